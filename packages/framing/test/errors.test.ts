@@ -1,0 +1,42 @@
+import { expect, test } from "vitest";
+import * as framing from "@orphus/framing";
+
+test("the public surface is exactly this", () => {
+  expect(Object.keys(framing).sort()).toEqual([
+    "DEFAULT_MAX_FRAME_BYTES",
+    "FRAME_HEADER_BYTES",
+    "FrameDecoder",
+    "FrameDecoderFailedError",
+    "FrameEncodeError",
+    "FrameMalformedError",
+    "FrameOptionError",
+    "FrameTooLargeError",
+    "FrameTruncatedError",
+    "FramingError",
+    "MAX_FRAME_LENGTH_FIELD",
+    "attachFrameDecoder",
+    "encodeFrame",
+  ]);
+});
+
+test("protocol constants", () => {
+  expect(framing.FRAME_HEADER_BYTES).toBe(4);
+  expect(framing.DEFAULT_MAX_FRAME_BYTES).toBe(16777216);
+  expect(framing.MAX_FRAME_LENGTH_FIELD).toBe(4294967295);
+});
+
+test("error names and codes are stable", () => {
+  const cases: [Error & { code: string }, string, string][] = [
+    [new framing.FrameTooLargeError(2, 1, "decode"), "FrameTooLargeError", "ERR_FRAME_TOO_LARGE"],
+    [new framing.FrameMalformedError("invalid-json", Buffer.from("x")), "FrameMalformedError", "ERR_FRAME_MALFORMED"],
+    [new framing.FrameTruncatedError(1, undefined), "FrameTruncatedError", "ERR_FRAME_TRUNCATED"],
+    [new framing.FrameDecoderFailedError(new Error("x")), "FrameDecoderFailedError", "ERR_FRAME_DECODER_FAILED"],
+    [new framing.FrameEncodeError("undefined"), "FrameEncodeError", "ERR_FRAME_UNENCODABLE"],
+    [new framing.FrameOptionError("maxFrameBytes", "an integer", 0), "FrameOptionError", "ERR_FRAME_INVALID_OPTION"],
+  ];
+  for (const [error, name, code] of cases) {
+    expect(error.name).toBe(name);
+    expect(error.code).toBe(code);
+    expect(error).toBeInstanceOf(framing.FramingError);
+  }
+});

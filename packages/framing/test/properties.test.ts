@@ -1,0 +1,105 @@
+import fc from "fast-check";
+import { expect, test } from "vitest";
+import { encodeFrame, FrameDecoder, FramingError } from "@orphus/framing";
+
+/** Splits bytes at arbitrary cut points (sorted, deduplicated) into chunks. */
+function split(bytes: Buffer, cuts: readonly number[]): Buffer[] {
+  const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+  const chunks: Buffer[] = [];
+  let previous = 0;
+  for (const point of points) {
+    chunks.push(bytes.subarray(previous, point));
+    previous = point;
+  }
+  chunks.push(bytes.subarray(previous));
+  return chunks;
+}
+
+/** The naive reference: parse everything from one buffer, frame by frame. */
+function naiveDecode(bytes: Buffer): unknown[] {
+  const out: unknown[] = [];
+  let offset = 0;
+  while (offset + 4 <= bytes.length) {
+    const length = bytes.readUInt32BE(offset);
+    out.push(JSON.parse(bytes.subarray(offset + 4, offset + 4 + length).toString("utf8")));
+    offset += 4 + length;
+  }
+  return out;
+}
+
+const cuts = fc.array(fc.nat(), { maxLength: 20 });
+
+test("decode(encode(values)) equals values under any chunking, and matches the naive reference", () => {
+  fc.assert(
+    fc.property(fc.array(fc.jsonValue(), { maxLength: 8 }), cuts, (values, cutPoints) => {
+      const bytes = Buffer.concat(values.map((v) => encodeFrame(v)));
+      const decoder = new FrameDecoder();
+      const out: unknown[] = [];
+      for (const chunk of split(bytes, cutPoints)) decoder.push(chunk, (v) => out.push(v));
+      decoder.end();
+      // JSON has no -0; compare through the same lens the wire gives.
+      expect(out).toEqual(JSON.parse(JSON.stringify(values)));
+      expect(out).toEqual(naiveDecode(bytes));
+    }),
+    { numRuns: 500 },
+  );
+});
+
+test("arbitrary bytes never throw anything but a typed framing error", () => {
+  fc.assert(
+    fc.property(
+      fc.uint8Array({ maxLength: 200 }),
+      cuts,
+      fc.integer({ min: 1, max: 64 }),
+      (garbage, cutPoints, maxFrameBytes) => {
+        const decoder = new FrameDecoder({ maxFrameBytes });
+        try {
+          for (const chunk of split(Buffer.from(garbage), cutPoints)) decoder.push(chunk, () => undefined);
+          decoder.end();
+        } catch (error) {
+          expect(error).toBeInstanceOf(FramingError);
+          expect((error as FramingError).code).toMatch(/^ERR_FRAME_/);
+        }
+      },
+    ),
+    { numRuns: 1000 },
+  );
+});
+
+test("a stream with one corrupted frame delivers exactly the frames before it", () => {
+  const badPayloads = fc.oneof(
+    fc.constant(Buffer.from("{")),
+    fc.constant(Buffer.from([0xff, 0xfe])),
+    fc.constant(Buffer.from("")),
+    fc.string({ minLength: 1 }).map((s) => Buffer.from(`{${s}`)),
+  );
+  fc.assert(
+    fc.property(
+      fc.array(fc.jsonValue({ maxDepth: 3 }), { minLength: 1, maxLength: 6 }),
+      fc.nat(),
+      badPayloads,
+      cuts,
+      (values, at, bad, cutPoints) => {
+        const index = at % (values.length + 1);
+        const header = Buffer.alloc(4);
+        header.writeUInt32BE(bad.length, 0);
+        const frames = values.map((v) => encodeFrame(v));
+        frames.splice(index, 0, Buffer.concat([header, bad]));
+        const decoder = new FrameDecoder();
+        const out: unknown[] = [];
+        let failure: unknown;
+        for (const chunk of split(Buffer.concat(frames), cutPoints)) {
+          try {
+            decoder.push(chunk, (v) => out.push(v));
+          } catch (error) {
+            failure = error;
+            break;
+          }
+        }
+        expect((failure as FramingError).code).toBe("ERR_FRAME_MALFORMED");
+        expect(out).toEqual(JSON.parse(JSON.stringify(values.slice(0, index))));
+      },
+    ),
+    { numRuns: 500 },
+  );
+});
