@@ -16,6 +16,7 @@ export default defineConfig({
   test: {
     globalSetup: [join(import.meta.dirname, "test-support/global-setup.ts")],
     setupFiles: [join(import.meta.dirname, "test-support/fast-check-seed.ts")],
+    reporters: ["default", join(import.meta.dirname, "test-support/summary-reporter.ts")],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     projects: packageNames.map((name) => ({

@@ -1,0 +1,92 @@
+// `pnpm lint`: the house rules of docs/contributing.md that a machine can check. Type errors are `pnpm typecheck`'s;
+// packaging is `pnpm pack:check`'s. Prints every finding and exits 1 when there is one.
+import { builtinModules } from "node:module";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+
+const root = join(import.meta.dirname, "..");
+const packagesDir = join(root, "packages");
+/** Leaves of the package map: they import no other package of ours. */
+const LEAVES = new Set(["framing", "rooms", "digest"]);
+const findings: string[] = [];
+const finding = (file: string, message: string): void => {
+  findings.push(`${relative(root, file)}: ${message}`);
+};
+
+function walk(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((entry) => {
+    const path = join(dir, entry);
+    if (entry === "node_modules" || entry === "dist") return [];
+    return statSync(path).isDirectory() ? walk(path) : path.endsWith(".ts") ? [path] : [];
+  });
+}
+
+const builtins = new Set(builtinModules.filter((m) => !m.startsWith("_") && !m.includes("/")));
+const importPattern = /(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
+
+for (const name of readdirSync(packagesDir).sort()) {
+  const dir = join(packagesDir, name);
+  const manifestPath = join(dir, "package.json");
+  if (!existsSync(manifestPath)) continue;
+  const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as Record<string, unknown>;
+  const deps = Object.keys((manifest["dependencies"] as Record<string, string> | undefined) ?? {});
+
+  if (!existsSync(join(dir, "README.md"))) finding(dir, "has no README.md");
+  if (manifest["sideEffects"] !== false) finding(manifestPath, 'must declare "sideEffects": false');
+  if (JSON.stringify(manifest["files"]) !== '["dist"]') finding(manifestPath, 'must publish "files": ["dist"] only');
+  const dot = (manifest["exports"] as Record<string, Record<string, string>> | undefined)?.["."];
+  const conditions = Object.keys(dot ?? {});
+  if (conditions[0] !== "@orphus/source" || conditions[1] !== "types") {
+    finding(manifestPath, 'exports["."] must list "@orphus/source" then "types" first');
+  }
+  const published = (manifest["publishConfig"] as { exports?: Record<string, Record<string, string>> } | undefined)
+    ?.exports?.["."];
+  if (published === undefined || Object.keys(published)[0] !== "types" || "@orphus/source" in published) {
+    finding(manifestPath, 'publishConfig.exports["."] must start with "types" and drop the source condition');
+  }
+  if (LEAVES.has(name) && deps.some((d) => d.startsWith("@orphus/"))) {
+    finding(manifestPath, "is a leaf and must not depend on another @orphus package");
+  }
+
+  const index = join(dir, "src", "index.ts");
+  if (!existsSync(index)) finding(dir, "has no src/index.ts");
+  else if (!readFileSync(index, "utf8").trimStart().startsWith("/**")) finding(index, "must open with a package doc");
+
+  for (const file of [...walk(join(dir, "src")), ...walk(join(dir, "test")), ...walk(join(dir, "bench"))]) {
+    const text = readFileSync(file, "utf8");
+    const isSource = file.startsWith(join(dir, "src"));
+    if (isSource && /^\s*export\s+\*/m.test(text)) finding(file, "uses export *; name each export");
+    if (isSource && /^\s*export\s+default\b/m.test(text)) finding(file, "has a default export");
+    if (isSource && /(:\s*any\b|\bas\s+any\b|<any>)/.test(text)) finding(file, "uses any");
+    for (const match of text.matchAll(importPattern)) {
+      const specifier = match[1] ?? match[2] ?? "";
+      if (builtins.has(specifier.split("/")[0] ?? "")) finding(file, `imports "${specifier}" without the node: prefix`);
+      if (isSource && specifier.startsWith("@orphus/")) {
+        const target = specifier.split("/").slice(0, 2).join("/");
+        if (target !== `@orphus/${name}` && !deps.includes(target)) {
+          finding(file, `imports ${target}, which package.json does not declare`);
+        }
+      }
+    }
+  }
+
+  const errors = join(dir, "src", "errors.ts");
+  if (existsSync(errors)) {
+    const text = readFileSync(errors, "utf8");
+    for (const match of text.matchAll(/export\s+class\s+(\w+)\s+extends\s+\w+/g)) {
+      const body = text.slice(match.index, text.indexOf("\n}", match.index));
+      const isAbstract = /abstract\s+class/.test(text.slice(Math.max(0, match.index - 10), match.index + 20));
+      if (!isAbstract && !/code\s*=\s*"ERR_[A-Z0-9_]+"/.test(body)) finding(errors, `${match[1]} has no stable ERR_ code`);
+      if (!isAbstract && !/name\s*=\s*"/.test(body)) finding(errors, `${match[1]} sets no name`);
+      const docStart = text.lastIndexOf("*/", match.index);
+      if (docStart === -1 || text.slice(docStart, match.index).trim() !== "*/") {
+        finding(errors, `${match[1]} has no doc comment stating when it is thrown`);
+      }
+    }
+  }
+}
+
+for (const line of findings) process.stdout.write(`${line}\n`);
+process.stdout.write(findings.length === 0 ? "lint: clean\n" : `lint: ${findings.length} finding(s)\n`);
+if (findings.length > 0) process.exitCode = 1;
