@@ -1,0 +1,139 @@
+/** Base class of every rooms failure; `code` is stable across releases. */
+export abstract class RoomsError extends Error {
+  abstract readonly code: string;
+}
+
+/** How many characters of an offending value a message quotes. */
+const PREVIEW_CHARS = 40;
+
+/** Renders a value for an error message, cut short, so a message says what arrived without quoting it whole. */
+export function previewValue(value: unknown): string {
+  if (typeof value !== "string") return typeof value === "number" ? String(value) : typeof value;
+  const quoted = JSON.stringify(value.length > PREVIEW_CHARS ? value.slice(0, PREVIEW_CHARS) : value);
+  return value.length > PREVIEW_CHARS ? `${quoted}… (${value.length} characters)` : quoted;
+}
+
+/** A room name does not match the registry's room-name pattern. */
+export class RoomNameInvalidError extends RoomsError {
+  override readonly name = "RoomNameInvalidError";
+  readonly code = "ERR_ROOM_NAME_INVALID";
+  constructor(
+    readonly roomName: unknown,
+    readonly pattern: RegExp,
+  ) {
+    super(`Invalid room name: expected a string matching ${String(pattern)}, got ${previewValue(roomName)}`);
+  }
+}
+
+/** A new room was asked of a registry that already holds its maximum number of rooms. */
+export class RoomLimitError extends RoomsError {
+  override readonly name = "RoomLimitError";
+  readonly code = "ERR_ROOM_LIMIT";
+  constructor(
+    readonly roomName: string,
+    readonly maxRooms: number,
+  ) {
+    super(`Cannot create room ${previewValue(roomName)}: the registry already holds its maximum of ${maxRooms} rooms`);
+  }
+}
+
+/** A new role tried to join a room that already has its maximum number of members. */
+export class MemberLimitError extends RoomsError {
+  override readonly name = "MemberLimitError";
+  readonly code = "ERR_MEMBER_LIMIT";
+  constructor(
+    readonly roomName: string,
+    readonly role: string,
+    readonly maxMembers: number,
+  ) {
+    super(
+      `Cannot join room ${previewValue(roomName)} as ${previewValue(role)}: the room already has its maximum of ${maxMembers} members`,
+    );
+  }
+}
+
+/** A role name is not a non-empty string within the room's role-name size limit. */
+export class RoleNameInvalidError extends RoomsError {
+  override readonly name = "RoleNameInvalidError";
+  readonly code = "ERR_ROLE_NAME_INVALID";
+  constructor(
+    readonly role: unknown,
+    readonly maxRoleNameBytes: number,
+  ) {
+    super(
+      `Invalid role name: expected a non-empty string of at most ${maxRoleNameBytes} UTF-8 bytes, got ${previewValue(role)}`,
+    );
+  }
+}
+
+/** Base of the errors for a message part (body, headline) larger, in UTF-8 bytes, than the room allows. */
+export abstract class MessageTooLargeError extends RoomsError {
+  constructor(
+    part: "body" | "headline",
+    readonly roomName: string,
+    readonly bytes: number,
+    readonly maxBytes: number,
+  ) {
+    super(`Message ${part} for room ${previewValue(roomName)} is ${bytes} UTF-8 bytes; the maximum is ${maxBytes} bytes`);
+  }
+}
+
+/** A message body is larger, in UTF-8 bytes, than the room's maxBodyBytes. */
+export class BodyTooLargeError extends MessageTooLargeError {
+  override readonly name = "BodyTooLargeError";
+  readonly code = "ERR_BODY_TOO_LARGE";
+  constructor(roomName: string, bytes: number, maxBytes: number) {
+    super("body", roomName, bytes, maxBytes);
+  }
+}
+
+/** A message headline is larger, in UTF-8 bytes, than the room's maxHeadlineBytes. */
+export class HeadlineTooLargeError extends MessageTooLargeError {
+  override readonly name = "HeadlineTooLargeError";
+  readonly code = "ERR_HEADLINE_TOO_LARGE";
+  constructor(roomName: string, bytes: number, maxBytes: number) {
+    super("headline", roomName, bytes, maxBytes);
+  }
+}
+
+/** A role that is not a member of a room tried to post, read its unread messages or move its cursor there. */
+export class NotMemberError extends RoomsError {
+  override readonly name = "NotMemberError";
+  readonly code = "ERR_NOT_MEMBER";
+  constructor(
+    readonly roomName: string,
+    readonly role: string,
+  ) {
+    super(`Not a member of room ${previewValue(roomName)}: role ${previewValue(role)} must join it first`);
+  }
+}
+
+/** A sequence number given to `page` or `markRead` is not a non-negative safe integer. */
+export class SeqInvalidError extends RoomsError {
+  override readonly name = "SeqInvalidError";
+  readonly code = "ERR_SEQ_INVALID";
+  constructor(
+    readonly operation: string,
+    readonly seq: unknown,
+  ) {
+    super(`Invalid sequence number for ${operation}: expected a non-negative integer, got ${previewValue(seq)}`);
+  }
+}
+
+/** A page limit is not a non-negative safe integer. */
+export class PageLimitInvalidError extends RoomsError {
+  override readonly name = "PageLimitInvalidError";
+  readonly code = "ERR_PAGE_LIMIT_INVALID";
+  constructor(readonly limit: unknown) {
+    super(`Invalid page limit: expected a non-negative integer, got ${previewValue(limit)}`);
+  }
+}
+
+/** A room or registry option is outside its allowed range. */
+export class RoomsOptionError extends RoomsError {
+  override readonly name = "RoomsOptionError";
+  readonly code = "ERR_ROOMS_INVALID_OPTION";
+  constructor(option: string, expected: string, got: unknown) {
+    super(`Invalid rooms option ${option}: expected ${expected}, got ${previewValue(got)}`);
+  }
+}

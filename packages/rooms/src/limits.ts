@@ -1,0 +1,26 @@
+/** Default number of messages a room retains; older ones are evicted, their sequence numbers never reused. */
+export const DEFAULT_RING_CAPACITY = 500;
+
+/** Largest ring capacity a room accepts; the ring is allocated up front, so this bounds a room's slot array. */
+export const MAX_RING_CAPACITY = 1_000_000;
+
+/** Default number of rooms a registry holds. */
+export const DEFAULT_MAX_ROOMS = 64;
+
+/** Default number of distinct roles that may be members of one room at once. */
+export const DEFAULT_MAX_MEMBERS = 32;
+
+/** Default largest message body, in UTF-8 bytes: 32 KiB. */
+export const DEFAULT_MAX_BODY_BYTES = 32 * 1024;
+
+/** Default largest headline (the one-line summary a digest can fall back to), in UTF-8 bytes. */
+export const DEFAULT_MAX_HEADLINE_BYTES = 256;
+
+/** Default largest role name, in UTF-8 bytes. */
+export const DEFAULT_MAX_ROLE_NAME_BYTES = 128;
+
+/** Default number of departed roles whose cursor a room keeps so they resume on rejoin; the earliest to leave goes first. */
+export const DEFAULT_MAX_RETAINED_CURSORS = 256;
+
+/** Default room-name syntax: 1 to 64 of lower-case letters, digits, `.`, `_`, `-`, starting with a letter or digit. */
+export const DEFAULT_ROOM_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
