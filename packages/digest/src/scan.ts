@@ -1,0 +1,135 @@
+// The one place that decides what of a peer's text may reach a reader. Everything shown passes through `Scanner`,
+// which yields printable runs, spaces and line breaks, and drops the rest: C0 and C1 controls, DEL, ANSI escape
+// sequences (CSI, OSC, DCS, SOS, PM, APC and the short ESC forms), and bidirectional-formatting controls. Lone
+// surrogates become U+FFFD, so a text run never holds half a pair.
+
+/** No more input. */
+export const END = 0;
+/** A run of printable characters, in `Scanner.text`. */
+export const TEXT = 1;
+/** One space (a tab counts as one). */
+export const SPACE = 2;
+/** One line break: \n, \r\n, \r, and every other character a reader might take as one. */
+export const BREAK = 3;
+
+export type Token = typeof END | typeof TEXT | typeof SPACE | typeof BREAK;
+
+/**
+ * Line breaks: LF, VT, FF, CR, the file/group/record separators, NEL, LINE and PARAGRAPH SEPARATOR. That is the
+ * union of what terminals, JavaScript and Python's str.splitlines treat as a line end, so no reader sees a break
+ * that the indentation of continuation lines did not account for.
+ */
+export function isBreak(c: number): boolean {
+  return (
+    (c >= 0x0a && c <= 0x0d) || (c >= 0x1c && c <= 0x1e) || c === 0x85 || c === 0x2028 || c === 0x2029
+  );
+}
+
+/** Bidirectional-formatting controls: they reorder what a terminal shows without changing the text. */
+function isBidiControl(c: number): boolean {
+  return c === 0x061c || c === 0x200e || c === 0x200f || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+}
+
+/** A UTF-16 unit that is shown as it is (surrogates excluded: pairs are checked separately). */
+function isPlain(c: number): boolean {
+  if (c > 0x20 && c < 0x7f) return true;
+  if (c < 0xa0) return false;
+  if (c >= 0xd800 && c <= 0xdfff) return false;
+  return !(c === 0x2028 || c === 0x2029 || isBidiControl(c));
+}
+
+/** Skips the parameters and final byte of a control sequence (after ESC [ or CSI). */
+function skipCsi(src: string, i: number): number {
+  let j = i;
+  while (j < src.length) {
+    const c = src.charCodeAt(j);
+    if (c < 0x20 || c > 0x3f) break;
+    j++;
+  }
+  const final = src.charCodeAt(j);
+  return final >= 0x40 && final <= 0x7e ? j + 1 : j;
+}
+
+/**
+ * Skips a control string (after ESC ] / P / X / ^ / _ or their C1 forms) up to its terminator: BEL, ST (ESC \ or
+ * U+009C), a bare ESC (which aborts it), or a line break (kept, so an unterminated string cannot eat the message).
+ */
+function skipControlString(src: string, i: number): number {
+  for (let j = i; j < src.length; j++) {
+    const c = src.charCodeAt(j);
+    if (c === 0x07 || c === 0x9c) return j + 1;
+    if (c === 0x1b) return src.charCodeAt(j + 1) === 0x5c ? j + 2 : j;
+    if (isBreak(c)) return j;
+  }
+  return src.length;
+}
+
+/** Skips an escape sequence starting at the ESC at `i`; a lone ESC is dropped and what follows it kept. */
+function skipEscape(src: string, i: number): number {
+  const c = src.charCodeAt(i + 1);
+  if (c === 0x5b) return skipCsi(src, i + 2);
+  if (c === 0x5d || c === 0x50 || c === 0x58 || c === 0x5e || c === 0x5f) return skipControlString(src, i + 2);
+  let j = i + 1;
+  while (j < src.length && src.charCodeAt(j) >= 0x20 && src.charCodeAt(j) <= 0x2f) j++;
+  const final = src.charCodeAt(j);
+  return final >= 0x30 && final <= 0x7e ? j + 1 : i + 1;
+}
+
+/** Reads untrusted text token by token, so callers stop as soon as they have what the budget allows. */
+export class Scanner {
+  private pos = 0;
+  /** The characters of the last TEXT token. */
+  text = "";
+
+  constructor(private readonly src: string) {}
+
+  /** The next token; a TEXT run holds at most about `maxChars` units (one more to finish a surrogate pair). */
+  next(maxChars: number): Token {
+    const src = this.src;
+    const length = src.length;
+    while (this.pos < length) {
+      const start = this.pos;
+      const c = src.charCodeAt(start);
+      if (isPlain(c) || isPairAt(src, start)) {
+        const stop = Math.min(length, start + Math.max(1, maxChars));
+        let end = start;
+        while (end < stop) {
+          const d = src.charCodeAt(end);
+          if (isPlain(d)) end++;
+          else if (isPairAt(src, end)) end += 2;
+          else break;
+        }
+        this.pos = end;
+        this.text = src.slice(start, end);
+        return TEXT;
+      }
+      if (c === 0x20 || c === 0x09) {
+        this.pos++;
+        return SPACE;
+      }
+      if (isBreak(c)) {
+        this.pos += c === 0x0d && src.charCodeAt(start + 1) === 0x0a ? 2 : 1;
+        return BREAK;
+      }
+      if (c >= 0xd800 && c <= 0xdfff) {
+        this.pos++;
+        this.text = "\uFFFD";
+        return TEXT;
+      }
+      if (c === 0x1b) this.pos = skipEscape(src, start);
+      else if (c === 0x9b) this.pos = skipCsi(src, start + 1);
+      else if (c === 0x90 || c === 0x98 || c === 0x9d || c === 0x9e || c === 0x9f) {
+        this.pos = skipControlString(src, start + 1);
+      } else this.pos++;
+    }
+    return END;
+  }
+}
+
+/** Whether a well-formed surrogate pair starts at `i`. */
+function isPairAt(src: string, i: number): boolean {
+  const c = src.charCodeAt(i);
+  if (c < 0xd800 || c > 0xdbff) return false;
+  const d = src.charCodeAt(i + 1);
+  return d >= 0xdc00 && d <= 0xdfff;
+}
