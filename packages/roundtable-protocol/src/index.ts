@@ -1,1 +1,99 @@
-export {};
+/**
+ * @orphus/roundtable-protocol — every message on the roundtable wire as a zod schema, the protocol name and
+ * version, and the catalogue of error codes a broker may refuse with.
+ *
+ * ```ts
+ * import { PROTOCOL_NAME, PROTOCOL_VERSION, parseRequest, parseServerFrame } from "@orphus/roundtable-protocol";
+ *
+ * const hello = { id: 1, op: "hello", protocol: PROTOCOL_NAME, version: PROTOCOL_VERSION, role: "planner", pid: process.pid };
+ * parseRequest(hello); // { ok: true, request: { id: 1, op: "hello", ... } }
+ * parseServerFrame({ event: "post", room: "design-review", seq: 42, author: "critic" }); // a typed PostEvent
+ * ```
+ *
+ * Requests carry an id and replies echo it; events carry none. docs/protocol.md is generated from these schemas.
+ */
+export {
+  PROTOCOL_NAME,
+  PROTOCOL_VERSION,
+  DEFAULT_FETCH_LIMIT,
+  MAX_FETCH_LIMIT,
+  DEFAULT_DIGEST_BUDGET,
+  MAX_DIGEST_BUDGET,
+  ROLE_NAME_PATTERN,
+  MAX_ROOM_NAME_LENGTH,
+  MAX_ERROR_MESSAGE_LENGTH,
+} from "./constants.js";
+export { WIRE_ERROR_CODES, wireErrorCodeSchema, notMemberMessage, protocolMismatchMessage } from "./codes.js";
+export {
+  OPS,
+  requestIdSchema,
+  seqSchema,
+  roleNameSchema,
+  roomNameSchema,
+  helloRequestSchema,
+  joinRequestSchema,
+  leaveRequestSchema,
+  postRequestSchema,
+  digestRequestSchema,
+  fetchRequestSchema,
+  roomsRequestSchema,
+  membersRequestSchema,
+  statusRequestSchema,
+  requestSchemas,
+  requestSchema,
+  helloResultSchema,
+  joinResultSchema,
+  leaveResultSchema,
+  postResultSchema,
+  digestResultSchema,
+  messageSchema,
+  evictedRangeSchema,
+  fetchResultSchema,
+  roomSummarySchema,
+  roomsResultSchema,
+  membersResultSchema,
+  statusResultSchema,
+  resultSchemas,
+  okReplySchemas,
+  okReplySchema,
+  wireErrorSchema,
+  errorReplySchema,
+  replySchema,
+  postEventSchema,
+  memberEventSchema,
+  eventSchema,
+  serverFrameSchema,
+} from "./schemas.js";
+export {
+  parseRequest,
+  parseServerFrame,
+  readPeerProtocol,
+  isCompatiblePeer,
+  isOp,
+  describeIssues,
+  clipMessage,
+} from "./parse.js";
+export { PROTOCOL_EXAMPLES } from "./examples.js";
+export { RoundtableProtocolError, WireRefusalError, ServerFrameInvalidError } from "./errors.js";
+export type { WireErrorCode, ProtocolMismatch } from "./codes.js";
+export type { RequestParse, PeerProtocol } from "./parse.js";
+export type { ProtocolExample } from "./examples.js";
+export type {
+  Op,
+  RoundtableRequest,
+  RequestFor,
+  RequestParams,
+  ResultFor,
+  OkReplyFor,
+  OkReply,
+  ErrorReply,
+  Reply,
+  WireError,
+  PostEvent,
+  MemberEvent,
+  RoundtableEvent,
+  ServerFrame,
+  FetchedMessage,
+  EvictedRange,
+  RoomSummary,
+} from "./types.js";

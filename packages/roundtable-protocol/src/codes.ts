@@ -1,0 +1,60 @@
+import { z } from "zod";
+
+/**
+ * Every error code a broker may put in a refusal, with when it is sent. Codes are stable across releases; a client
+ * should branch on the code, never on the message.
+ */
+export const WIRE_ERROR_CODES = {
+  ERR_INVALID_REQUEST: "A well-framed request failed its schema; the connection stays open.",
+  ERR_UNKNOWN_OP: "The request names an op this broker does not know (a newer client?); the connection stays open.",
+  ERR_HELLO_REQUIRED: "A request other than hello arrived before the connection's hello.",
+  ERR_HELLO_REPEATED: "A second hello arrived on a connection that already said hello.",
+  ERR_PROTOCOL_MISMATCH:
+    "The hello names another protocol or version; the message names both and what to do. The connection is closed.",
+  ERR_NOT_MEMBER: "Posting or reading a room the connection's role has not joined.",
+  ERR_NO_SUCH_ROOM: "The named room does not exist on this broker.",
+  ERR_INVALID_ROOM_NAME: "The room name does not match the broker's room-name syntax.",
+  ERR_INVALID_ROLE_NAME: "The role name in hello is not accepted by the broker.",
+  ERR_TOO_MANY_ROOMS: "Joining would create a room past the broker's room limit.",
+  ERR_TOO_MANY_MEMBERS: "Joining would add a role past the room's member limit.",
+  ERR_BODY_TOO_LARGE: "A post body is larger than the broker's body limit.",
+  ERR_HEADLINE_TOO_LARGE: "A post headline is larger than the broker's headline limit.",
+  ERR_REPLY_TOO_LARGE: "The reply would exceed the frame limit; ask for less (a smaller fetch limit).",
+  ERR_TOO_MANY_CONNECTIONS: "The broker already serves its connection limit; sent once, then the connection is closed.",
+  ERR_SHUTTING_DOWN: "The broker is closing; reconnect, and a new broker starts.",
+  ERR_INTERNAL: "The broker failed while handling the request; the connection stays open.",
+} as const;
+
+/** One wire error code. */
+export type WireErrorCode = keyof typeof WIRE_ERROR_CODES;
+
+/** The wire error codes as a schema; a code outside the catalogue is refused. */
+export const wireErrorCodeSchema = z.enum(Object.keys(WIRE_ERROR_CODES) as [WireErrorCode, ...WireErrorCode[]]);
+
+/** The exact refusal text for posting or reading a room without membership. */
+export function notMemberMessage(room: string): string {
+  return `Not a member of room "${room}"; join it first`;
+}
+
+/** The two sides of a protocol mismatch, as the refusal names them. */
+export interface ProtocolMismatch {
+  readonly brokerProtocol: string;
+  readonly brokerVersion: number;
+  readonly brokerPid: number;
+  /** How long the running broker waits after its last connection before it exits. */
+  readonly brokerIdleMs: number;
+  readonly peerProtocol: string;
+  readonly peerVersion: number;
+}
+
+/** The refusal text for a hello speaking another protocol or version: both versions, and what the user can do. */
+export function protocolMismatchMessage(mismatch: ProtocolMismatch): string {
+  const broker = `${mismatch.brokerProtocol} v${mismatch.brokerVersion}`;
+  const peer = `${mismatch.peerProtocol} v${mismatch.peerVersion}`;
+  const idle = mismatch.brokerIdleMs >= 1000 ? `${mismatch.brokerIdleMs / 1000} s` : `${mismatch.brokerIdleMs} ms`;
+  return (
+    `Protocol mismatch: the running broker (pid ${mismatch.brokerPid}) speaks ${broker}, this client speaks ${peer}. ` +
+    `The broker exits ${idle} after its last session disconnects: close the sessions still using it, or stop it ` +
+    `with \`kill ${mismatch.brokerPid}\`, and the next session starts a broker of its own version.`
+  );
+}

@@ -1,0 +1,48 @@
+import type { WireErrorCode } from "./codes.js";
+import type { WireError } from "./types.js";
+
+/** How many characters of an offending value a message quotes. */
+const PREVIEW_CHARS = 80;
+
+/** Renders a value for an error message, cut short. */
+export function previewValue(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? typeof value;
+  } catch {
+    text = typeof value;
+  }
+  return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}… (${text.length} characters)` : text;
+}
+
+/** Base class of every error this package throws; `code` is stable across releases. */
+export abstract class RoundtableProtocolError extends Error {
+  abstract readonly code: string;
+}
+
+/**
+ * A broker's refusal, as a client throws it: carries the wire code, the broker's message and details, and the op
+ * of the refused request. Thrown by clients that turn an error reply into an exception.
+ */
+export class WireRefusalError extends RoundtableProtocolError {
+  override readonly name = "WireRefusalError";
+  readonly code: WireErrorCode;
+  readonly details: WireError["details"];
+  constructor(error: WireError, readonly op?: string) {
+    super(error.message);
+    this.code = error.code;
+    this.details = error.details;
+  }
+}
+
+/** A frame from the broker matches no reply or event schema (a broker of another version, or a bug). */
+export class ServerFrameInvalidError extends RoundtableProtocolError {
+  override readonly name = "ServerFrameInvalidError";
+  readonly code = "ERR_SERVER_FRAME_INVALID";
+  constructor(readonly value: unknown, detail: string, options?: { cause?: unknown }) {
+    super(
+      `Invalid frame from the broker: expected a reply or an event (${detail}), got ${previewValue(value)}`,
+      options
+    );
+  }
+}

@@ -1,0 +1,190 @@
+import { notMemberMessage, protocolMismatchMessage } from "./codes.js";
+import { PROTOCOL_NAME, PROTOCOL_VERSION } from "./constants.js";
+import type { ErrorReply, OkReplyFor, Op, RequestFor, RoundtableEvent } from "./types.js";
+
+/** One example frame of the protocol document: what it is, which way it travels, and its JSON payload. */
+export interface ProtocolExample {
+  /** Heading in docs/protocol.md. */
+  readonly title: string;
+  readonly direction: "client → broker" | "broker → client";
+  /** The schema the payload satisfies: a request or reply op, "error" or "event". */
+  readonly kind: { readonly request: Op } | { readonly reply: Op } | "error" | "event";
+  readonly value: RequestFor<Op> | OkReplyFor<Op> | ErrorReply | RoundtableEvent;
+}
+
+function request<O extends Op>(value: RequestFor<O> & { op: O }): ProtocolExample {
+  return { title: `${value.op} request`, direction: "client → broker", kind: { request: value.op }, value };
+}
+
+function reply<O extends Op>(value: OkReplyFor<O> & { op: O }): ProtocolExample {
+  return { title: `${value.op} reply`, direction: "broker → client", kind: { reply: value.op }, value };
+}
+
+function refusal(title: string, value: ErrorReply): ProtocolExample {
+  return { title, direction: "broker → client", kind: "error", value };
+}
+
+function event(title: string, value: RoundtableEvent): ProtocolExample {
+  return { title, direction: "broker → client", kind: "event", value };
+}
+
+/**
+ * One example per message of the protocol, in the order docs/protocol.md shows them. Every example is checked
+ * against its schema by the tests, so the document's frames are valid by construction.
+ */
+export const PROTOCOL_EXAMPLES: readonly ProtocolExample[] = [
+  request<"hello">({
+    id: 1,
+    op: "hello",
+    protocol: PROTOCOL_NAME,
+    version: PROTOCOL_VERSION,
+    role: "planner",
+    pid: 4242,
+  }),
+  reply<"hello">({
+    id: 1,
+    ok: true,
+    op: "hello",
+    result: {
+      protocol: PROTOCOL_NAME,
+      version: PROTOCOL_VERSION,
+      role: "planner",
+      brokerPid: 4100,
+      brokerVersion: "0.1.0",
+    },
+  }),
+  request<"join">({ id: 2, op: "join", room: "design-review" }),
+  reply<"join">({
+    id: 2,
+    ok: true,
+    op: "join",
+    result: { room: "design-review", created: false, members: ["critic", "planner"], newestSeq: 41, unread: 3 },
+  }),
+  request<"leave">({ id: 3, op: "leave", room: "design-review" }),
+  reply<"leave">({ id: 3, ok: true, op: "leave", result: { room: "design-review", left: true } }),
+  request<"post">({
+    id: 4,
+    op: "post",
+    room: "design-review",
+    body: "Ship the ring buffer first; cursors can follow.",
+    headline: "ship ring first",
+  }),
+  reply<"post">({ id: 4, ok: true, op: "post", result: { room: "design-review", seq: 42, postedAt: 1796000000000 } }),
+  request<"digest">({ id: 5, op: "digest", room: "design-review", budget: 2000 }),
+  reply<"digest">({
+    id: 5,
+    ok: true,
+    op: "digest",
+    result: {
+      room: "design-review",
+      text:
+        "[digest] 39 messages collapsed (#1–#39), fetch afterSeq=0 to read them.\n" +
+        "[#40 critic, headline] cursors per role\n" +
+        "[#41 critic] Cursors key on role name, not connection.\n" +
+        "[#42 planner] Ship the ring buffer first; cursors can follow.",
+      full: 2,
+      headlined: 1,
+      collapsed: 39,
+      evicted: 0,
+      throughSeq: 42,
+      fetchAfterSeq: 0,
+    },
+  }),
+  request<"fetch">({ id: 6, op: "fetch", room: "design-review", afterSeq: 40, limit: 2 }),
+  reply<"fetch">({
+    id: 6,
+    ok: true,
+    op: "fetch",
+    result: {
+      room: "design-review",
+      messages: [
+        { seq: 41, author: "critic", body: "Cursors key on role name, not connection.", postedAt: 1795999990000 },
+        {
+          seq: 42,
+          author: "planner",
+          body: "Ship the ring buffer first; cursors can follow.",
+          headline: "ship ring first",
+          postedAt: 1796000000000,
+        },
+      ],
+      newestSeq: 42,
+      more: false,
+    },
+  }),
+  request<"rooms">({ id: 7, op: "rooms" }),
+  reply<"rooms">({
+    id: 7,
+    ok: true,
+    op: "rooms",
+    result: {
+      rooms: [
+        { room: "design-review", members: 2, newestSeq: 42, joined: true, unread: 0 },
+        { room: "release", members: 1, newestSeq: 7, joined: false },
+      ],
+    },
+  }),
+  request<"members">({ id: 8, op: "members", room: "design-review" }),
+  reply<"members">({
+    id: 8,
+    ok: true,
+    op: "members",
+    result: { room: "design-review", members: ["critic", "planner"] },
+  }),
+  request<"status">({ id: 9, op: "status" }),
+  reply<"status">({
+    id: 9,
+    ok: true,
+    op: "status",
+    result: {
+      pid: 4100,
+      uptimeMs: 93000,
+      version: "0.1.0",
+      protocol: PROTOCOL_NAME,
+      protocolVersion: PROTOCOL_VERSION,
+      rooms: 2,
+      connections: 3,
+      socketPath: "/home/me/.orphus/agent/roundtable/broker.sock",
+      pingsDropped: 0,
+    },
+  }),
+  event("post event", { event: "post", room: "design-review", seq: 42, author: "planner" }),
+  event("member event", { event: "join", room: "design-review", seq: 0, role: "reviewer" }),
+  refusal("refusal: not a member", {
+    id: 10,
+    ok: false,
+    op: "post",
+    error: { code: "ERR_NOT_MEMBER", message: notMemberMessage("release"), details: { room: "release" } },
+  }),
+  refusal("refusal: schema-invalid request", {
+    id: 11,
+    ok: false,
+    op: "post",
+    error: {
+      code: "ERR_INVALID_REQUEST",
+      message: "Invalid post request: body: Invalid input: expected string, received number",
+    },
+  }),
+  refusal("refusal: protocol mismatch", {
+    id: 1,
+    ok: false,
+    op: "hello",
+    error: {
+      code: "ERR_PROTOCOL_MISMATCH",
+      message: protocolMismatchMessage({
+        brokerProtocol: PROTOCOL_NAME,
+        brokerVersion: PROTOCOL_VERSION,
+        brokerPid: 4100,
+        brokerIdleMs: 5000,
+        peerProtocol: PROTOCOL_NAME,
+        peerVersion: 2,
+      }),
+      details: {
+        brokerProtocol: PROTOCOL_NAME,
+        brokerVersion: 1,
+        brokerPid: 4100,
+        peerProtocol: PROTOCOL_NAME,
+        peerVersion: 2,
+      },
+    },
+  }),
+];

@@ -1,0 +1,437 @@
+import { z } from "zod";
+import { wireErrorCodeSchema } from "./codes.js";
+import {
+  MAX_DIGEST_BUDGET,
+  MAX_ERROR_MESSAGE_LENGTH,
+  MAX_FETCH_LIMIT,
+  MAX_ROOM_NAME_LENGTH,
+  ROLE_NAME_PATTERN,
+} from "./constants.js";
+
+// ---------------------------------------------------------------------------------------------------------------
+// Building blocks
+// ---------------------------------------------------------------------------------------------------------------
+
+/** A request id: chosen by the client, echoed by the reply; unique among the client's requests in flight. */
+export const requestIdSchema = z
+  .number()
+  .int()
+  .min(0)
+  .max(Number.MAX_SAFE_INTEGER)
+  .describe("Chosen by the client and echoed by the reply; unique among the requests in flight on a connection.");
+
+/** A sequence number: per room, starting at 1, never reused. 0 means "before the first message". */
+export const seqSchema = z
+  .number()
+  .int()
+  .min(0)
+  .max(Number.MAX_SAFE_INTEGER)
+  .describe("Per-room sequence number: starts at 1 and is never reused; 0 means before the first message.");
+
+/** A role name: who a connection speaks as. Cursors key on it, so a stable name keeps the read position. */
+export const roleNameSchema = z
+  .string()
+  .regex(ROLE_NAME_PATTERN, {
+    error: "a role name is 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit",
+  })
+  .describe("Role name: 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit.");
+
+/** A room name as the wire carries it; the broker's registry applies its syntax (by default `^[a-z0-9][a-z0-9._-]{0,63}$`). */
+export const roomNameSchema = z
+  .string()
+  .min(1)
+  .max(MAX_ROOM_NAME_LENGTH)
+  .describe("Room name; the broker's default syntax is ^[a-z0-9][a-z0-9._-]{0,63}$.");
+
+/** Milliseconds since the Unix epoch. */
+const epochMsSchema = z.number().int().min(0).describe("Milliseconds since the Unix epoch.");
+
+const countSchema = z.number().int().min(0);
+
+const roleListSchema = z.array(roleNameSchema).describe("Member role names, sorted.");
+
+// ---------------------------------------------------------------------------------------------------------------
+// Requests: { id, op, ...arguments }
+// ---------------------------------------------------------------------------------------------------------------
+
+/** hello: the first request on every connection; names the protocol, its version, the role and the client's pid. */
+export const helloRequestSchema = z
+  .object({
+    id: requestIdSchema,
+    op: z.literal("hello"),
+    protocol: z.string().max(64).describe('Protocol name; "orphus-roundtable".'),
+    version: z.number().int().min(0).describe("Protocol version the client speaks."),
+    role: roleNameSchema,
+    pid: z.number().int().min(0).describe("Process id of the client, for diagnostics."),
+  })
+  .meta({
+    title: "hello request",
+    description:
+      "The first request on every connection: names the protocol, its version, the role the connection " +
+      "speaks as and the client's pid. Any other request before it is refused with ERR_HELLO_REQUIRED; a " +
+      "peer of another protocol or version is refused with ERR_PROTOCOL_MISMATCH and the connection is " +
+      "closed.",
+  });
+
+/** join: makes the connection's role a member of a room, creating the room when it does not exist. */
+export const joinRequestSchema = z.object({ id: requestIdSchema, op: z.literal("join"), room: roomNameSchema }).meta({
+  title: "join request",
+  description:
+    "Makes the connection's role a member of a room, creating the room when it does not exist. A role may" +
+    " join from several connections; the other members get a join event when the role becomes a member.",
+});
+
+/** leave: removes this connection from a room; the role leaves when its last connection does. */
+export const leaveRequestSchema = z.object({ id: requestIdSchema, op: z.literal("leave"), room: roomNameSchema }).meta({
+  title: "leave request",
+  description:
+    "Takes this connection out of a room. The role leaves when its last connection in the room does, and " +
+    "then the other members get a leave event. Leaving a room the connection is not in is not an error " +
+    "(left: false).",
+});
+
+/** post: appends a message to a room the role is a member of. */
+export const postRequestSchema = z
+  .object({
+    id: requestIdSchema,
+    op: z.literal("post"),
+    room: roomNameSchema,
+    body: z.string().describe("Message text, shown in full by fetch and by a digest while the budget allows."),
+    headline: z
+      .string()
+      .optional()
+      .describe("One-line summary a digest falls back to when the body no longer fits; default: its first line."),
+  })
+  .meta({
+    title: "post request",
+    description:
+      "Appends a message to a room the role is a member of. Every other member connection gets a post event" +
+      " with the room, the seq and the author, never the body.",
+  });
+
+/** digest: the role's unread messages in a room, rendered within a character budget; advances the role's cursor. */
+export const digestRequestSchema = z
+  .object({
+    id: requestIdSchema,
+    op: z.literal("digest"),
+    room: roomNameSchema,
+    budget: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_DIGEST_BUDGET)
+      .optional()
+      .describe("Characters the digest may spend outside its one marker line; default 2000."),
+  })
+  .meta({
+    title: "digest request",
+    description:
+      "The role's unread messages in a room, rendered newest-first within a character budget: at most " +
+      "budget characters plus one marker line. Moves the role's read cursor to throughSeq, the newest " +
+      "message covered.",
+  });
+
+/** fetch: messages after a sequence number, in full, one small page at a time; advances the role's cursor. */
+export const fetchRequestSchema = z
+  .object({
+    id: requestIdSchema,
+    op: z.literal("fetch"),
+    room: roomNameSchema,
+    afterSeq: seqSchema.optional().describe("Return messages numbered above this; default: the role's read cursor."),
+    limit: z.number().int().min(1).max(MAX_FETCH_LIMIT).optional().describe("Most messages to return; default 20."),
+  })
+  .meta({
+    title: "fetch request",
+    description:
+      "Messages numbered above afterSeq (default: the role's read cursor), in full, one small page at a " +
+      "time. Moves the role's read cursor forward to the newest message returned; a cursor never moves " +
+      "backwards, so re-reading old messages leaves it where it is.",
+  });
+
+/** rooms: every room on the broker, with its size and whether the role is a member. */
+export const roomsRequestSchema = z.object({ id: requestIdSchema, op: z.literal("rooms") }).meta({
+  title: "rooms request",
+  description:
+    "Every room on the broker, with its member count, its newest seq, whether the role is a member and, " +
+    "if so, how many messages it has unread.",
+});
+
+/** members: the member roles of one room. */
+export const membersRequestSchema = z
+  .object({ id: requestIdSchema, op: z.literal("members"), room: roomNameSchema })
+  .meta({
+    title: "members request",
+    description: "The member roles of one room. Membership is not needed to ask.",
+  });
+
+/** status: the broker's pid, uptime, version and load. */
+export const statusRequestSchema = z.object({ id: requestIdSchema, op: z.literal("status") }).meta({
+  title: "status request",
+  description: "The broker's pid, uptime, version and load, for diagnostics.",
+});
+
+/** Every request, by op. */
+export const requestSchemas = {
+  hello: helloRequestSchema,
+  join: joinRequestSchema,
+  leave: leaveRequestSchema,
+  post: postRequestSchema,
+  digest: digestRequestSchema,
+  fetch: fetchRequestSchema,
+  rooms: roomsRequestSchema,
+  members: membersRequestSchema,
+  status: statusRequestSchema,
+} as const;
+
+/** Any request. */
+export const requestSchema = z.discriminatedUnion("op", [
+  helloRequestSchema,
+  joinRequestSchema,
+  leaveRequestSchema,
+  postRequestSchema,
+  digestRequestSchema,
+  fetchRequestSchema,
+  roomsRequestSchema,
+  membersRequestSchema,
+  statusRequestSchema,
+]);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Results: the `result` member of a successful reply, by op
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Result of hello: what the broker speaks and who it is. */
+export const helloResultSchema = z
+  .object({
+    protocol: z.string(),
+    version: z.number().int().min(0),
+    role: roleNameSchema,
+    brokerPid: z.number().int().min(0),
+    brokerVersion: z.string().describe("Package version of the broker."),
+  })
+  .meta({ title: "hello result" });
+
+/** Result of join. */
+export const joinResultSchema = z
+  .object({
+    room: roomNameSchema,
+    created: z.boolean().describe("True when this join created the room."),
+    members: roleListSchema,
+    newestSeq: seqSchema.describe("Sequence number of the room's newest message; 0 when it has none."),
+    unread: countSchema.describe("Messages above the role's read cursor, retained or evicted."),
+  })
+  .meta({ title: "join result" });
+
+/** Result of leave. */
+export const leaveResultSchema = z
+  .object({
+    room: roomNameSchema,
+    left: z.boolean().describe("False when this connection was not in the room (leave is idempotent)."),
+  })
+  .meta({ title: "leave result" });
+
+/** Result of post. */
+export const postResultSchema = z
+  .object({ room: roomNameSchema, seq: seqSchema, postedAt: epochMsSchema })
+  .meta({ title: "post result" });
+
+/** Result of digest: the rendered text and what it covered. */
+export const digestResultSchema = z
+  .object({
+    room: roomNameSchema,
+    text: z.string().describe("At most the budget in characters, plus one marker line; empty when nothing is unread."),
+    full: countSchema.describe("Messages shown in full."),
+    headlined: countSchema.describe("Messages shown as a headline only."),
+    collapsed: countSchema.describe("Messages counted in the marker line only (fetch gets them back)."),
+    evicted: countSchema.describe("Unread messages that left the ring before they could be read."),
+    throughSeq: seqSchema.describe("Newest sequence number covered; the role's cursor now stands here."),
+    fetchAfterSeq: seqSchema
+      .nullable()
+      .describe("Pass as fetch's afterSeq to read the collapsed messages in full; null when none collapsed."),
+  })
+  .meta({ title: "digest result" });
+
+/** One message, in full. */
+export const messageSchema = z
+  .object({
+    seq: seqSchema,
+    author: roleNameSchema,
+    body: z.string(),
+    headline: z.string().optional(),
+    postedAt: epochMsSchema,
+  })
+  .meta({ title: "message" });
+
+/** Messages that left the ring before the reader got to them. */
+export const evictedRangeSchema = z
+  .object({ count: countSchema, fromSeq: seqSchema, toSeq: seqSchema })
+  .meta({ title: "evicted range" });
+
+/** Result of fetch. */
+export const fetchResultSchema = z
+  .object({
+    room: roomNameSchema,
+    messages: z.array(messageSchema).describe("Oldest first, all numbered above afterSeq."),
+    evicted: evictedRangeSchema
+      .optional()
+      .describe("Present when afterSeq is older than the retained window: what was lost."),
+    newestSeq: seqSchema.describe("Sequence number of the room's newest message."),
+    more: z.boolean().describe("True when retained messages remain after the last one returned."),
+  })
+  .meta({ title: "fetch result" });
+
+/** One room in the rooms result. */
+export const roomSummarySchema = z
+  .object({
+    room: roomNameSchema,
+    members: countSchema,
+    newestSeq: seqSchema,
+    joined: z.boolean().describe("Whether the connection's role is a member."),
+    unread: countSchema.optional().describe("Messages above the role's cursor; present only when joined."),
+  })
+  .meta({ title: "room summary" });
+
+/** Result of rooms. */
+export const roomsResultSchema = z.object({ rooms: z.array(roomSummarySchema) }).meta({ title: "rooms result" });
+
+/** Result of members. */
+export const membersResultSchema = z
+  .object({ room: roomNameSchema, members: roleListSchema })
+  .meta({ title: "members result" });
+
+/** Result of status. */
+export const statusResultSchema = z
+  .object({
+    pid: z.number().int().min(0),
+    uptimeMs: z.number().int().min(0),
+    version: z.string().describe("Package version of the broker."),
+    protocol: z.string(),
+    protocolVersion: z.number().int().min(0),
+    rooms: countSchema,
+    connections: countSchema,
+    socketPath: z.string(),
+    pingsDropped: countSchema.describe("Activity pings dropped for slow readers since start."),
+  })
+  .meta({ title: "status result" });
+
+/** Every result, by the op of the request it answers. */
+export const resultSchemas = {
+  hello: helloResultSchema,
+  join: joinResultSchema,
+  leave: leaveResultSchema,
+  post: postResultSchema,
+  digest: digestResultSchema,
+  fetch: fetchResultSchema,
+  rooms: roomsResultSchema,
+  members: membersResultSchema,
+  status: statusResultSchema,
+} as const;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Replies
+// ---------------------------------------------------------------------------------------------------------------
+
+/** The ops a request may name. */
+export const OPS = ["hello", "join", "leave", "post", "digest", "fetch", "rooms", "members", "status"] as const;
+
+function okReply<const O extends (typeof OPS)[number], R extends z.ZodType>(op: O, result: R) {
+  return z
+    .object({ id: requestIdSchema, ok: z.literal(true), op: z.literal(op), result })
+    .meta({ title: `${op} reply` });
+}
+
+/** A successful reply to each op: echoes the request's id and op, and carries the op's result. */
+export const okReplySchemas = {
+  hello: okReply("hello", helloResultSchema),
+  join: okReply("join", joinResultSchema),
+  leave: okReply("leave", leaveResultSchema),
+  post: okReply("post", postResultSchema),
+  digest: okReply("digest", digestResultSchema),
+  fetch: okReply("fetch", fetchResultSchema),
+  rooms: okReply("rooms", roomsResultSchema),
+  members: okReply("members", membersResultSchema),
+  status: okReply("status", statusResultSchema),
+} as const;
+
+/** Any successful reply. */
+export const okReplySchema = z.discriminatedUnion("op", [
+  okReplySchemas.hello,
+  okReplySchemas.join,
+  okReplySchemas.leave,
+  okReplySchemas.post,
+  okReplySchemas.digest,
+  okReplySchemas.fetch,
+  okReplySchemas.rooms,
+  okReplySchemas.members,
+  okReplySchemas.status,
+]);
+
+/** What went wrong, in a refusal. */
+export const wireErrorSchema = z
+  .object({
+    code: wireErrorCodeSchema,
+    message: z.string().max(MAX_ERROR_MESSAGE_LENGTH),
+    details: z
+      .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]))
+      .optional()
+      .describe("Machine-readable facts behind the message (limits, versions)."),
+  })
+  .meta({ title: "wire error" });
+
+/** A refusal: echoes the request's id (null when the request carried no readable id). */
+export const errorReplySchema = z
+  .object({
+    id: requestIdSchema.nullable(),
+    ok: z.literal(false),
+    op: z.string().optional().describe("The request's op, when it was readable."),
+    error: wireErrorSchema,
+  })
+  .meta({
+    title: "error reply",
+    description:
+      "A refusal names a stable code from the catalogue, a message saying what failed and what to do, and " +
+      "sometimes details (the limit, the versions). It echoes the request's id, or null when the id was unreadable.",
+  });
+
+/** Any reply. */
+export const replySchema = z.union([okReplySchema, errorReplySchema]);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Events: pushed by the broker, carrying no id
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Activity ping: a message was posted to a room the receiver is in. Never carries the body. */
+export const postEventSchema = z
+  .object({
+    event: z.literal("post"),
+    room: roomNameSchema,
+    seq: seqSchema.min(1),
+    author: roleNameSchema,
+  })
+  .meta({
+    title: "post event",
+    description:
+      "A post event tells every other member connection of a room that a message was posted: the room, its seq " +
+      "and its author. It never carries the body; a client counts these and pulls a digest when it chooses.",
+  });
+
+/** Membership churn in a room the receiver is in; sequence 0 so it cannot pass for content. */
+export const memberEventSchema = z
+  .object({
+    event: z.enum(["join", "leave", "disconnect"]).describe("join, leave, or the role's last connection dropped."),
+    room: roomNameSchema,
+    seq: z.literal(0),
+    role: roleNameSchema,
+  })
+  .meta({
+    title: "member event",
+    description:
+      "A member event tells the other members of a room that a role joined, left, or lost its last connection " +
+      "(disconnect). Its seq is always 0: membership churn, never content.",
+  });
+
+/** Any event. */
+export const eventSchema = z.union([postEventSchema, memberEventSchema]);
+
+/** Anything a broker sends: a reply (has `id` and `ok`) or an event (has `event`). */
+export const serverFrameSchema = z.union([okReplySchema, errorReplySchema, postEventSchema, memberEventSchema]);

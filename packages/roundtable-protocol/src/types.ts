@@ -1,0 +1,55 @@
+import type { z } from "zod";
+import type { WireErrorCode } from "./codes.js";
+import type {
+  OPS,
+  errorReplySchema,
+  evictedRangeSchema,
+  eventSchema,
+  memberEventSchema,
+  messageSchema,
+  okReplySchema,
+  okReplySchemas,
+  postEventSchema,
+  replySchema,
+  requestSchema,
+  requestSchemas,
+  resultSchemas,
+  roomSummarySchema,
+  serverFrameSchema,
+  wireErrorSchema,
+} from "./schemas.js";
+
+/** An op a request may name. */
+export type Op = (typeof OPS)[number];
+/** Any request. */
+export type RoundtableRequest = z.infer<typeof requestSchema>;
+/** The request of one op. */
+export type RequestFor<O extends Op> = z.infer<(typeof requestSchemas)[O]>;
+/** The arguments of one op's request: the request without its id and op. */
+export type RequestParams<O extends Op> = Omit<RequestFor<O>, "id" | "op">;
+/** The result one op's successful reply carries. */
+export type ResultFor<O extends Op> = z.infer<(typeof resultSchemas)[O]>;
+/** The successful reply to one op. */
+export type OkReplyFor<O extends Op> = z.infer<(typeof okReplySchemas)[O]>;
+/** Any successful reply. */
+export type OkReply = z.infer<typeof okReplySchema>;
+/** A refusal. */
+export type ErrorReply = z.infer<typeof errorReplySchema>;
+/** Any reply. */
+export type Reply = z.infer<typeof replySchema>;
+/** What went wrong, in a refusal. */
+export type WireError = z.infer<typeof wireErrorSchema> & { readonly code: WireErrorCode };
+/** An activity ping: room, seq, author; never the body. */
+export type PostEvent = z.infer<typeof postEventSchema>;
+/** Membership churn (seq 0). */
+export type MemberEvent = z.infer<typeof memberEventSchema>;
+/** Any event. */
+export type RoundtableEvent = z.infer<typeof eventSchema>;
+/** Anything a broker sends. */
+export type ServerFrame = z.infer<typeof serverFrameSchema>;
+/** One message as fetch returns it. */
+export type FetchedMessage = z.infer<typeof messageSchema>;
+/** Messages that left the ring unread. */
+export type EvictedRange = z.infer<typeof evictedRangeSchema>;
+/** One room as the rooms op lists it. */
+export type RoomSummary = z.infer<typeof roomSummarySchema>;

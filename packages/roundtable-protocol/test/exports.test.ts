@@ -1,0 +1,126 @@
+import { expect, test } from "vitest";
+import * as protocol from "@orphus/roundtable-protocol";
+
+test("the public export list", () => {
+  expect(Object.keys(protocol).sort()).toEqual(
+    [
+      "DEFAULT_DIGEST_BUDGET",
+      "DEFAULT_FETCH_LIMIT",
+      "MAX_DIGEST_BUDGET",
+      "MAX_ERROR_MESSAGE_LENGTH",
+      "MAX_FETCH_LIMIT",
+      "MAX_ROOM_NAME_LENGTH",
+      "OPS",
+      "PROTOCOL_EXAMPLES",
+      "PROTOCOL_NAME",
+      "PROTOCOL_VERSION",
+      "ROLE_NAME_PATTERN",
+      "RoundtableProtocolError",
+      "ServerFrameInvalidError",
+      "WIRE_ERROR_CODES",
+      "WireRefusalError",
+      "clipMessage",
+      "describeIssues",
+      "digestRequestSchema",
+      "digestResultSchema",
+      "errorReplySchema",
+      "eventSchema",
+      "evictedRangeSchema",
+      "fetchRequestSchema",
+      "fetchResultSchema",
+      "helloRequestSchema",
+      "helloResultSchema",
+      "isCompatiblePeer",
+      "isOp",
+      "joinRequestSchema",
+      "joinResultSchema",
+      "leaveRequestSchema",
+      "leaveResultSchema",
+      "memberEventSchema",
+      "membersRequestSchema",
+      "membersResultSchema",
+      "messageSchema",
+      "notMemberMessage",
+      "okReplySchema",
+      "okReplySchemas",
+      "parseRequest",
+      "parseServerFrame",
+      "postEventSchema",
+      "postRequestSchema",
+      "postResultSchema",
+      "protocolMismatchMessage",
+      "readPeerProtocol",
+      "replySchema",
+      "requestIdSchema",
+      "requestSchema",
+      "requestSchemas",
+      "resultSchemas",
+      "roleNameSchema",
+      "roomNameSchema",
+      "roomSummarySchema",
+      "roomsRequestSchema",
+      "roomsResultSchema",
+      "seqSchema",
+      "serverFrameSchema",
+      "statusRequestSchema",
+      "statusResultSchema",
+      "wireErrorCodeSchema",
+      "wireErrorSchema",
+    ].sort()
+  );
+});
+
+test("protocol constants", () => {
+  expect(protocol.PROTOCOL_NAME).toBe("orphus-roundtable");
+  expect(protocol.PROTOCOL_VERSION).toBe(1);
+  expect(protocol.DEFAULT_FETCH_LIMIT).toBe(20);
+  expect(protocol.MAX_FETCH_LIMIT).toBe(200);
+  expect(protocol.DEFAULT_DIGEST_BUDGET).toBe(2000);
+  expect(protocol.MAX_DIGEST_BUDGET).toBe(100_000);
+  expect(protocol.MAX_ROOM_NAME_LENGTH).toBe(128);
+  expect(protocol.MAX_ERROR_MESSAGE_LENGTH).toBe(1000);
+  expect(protocol.ROLE_NAME_PATTERN.source).toBe("^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$");
+  expect(protocol.OPS).toEqual(["hello", "join", "leave", "post", "digest", "fetch", "rooms", "members", "status"]);
+});
+
+test("the error-code catalogue", () => {
+  expect(Object.keys(protocol.WIRE_ERROR_CODES)).toEqual([
+    "ERR_INVALID_REQUEST",
+    "ERR_UNKNOWN_OP",
+    "ERR_HELLO_REQUIRED",
+    "ERR_HELLO_REPEATED",
+    "ERR_PROTOCOL_MISMATCH",
+    "ERR_NOT_MEMBER",
+    "ERR_NO_SUCH_ROOM",
+    "ERR_INVALID_ROOM_NAME",
+    "ERR_INVALID_ROLE_NAME",
+    "ERR_TOO_MANY_ROOMS",
+    "ERR_TOO_MANY_MEMBERS",
+    "ERR_BODY_TOO_LARGE",
+    "ERR_HEADLINE_TOO_LARGE",
+    "ERR_REPLY_TOO_LARGE",
+    "ERR_TOO_MANY_CONNECTIONS",
+    "ERR_SHUTTING_DOWN",
+    "ERR_INTERNAL",
+  ]);
+  expect(protocol.wireErrorCodeSchema.safeParse("ERR_NOT_MEMBER").success).toBe(true);
+  expect(protocol.wireErrorCodeSchema.safeParse("ERR_SOMETHING_ELSE").success).toBe(false);
+});
+
+test("the exact refusal texts", () => {
+  expect(protocol.notMemberMessage("design-review")).toBe('Not a member of room "design-review"; join it first');
+  expect(
+    protocol.protocolMismatchMessage({
+      brokerProtocol: "orphus-roundtable",
+      brokerVersion: 1,
+      brokerPid: 4100,
+      brokerIdleMs: 5000,
+      peerProtocol: "orphus-roundtable",
+      peerVersion: 2,
+    })
+  ).toBe(
+    "Protocol mismatch: the running broker (pid 4100) speaks orphus-roundtable v1, this client speaks " +
+      "orphus-roundtable v2. The broker exits 5 s after its last session disconnects: close the sessions still " +
+      "using it, or stop it with `kill 4100`, and the next session starts a broker of its own version."
+  );
+});

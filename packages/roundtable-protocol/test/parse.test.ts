@@ -1,0 +1,228 @@
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import {
+  PROTOCOL_EXAMPLES,
+  ServerFrameInvalidError,
+  WireRefusalError,
+  errorReplySchema,
+  eventSchema,
+  isCompatiblePeer,
+  okReplySchemas,
+  parseRequest,
+  parseServerFrame,
+  readPeerProtocol,
+  requestSchemas,
+  type RoundtableRequest,
+} from "@orphus/roundtable-protocol";
+
+describe("examples", () => {
+  test.each(PROTOCOL_EXAMPLES.map((e) => [e.title, e] as const))("%s satisfies its schema", (_title, example) => {
+    const { kind, value } = example;
+    if (kind === "error") expect(errorReplySchema.parse(value)).toEqual(value);
+    else if (kind === "event") expect(eventSchema.parse(value)).toEqual(value);
+    else if ("request" in kind) expect(requestSchemas[kind.request].parse(value)).toEqual(value);
+    else expect(okReplySchemas[kind.reply].parse(value)).toEqual(value);
+  });
+
+  test("every op has a request and a reply example", () => {
+    const requests = PROTOCOL_EXAMPLES.flatMap((e) =>
+      typeof e.kind === "object" && "request" in e.kind ? [e.kind.request] : []
+    );
+    const replies = PROTOCOL_EXAMPLES.flatMap((e) =>
+      typeof e.kind === "object" && "reply" in e.kind ? [e.kind.reply] : []
+    );
+    const ops = ["hello", "join", "leave", "post", "digest", "fetch", "rooms", "members", "status"];
+    expect(requests).toEqual(ops);
+    expect(replies).toEqual(ops);
+  });
+});
+
+describe("parseRequest", () => {
+  test("a valid request comes back typed", () => {
+    expect(parseRequest({ id: 7, op: "post", room: "r", body: "hi" })).toEqual({
+      ok: true,
+      request: { id: 7, op: "post", room: "r", body: "hi" },
+    });
+  });
+
+  test("unknown members are stripped, so a newer client's extra fields do not break an older broker", () => {
+    expect(parseRequest({ id: 1, op: "status", verbose: true })).toEqual({
+      ok: true,
+      request: { id: 1, op: "status" },
+    });
+  });
+
+  test("not an object", () => {
+    expect(parseRequest([1, 2])).toEqual({
+      ok: false,
+      id: null,
+      op: undefined,
+      error: {
+        code: "ERR_INVALID_REQUEST",
+        message: "Invalid request: expected a JSON object with id and op, got an array",
+      },
+    });
+    expect(parseRequest(null)).toMatchObject({ ok: false, id: null, error: { code: "ERR_INVALID_REQUEST" } });
+  });
+
+  test("an unreadable id is refused with id null", () => {
+    expect(parseRequest({ id: -1, op: "status" })).toEqual({
+      ok: false,
+      id: null,
+      op: "status",
+      error: { code: "ERR_INVALID_REQUEST", message: "Invalid request: id must be an integer from 0 to 2^53-1" },
+    });
+    expect(parseRequest({ id: "1", op: "status" })).toMatchObject({ ok: false, id: null });
+    expect(parseRequest({ id: 1.5, op: "status" })).toMatchObject({ ok: false, id: null });
+  });
+
+  test("an unknown op", () => {
+    expect(parseRequest({ id: 3, op: "shout" })).toEqual({
+      ok: false,
+      id: 3,
+      op: "shout",
+      error: {
+        code: "ERR_UNKNOWN_OP",
+        message: 'Unknown op "shout": expected one of hello, join, leave, post, digest, fetch, rooms, members, status',
+      },
+    });
+    expect(parseRequest({ id: 3 })).toMatchObject({ ok: false, id: 3, error: { code: "ERR_UNKNOWN_OP" } });
+  });
+
+  test("a schema-invalid request names the field", () => {
+    const parsed = parseRequest({ id: 4, op: "post", room: "r", body: 12 });
+    expect(parsed).toMatchObject({ ok: false, id: 4, op: "post", error: { code: "ERR_INVALID_REQUEST" } });
+    if (parsed.ok) throw new Error("unreachable");
+    expect(parsed.error.message).toMatch(/^Invalid post request: body: /);
+    const fetch = parseRequest({ id: 5, op: "fetch", room: "r", limit: 201 });
+    expect(fetch).toMatchObject({ ok: false, error: { code: "ERR_INVALID_REQUEST" } });
+    const hello = parseRequest({
+      id: 6,
+      op: "hello",
+      protocol: "orphus-roundtable",
+      version: 1,
+      role: "bad role",
+      pid: 1,
+    });
+    if (hello.ok) throw new Error("expected a refusal");
+    expect(hello.error.message).toContain("role: a role name is 1 to 64 letters");
+  });
+
+  test("a long refusal is cut to the wire's message limit", () => {
+    const issues = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, i]));
+    const parsed = parseRequest({ id: 1, op: "x".repeat(5000), ...issues });
+    if (parsed.ok) throw new Error("expected a refusal");
+    expect(parsed.error.message.length).toBeLessThanOrEqual(1000);
+    expect(parsed.op).toHaveLength(64);
+  });
+
+  const role = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/);
+  const room = fc.string({ minLength: 1, maxLength: 128 });
+  const id = fc.nat({ max: Number.MAX_SAFE_INTEGER });
+  const seq = fc.nat({ max: Number.MAX_SAFE_INTEGER });
+  const request: fc.Arbitrary<RoundtableRequest> = fc.oneof(
+    fc.record({
+      id,
+      op: fc.constant("hello" as const),
+      protocol: fc.string({ maxLength: 64 }),
+      version: fc.nat(),
+      role,
+      pid: fc.nat(),
+    }),
+    fc.record({ id, op: fc.constantFrom("join" as const, "leave" as const, "members" as const), room }),
+    fc.record(
+      { id, op: fc.constant("post" as const), room, body: fc.string(), headline: fc.string() },
+      { requiredKeys: ["id", "op", "room", "body"] }
+    ),
+    fc.record(
+      { id, op: fc.constant("digest" as const), room, budget: fc.nat({ max: 100_000 }) },
+      { requiredKeys: ["id", "op", "room"] }
+    ),
+    fc.record(
+      { id, op: fc.constant("fetch" as const), room, afterSeq: seq, limit: fc.integer({ min: 1, max: 200 }) },
+      { requiredKeys: ["id", "op", "room"] }
+    ),
+    fc.record({ id, op: fc.constantFrom("rooms" as const, "status" as const) })
+  );
+
+  test("property: every valid request survives JSON and parses back to itself", () => {
+    fc.assert(
+      fc.property(request, (req) => {
+        expect(parseRequest(JSON.parse(JSON.stringify(req)))).toEqual({ ok: true, request: req });
+      })
+    );
+  });
+
+  test("property: any JSON value gives a request or a refusal that is itself a valid error reply", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.jsonValue(), fc.record({ id: fc.jsonValue(), op: fc.jsonValue() }, { requiredKeys: [] })),
+        (value) => {
+          const parsed = parseRequest(value);
+          if (parsed.ok) return;
+          const reply = { id: parsed.id, ok: false as const, op: parsed.op, error: parsed.error };
+          expect(errorReplySchema.safeParse(reply).success).toBe(true);
+        }
+      )
+    );
+  });
+});
+
+describe("peer protocol", () => {
+  test("read loosely from a hello of any shape", () => {
+    expect(readPeerProtocol({ op: "hello", protocol: "orphus-roundtable", version: 2, name: "new-field" })).toEqual({
+      protocol: "orphus-roundtable",
+      version: 2,
+    });
+    expect(readPeerProtocol({ protocol: "orphus-roundtable" })).toBeUndefined();
+    expect(readPeerProtocol("hello")).toBeUndefined();
+  });
+
+  test("compatible only with the same name and version", () => {
+    expect(isCompatiblePeer({ protocol: "orphus-roundtable", version: 1 })).toBe(true);
+    expect(isCompatiblePeer({ protocol: "orphus-roundtable", version: 2 })).toBe(false);
+    expect(isCompatiblePeer({ protocol: "orphus-intercom", version: 1 })).toBe(false);
+  });
+});
+
+describe("parseServerFrame", () => {
+  test("events and replies come back typed", () => {
+    expect(parseServerFrame({ event: "post", room: "r", seq: 3, author: "critic" })).toEqual({
+      event: "post",
+      room: "r",
+      seq: 3,
+      author: "critic",
+    });
+    expect(parseServerFrame({ event: "disconnect", room: "r", seq: 0, role: "critic" })).toMatchObject({ seq: 0 });
+    const reply = parseServerFrame({ id: 2, ok: true, op: "post", result: { room: "r", seq: 9, postedAt: 5 } });
+    expect(reply).toEqual({ id: 2, ok: true, op: "post", result: { room: "r", seq: 9, postedAt: 5 } });
+  });
+
+  test("a post event never carries a seq of 0 and a member event never anything else", () => {
+    expect(() => parseServerFrame({ event: "post", room: "r", seq: 0, author: "a" })).toThrow(ServerFrameInvalidError);
+    expect(() => parseServerFrame({ event: "join", room: "r", seq: 4, role: "a" })).toThrow(ServerFrameInvalidError);
+  });
+
+  test("junk is a typed error", () => {
+    const error = (() => {
+      try {
+        parseServerFrame({ hello: "there" });
+      } catch (caught) {
+        return caught;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(ServerFrameInvalidError);
+    expect((error as ServerFrameInvalidError).code).toBe("ERR_SERVER_FRAME_INVALID");
+    expect((error as Error).message).toContain('got {"hello":"there"}');
+  });
+});
+
+test("WireRefusalError carries the wire code, details and op", () => {
+  const error = new WireRefusalError(
+    { code: "ERR_NOT_MEMBER", message: 'Not a member of room "r"; join it first', details: { room: "r" } },
+    "post"
+  );
+  expect(error).toMatchObject({ name: "WireRefusalError", code: "ERR_NOT_MEMBER", op: "post", details: { room: "r" } });
+  expect(error.message).toBe('Not a member of room "r"; join it first');
+});
