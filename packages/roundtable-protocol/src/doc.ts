@@ -149,8 +149,16 @@ export function renderProtocolDoc(): string {
     "## Requests and replies",
     "",
     ...OPS.flatMap((op) => [renderOp(op), ""]),
-    ...renderSection("Events", [postEventSchema, memberEventSchema], examplesWhere((e) => e.kind === "event")),
-    ...renderSection("Refusals", [errorReplySchema], examplesWhere((e) => e.kind === "error")),
+    ...renderSection(
+      "Events",
+      [postEventSchema, memberEventSchema],
+      examplesWhere((e) => e.kind === "event")
+    ),
+    ...renderSection(
+      "Refusals",
+      [errorReplySchema],
+      examplesWhere((e) => e.kind === "error")
+    ),
   ];
   return sections.join("\n");
 }

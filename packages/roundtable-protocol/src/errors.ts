@@ -21,16 +21,17 @@ export abstract class RoundtableProtocolError extends Error {
 }
 
 /**
- * A broker's refusal, as a client throws it: carries the wire code, the broker's message and details, and the op
- * of the refused request. Thrown by clients that turn an error reply into an exception.
+ * A broker's refusal as an exception: thrown by clients that turn an error reply into a rejection. `code` is this
+ * class's own; the refusal's code from the wire catalogue is `wireCode`, the one to branch on.
  */
 export class WireRefusalError extends RoundtableProtocolError {
   override readonly name = "WireRefusalError";
-  readonly code: WireErrorCode;
+  readonly code = "ERR_WIRE_REFUSED";
+  readonly wireCode: WireErrorCode;
   readonly details: WireError["details"];
   constructor(error: WireError, readonly op?: string) {
     super(error.message);
-    this.code = error.code;
+    this.wireCode = error.code;
     this.details = error.details;
   }
 }

@@ -223,6 +223,12 @@ test("WireRefusalError carries the wire code, details and op", () => {
     { code: "ERR_NOT_MEMBER", message: 'Not a member of room "r"; join it first', details: { room: "r" } },
     "post"
   );
-  expect(error).toMatchObject({ name: "WireRefusalError", code: "ERR_NOT_MEMBER", op: "post", details: { room: "r" } });
+  expect(error).toMatchObject({
+    name: "WireRefusalError",
+    code: "ERR_WIRE_REFUSED",
+    wireCode: "ERR_NOT_MEMBER",
+    op: "post",
+    details: { room: "r" },
+  });
   expect(error.message).toBe('Not a member of room "r"; join it first');
 });
