@@ -47,7 +47,8 @@ export class MemberLimitError extends RoomsError {
     readonly maxMembers: number,
   ) {
     super(
-      `Cannot join room ${previewValue(roomName)} as ${previewValue(role)}: the room already has its maximum of ${maxMembers} members`,
+      `Cannot join room ${previewValue(roomName)} as ${previewValue(role)}: ` +
+        `the room already has its maximum of ${maxMembers} members`,
     );
   }
 }
@@ -61,7 +62,8 @@ export class RoleNameInvalidError extends RoomsError {
     readonly maxRoleNameBytes: number,
   ) {
     super(
-      `Invalid role name: expected a non-empty string of at most ${maxRoleNameBytes} UTF-8 bytes, got ${previewValue(role)}`,
+      `Invalid role name: expected a non-empty string of at most ${maxRoleNameBytes} UTF-8 bytes, ` +
+        `got ${previewValue(role)}`,
     );
   }
 }
@@ -74,7 +76,9 @@ export abstract class MessageTooLargeError extends RoomsError {
     readonly bytes: number,
     readonly maxBytes: number,
   ) {
-    super(`Message ${part} for room ${previewValue(roomName)} is ${bytes} UTF-8 bytes; the maximum is ${maxBytes} bytes`);
+    super(
+      `Message ${part} for room ${previewValue(roomName)} is ${bytes} UTF-8 bytes; the maximum is ${maxBytes} bytes`,
+    );
   }
 }
 

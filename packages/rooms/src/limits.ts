@@ -19,7 +19,7 @@ export const DEFAULT_MAX_HEADLINE_BYTES = 256;
 /** Default largest role name, in UTF-8 bytes. */
 export const DEFAULT_MAX_ROLE_NAME_BYTES = 128;
 
-/** Default number of departed roles whose cursor a room keeps so they resume on rejoin; the earliest to leave goes first. */
+/** Default number of departed roles whose cursor a room keeps for their return; the earliest to leave goes first. */
 export const DEFAULT_MAX_RETAINED_CURSORS = 256;
 
 /** Default room-name syntax: 1 to 64 of lower-case letters, digits, `.`, `_`, `-`, starting with a letter or digit. */

@@ -89,7 +89,7 @@ export class SeqRing<T> {
     const last = Math.min(newestSeq, first + limit - 1);
     const items: T[] = [];
     for (let seq = first; seq <= last; seq++) items.push(this.#slots[(seq - 1) % this.capacity] as T);
-    const hasMore = Math.max(last, first - 1) < newestSeq;
+    const hasMore = last < newestSeq;
     if (oldestSeq > afterSeq + 1) {
       return {
         items,

@@ -69,8 +69,6 @@ export class Room {
   readonly #ring: SeqRing<RoomMessage>;
   /** Member role → the connections it is joined from (never empty). */
   readonly #members = new Map<string, Set<ConnectionId>>();
-  /** Connection → the member roles it joined, so a dropped connection leaves without a scan. */
-  readonly #connections = new Map<ConnectionId, Set<string>>();
   /** Role → last seq it has read, for members and for retained departed roles. */
   readonly #cursors = new Map<string, number>();
   /** Departed roles whose cursor is retained, in departure order (oldest first, so it is dropped first). */
@@ -121,12 +119,10 @@ export class Room {
     const joined = this.#members.get(role);
     if (joined !== undefined) {
       joined.add(connectionId);
-      this.#link(connectionId, role);
       return false;
     }
     if (this.#members.size >= maxMembers) throw new MemberLimitError(this.name, role, maxMembers);
     this.#members.set(role, new Set([connectionId]));
-    this.#link(connectionId, role);
     if (!this.#departed.delete(role)) this.#cursors.set(role, this.#ring.newestSeq - this.#ring.size);
     return true;
   }
@@ -137,22 +133,21 @@ export class Room {
    */
   leave(role: string, connectionId: ConnectionId): boolean {
     const joined = this.#members.get(role);
-    if (joined === undefined || !joined.delete(connectionId)) return false;
-    const roles = this.#connections.get(connectionId);
-    roles?.delete(role);
-    if (roles?.size === 0) this.#connections.delete(connectionId);
-    if (joined.size > 0) return false;
+    if (joined === undefined || !joined.delete(connectionId) || joined.size > 0) return false;
     this.#members.delete(role);
     this.#retireCursor(role);
     return true;
   }
 
-  /** Leaves every role `connectionId` joined; returns the roles that left the room for good, in join order. */
+  /**
+   * Leaves every role `connectionId` joined; returns the roles that thereby left the room for good, in the order
+   * they joined it (which is also the order their cursors count as departed). A scan of at most maxMembers roles.
+   */
   dropConnection(connectionId: ConnectionId): string[] {
-    const roles = this.#connections.get(connectionId);
-    if (roles === undefined) return [];
     const left: string[] = [];
-    for (const role of [...roles]) if (this.leave(role, connectionId)) left.push(role);
+    for (const [role, joined] of [...this.#members]) {
+      if (joined.has(connectionId) && this.leave(role, connectionId)) left.push(role);
+    }
     return left;
   }
 
@@ -246,12 +241,6 @@ export class Room {
     const cursor = this.#members.has(role) ? this.#cursors.get(role) : undefined;
     if (cursor === undefined) throw new NotMemberError(this.name, role);
     return cursor;
-  }
-
-  #link(connectionId: ConnectionId, role: string): void {
-    const roles = this.#connections.get(connectionId);
-    if (roles === undefined) this.#connections.set(connectionId, new Set([role]));
-    else roles.add(role);
   }
 
   #retireCursor(role: string): void {
