@@ -13,7 +13,7 @@ export function reasonOf(error: unknown): string {
 
 /** Describes a value that failed validation: its type, and a cut-short rendering. */
 export function describeValue(value: unknown): string {
-  if (value === null) return "null";
+  if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return `an array of ${value.length}`;
   if (typeof value === "string") return `the string ${JSON.stringify(quote(value, 40))}`;
   if (typeof value === "object") return "an object";
