@@ -1,1 +1,88 @@
-export {};
+/**
+ * @orphus/roundtable-client — the lazy client of the roundtable broker, the broker's self-start, coalesced activity
+ * pings, and the one definition of the `roundtable` tool that the Orphus builtin and the MCP server share.
+ *
+ * ```ts
+ * import { createRoundtableClient, renderActivityNotice, runRoundtableTool } from "@orphus/roundtable-client";
+ *
+ * const client = createRoundtableClient({
+ *   role: "critic",
+ *   onActivity: (notice) => console.log(renderActivityNotice(notice)), // "[roundtable] design: 3 new from planner — digest to read"
+ * });
+ * // Nothing has connected or spawned yet. The first call starts the broker if nothing answers:
+ * await runRoundtableTool(client, { action: "join", room: "design" });
+ * const { text } = await runRoundtableTool(client, { action: "digest", room: "design" });
+ * client.close();
+ * ```
+ *
+ * Push carries no bodies: a notice is per room a count and the authors, once per 1.5 s quiet period, and membership
+ * churn (sequence 0) never counts. Joins are never replayed after a broker restart; the next post says so loudly.
+ */
+export { RoundtableClient } from "./client.js";
+export { BrokerConnection } from "./connection.js";
+export { ActivityCoalescer, renderActivityNotice } from "./pings.js";
+export { resolveRoleName, sessionRoleName } from "./role.js";
+export { openBrokerSocket, connectBrokerSocket } from "./ensure.js";
+export { spawnDetachedBroker, readLogTail } from "./spawner.js";
+export { systemTimers } from "./timers.js";
+export {
+  ROUNDTABLE_TOOL_NAME,
+  ROUNDTABLE_ACTIONS,
+  ROUNDTABLE_TOOL_DESCRIPTION,
+  roundtableActionSchemas,
+  roundtableToolInputSchema,
+  roundtableToolParameters,
+  roundtableToolJsonSchema,
+  parseRoundtableToolInput,
+  runRoundtableTool,
+  describeToolError,
+} from "./tool.js";
+export {
+  PING_WINDOW_MS,
+  PING_MAX_DELAY_MS,
+  MAX_PING_ROOMS,
+  MAX_PING_AUTHORS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  MAX_PENDING_REQUESTS,
+  CONNECT_ATTEMPT_TIMEOUT_MS,
+  DEFAULT_BROKER_START_TIMEOUT_MS,
+  BROKER_RETRY_INITIAL_DELAY_MS,
+  BROKER_RETRY_MAX_DELAY_MS,
+  MAX_BROKER_SPAWNS,
+  BROKER_LOG_TAIL_BYTES,
+  MAX_BROKER_LOG_BYTES,
+  TOOL_DEFAULT_DIGEST_BUDGET,
+  TOOL_MAX_DIGEST_BUDGET,
+  TOOL_DEFAULT_FETCH_LIMIT,
+  TOOL_MAX_FETCH_LIMIT,
+  TOOL_DEFAULT_WAIT_MS,
+  TOOL_MAX_WAIT_MS,
+  TOOL_MAX_POST_CHARS,
+} from "./limits.js";
+export {
+  RoundtableClientError,
+  ClientOptionError,
+  BrokerStartError,
+  BrokerNotRunningError,
+  ConnectionLostError,
+  RequestTimeoutError,
+  TooManyPendingError,
+  ClientClosedError,
+  ToolInputError,
+  NotJoinedError,
+  CliUsageError,
+} from "./errors.js";
+export type { RoundtableClientOptions, Connector, BrokerHello, EventListener } from "./client.js";
+export type { BrokerConnectionOptions } from "./connection.js";
+export type { ActivityNotice, RoomActivity, ActivityEventLike, ActivityCoalescerOptions } from "./pings.js";
+export type { ResolvedRole } from "./role.js";
+export type { OpenBrokerSocketOptions, BrokerSpawnPlan } from "./ensure.js";
+export type { BrokerCommand, SpawnFunction, SpawnBrokerOptions, SpawnedBroker, BrokerExit } from "./spawner.js";
+export type { Timers, TimerHandle } from "./timers.js";
+export type {
+  RoundtableAction,
+  RoundtableToolInput,
+  RoundtableToolResult,
+  RoundtableToolClient,
+  RoundtableToolCallOptions,
+} from "./tool.js";

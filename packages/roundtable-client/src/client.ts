@@ -1,0 +1,306 @@
+import type { Duplex } from "node:stream";
+import {
+  PROTOCOL_NAME,
+  PROTOCOL_VERSION,
+  WireRefusalError,
+  type Op,
+  type PostEvent,
+  type RequestParams,
+  type ResultFor,
+  type RoundtableEvent,
+} from "@orphus/roundtable-protocol";
+import { BrokerConnection, checkPositiveInteger } from "./connection.js";
+import { ClientClosedError, ConnectionLostError } from "./errors.js";
+import { DEFAULT_REQUEST_TIMEOUT_MS } from "./limits.js";
+import { ActivityCoalescer, type ActivityNotice } from "./pings.js";
+import { resolveRoleName } from "./role.js";
+import { systemTimers, type Timers } from "./timers.js";
+
+/** Opens a stream to a broker, starting one if it must; the client calls it at most once per connection it needs. */
+export type Connector = () => Promise<Duplex>;
+
+/** What a client learned from the broker's hello. */
+export type BrokerHello = ResultFor<"hello">;
+
+/** Options of {@link RoundtableClient}. */
+export interface RoundtableClientOptions {
+  /** Opens the stream to the broker (and starts the broker when nothing answers). */
+  readonly connector: Connector;
+  /** The role to speak as; default `session-<pid>`, with a warning that read positions will not survive a restart. */
+  readonly role?: string;
+  /** Receives one coalesced activity notice per quiet period; without it, no coalescer runs. */
+  readonly onActivity?: (notice: ActivityNotice) => void;
+  /** Quiet period of the activity coalescer; default 1.5 s. */
+  readonly pingWindowMs?: number;
+  /** Receives warnings (the ephemeral role name); default process.emitWarning. */
+  readonly onWarning?: (message: string) => void;
+  /** How long a request waits for its reply; default {@link DEFAULT_REQUEST_TIMEOUT_MS}. */
+  readonly requestTimeoutMs?: number;
+  /** Process id sent in hello and used for the fallback role name; default process.pid. */
+  readonly pid?: number;
+  readonly timers?: Timers;
+}
+
+/** Connect attempts in one call when the broker we reached is shutting down or drops us during hello. */
+const MAX_CONNECT_ROUNDS = 3;
+
+/** Listener of raw broker events (membership churn included). */
+export type EventListener = (event: RoundtableEvent) => void;
+
+function isRetryableHelloFailure(error: unknown): boolean {
+  return (
+    error instanceof ConnectionLostError ||
+    (error instanceof WireRefusalError && error.wireCode === "ERR_SHUTTING_DOWN")
+  );
+}
+
+/**
+ * A lazy connection to the roundtable broker. Constructing it opens no socket and spawns nothing; the first call
+ * connects (every concurrent first call waits on the same connect), and a lost connection is replaced on the next
+ * call. Joins are never replayed: after a broker restart, posting to a room joined before fails with the broker's
+ * `Not a member of room "<name>"; join it first`.
+ */
+export class RoundtableClient {
+  /** The role this client speaks as. */
+  readonly role: string;
+  /** True when the role is the `session-<pid>` fallback, whose read positions do not survive a restart. */
+  readonly ephemeralRole: boolean;
+  readonly #connector: Connector;
+  readonly #timers: Timers;
+  readonly #requestTimeoutMs: number;
+  readonly #pid: number;
+  readonly #warning: string | undefined;
+  readonly #onWarning: (message: string) => void;
+  readonly #coalescer: ActivityCoalescer | undefined;
+  readonly #listeners = new Set<EventListener>();
+  #connection: BrokerConnection | undefined;
+  #connecting: Promise<BrokerConnection> | undefined;
+  #hello: BrokerHello | undefined;
+  #connects = 0;
+  #warned = false;
+  #closed = false;
+
+  constructor(options: RoundtableClientOptions) {
+    this.#pid = options.pid ?? process.pid;
+    const resolved = resolveRoleName(options.role, this.#pid);
+    this.role = resolved.role;
+    this.ephemeralRole = resolved.ephemeral;
+    this.#warning = resolved.warning;
+    this.#connector = options.connector;
+    this.#timers = options.timers ?? systemTimers;
+    this.#requestTimeoutMs = checkPositiveInteger(
+      "requestTimeoutMs",
+      options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      3_600_000,
+    );
+    this.#onWarning =
+      options.onWarning ?? ((message) => process.emitWarning(message, { code: "ORPHUS_ROUNDTABLE_EPHEMERAL_ROLE" }));
+    this.#coalescer =
+      options.onActivity === undefined
+        ? undefined
+        : new ActivityCoalescer({
+            onNotice: options.onActivity,
+            ignoreAuthor: this.role,
+            timers: this.#timers,
+            ...(options.pingWindowMs === undefined ? {} : { windowMs: options.pingWindowMs }),
+          });
+  }
+
+  /** True while a connection to a broker is open. */
+  get connected(): boolean {
+    return this.#connection !== undefined && !this.#connection.closed;
+  }
+
+  /** What the current (or last) broker said in hello; undefined before the first connect. */
+  get broker(): BrokerHello | undefined {
+    return this.#hello;
+  }
+
+  /** Connections this client has opened so far (each one after a loss counts). */
+  get connectCount(): number {
+    return this.#connects;
+  }
+
+  /** Connects now rather than on the first call; resolves with the broker's hello. */
+  async connect(): Promise<BrokerHello> {
+    await this.#ensure("connect");
+    return this.#hello as BrokerHello;
+  }
+
+  /** Sends any request; the typed methods below are shorthands. */
+  async request<O extends Exclude<Op, "hello">>(op: O, params: RequestParams<O>, timeoutMs?: number): Promise<ResultFor<O>> {
+    const connection = await this.#ensure(op);
+    return connection.request(op, params, timeoutMs);
+  }
+
+  /** Joins a room (creating it when it does not exist); this connection's role becomes a member. */
+  join(room: string): Promise<ResultFor<"join">> {
+    return this.request("join", { room });
+  }
+
+  /** Leaves a room; idempotent. */
+  leave(room: string): Promise<ResultFor<"leave">> {
+    return this.request("leave", { room });
+  }
+
+  /** Posts a message to a joined room. */
+  post(room: string, body: string, options: { headline?: string } = {}): Promise<ResultFor<"post">> {
+    return this.request("post", { room, body, ...(options.headline === undefined ? {} : { headline: options.headline }) });
+  }
+
+  /** The unread messages of a joined room within a character budget; advances the read cursor. */
+  digest(room: string, options: { budget?: number } = {}): Promise<ResultFor<"digest">> {
+    return this.request("digest", { room, ...(options.budget === undefined ? {} : { budget: options.budget }) });
+  }
+
+  /** Messages of a joined room in full, a page at a time; advances the read cursor. */
+  fetch(room: string, options: { afterSeq?: number; limit?: number } = {}): Promise<ResultFor<"fetch">> {
+    return this.request("fetch", {
+      room,
+      ...(options.afterSeq === undefined ? {} : { afterSeq: options.afterSeq }),
+      ...(options.limit === undefined ? {} : { limit: options.limit }),
+    });
+  }
+
+  /** Every room on the broker, with sizes, and unread counts for the joined ones. */
+  rooms(): Promise<ResultFor<"rooms">> {
+    return this.request("rooms", {});
+  }
+
+  /** The member roles of a room. */
+  members(room: string): Promise<ResultFor<"members">> {
+    return this.request("members", { room });
+  }
+
+  /** The broker's pid, uptime, version and load. */
+  status(): Promise<ResultFor<"status">> {
+    return this.request("status", {});
+  }
+
+  /** Subscribes to raw broker events (membership churn included); returns the unsubscribe function. */
+  onEvent(listener: EventListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Waits for the next post by another role, in `room` or in any joined room; resolves undefined after `timeoutMs`
+   * or on abort. Connects first, so the wait sees events; rejects if the connection is lost while waiting.
+   */
+  async waitForPost(options: { room?: string; timeoutMs: number; signal?: AbortSignal }): Promise<PostEvent | undefined> {
+    const connection = await this.#ensure("wait");
+    return new Promise<PostEvent | undefined>((resolve, reject) => {
+      const finish = (outcome: () => void): void => {
+        this.#timers.clearTimeout(timer);
+        unsubscribe();
+        unwatch();
+        options.signal?.removeEventListener("abort", onAbort);
+        outcome();
+      };
+      const unsubscribe = this.onEvent((event) => {
+        if (event.event !== "post" || event.seq === 0 || event.author === this.role) return;
+        if (options.room !== undefined && event.room !== options.room) return;
+        finish(() => resolve(event));
+      });
+      const timer = this.#timers.setTimeout(() => finish(() => resolve(undefined)), options.timeoutMs);
+      const onAbort = (): void => finish(() => resolve(undefined));
+      options.signal?.addEventListener("abort", onAbort, { once: true });
+      // A lost connection ends the wait loudly rather than letting it run out its timeout.
+      const unwatch = this.#onConnectionClosed(connection, () =>
+        finish(() => reject(new ConnectionLostError("wait", "the broker closed the connection"))),
+      );
+      if (options.signal?.aborted === true) onAbort();
+    });
+  }
+
+  /** Delivers any pending activity notice now. */
+  flushActivity(): ActivityNotice | undefined {
+    return this.#coalescer?.flush();
+  }
+
+  /** Closes the connection and drops pending pings; later calls fail with ClientClosedError. */
+  close(): void {
+    this.#closed = true;
+    this.#coalescer?.dispose();
+    this.#connection?.close();
+    this.#connection = undefined;
+  }
+
+  readonly #closeWatchers = new Map<BrokerConnection, Set<() => void>>();
+
+  /** Calls `callback` when `connection` closes (at once if it has); returns the function that cancels it. */
+  #onConnectionClosed(connection: BrokerConnection, callback: () => void): () => void {
+    if (connection.closed) {
+      queueMicrotask(callback);
+      return () => undefined;
+    }
+    let watchers = this.#closeWatchers.get(connection);
+    if (watchers === undefined) {
+      watchers = new Set();
+      this.#closeWatchers.set(connection, watchers);
+    }
+    watchers.add(callback);
+    return () => watchers.delete(callback);
+  }
+
+  #ensure(op: string): Promise<BrokerConnection> {
+    if (this.#closed) return Promise.reject(new ClientClosedError(op));
+    const current = this.#connection;
+    if (current !== undefined && !current.closed) return Promise.resolve(current);
+    this.#connecting ??= this.#open().finally(() => {
+      this.#connecting = undefined;
+    });
+    return this.#connecting;
+  }
+
+  async #open(): Promise<BrokerConnection> {
+    if (this.#warning !== undefined && !this.#warned) {
+      this.#warned = true;
+      this.#onWarning(this.#warning);
+    }
+    for (let round = 1; ; round++) {
+      const stream = await this.#connector();
+      if (this.#closed) {
+        stream.destroy();
+        throw new ClientClosedError("connect");
+      }
+      const connection = new BrokerConnection(stream, {
+        requestTimeoutMs: this.#requestTimeoutMs,
+        timers: this.#timers,
+        onEvent: (event) => this.#dispatch(event),
+        onClose: () => this.#connectionClosed(connection),
+      });
+      this.#connects++;
+      try {
+        this.#hello = await connection.request("hello", {
+          protocol: PROTOCOL_NAME,
+          version: PROTOCOL_VERSION,
+          role: this.role,
+          pid: this.#pid,
+        });
+      } catch (error) {
+        connection.close();
+        if (round < MAX_CONNECT_ROUNDS && isRetryableHelloFailure(error)) continue;
+        throw error;
+      }
+      if (this.#closed) {
+        connection.close();
+        throw new ClientClosedError("connect");
+      }
+      this.#connection = connection;
+      return connection;
+    }
+  }
+
+  #connectionClosed(connection: BrokerConnection): void {
+    if (this.#connection === connection) this.#connection = undefined;
+    const watchers = this.#closeWatchers.get(connection);
+    this.#closeWatchers.delete(connection);
+    for (const watcher of watchers ?? []) watcher();
+  }
+
+  #dispatch(event: RoundtableEvent): void {
+    if (event.event === "post") this.#coalescer?.push(event);
+    for (const listener of this.#listeners) listener(event);
+  }
+}

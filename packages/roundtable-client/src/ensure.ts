@@ -1,0 +1,139 @@
+import { createConnection, type Socket } from "node:net";
+import { BrokerNotRunningError, BrokerStartError } from "./errors.js";
+import {
+  BROKER_RETRY_INITIAL_DELAY_MS,
+  BROKER_RETRY_MAX_DELAY_MS,
+  CONNECT_ATTEMPT_TIMEOUT_MS,
+  DEFAULT_BROKER_START_TIMEOUT_MS,
+  MAX_BROKER_SPAWNS,
+} from "./limits.js";
+import {
+  readLogTail,
+  spawnDetachedBroker,
+  type BrokerCommand,
+  type BrokerExit,
+  type SpawnFunction,
+  type SpawnedBroker,
+} from "./spawner.js";
+import { sleep, systemTimers, type Timers } from "./timers.js";
+
+/** How to start a broker when nothing answers. */
+export interface BrokerSpawnPlan {
+  readonly command: BrokerCommand;
+  /** Where the broker's output goes (and where a start failure's log tail comes from); undefined discards it. */
+  readonly logPath?: string;
+  readonly spawn?: SpawnFunction;
+}
+
+/** Options of {@link openBrokerSocket}. */
+export interface OpenBrokerSocketOptions {
+  readonly socketPath: string;
+  /** How to start a broker; `false` never starts one (read-only callers), failing with BrokerNotRunningError. */
+  readonly spawn: BrokerSpawnPlan | false;
+  /** Total wait for a spawned broker to answer; default {@link DEFAULT_BROKER_START_TIMEOUT_MS}. */
+  readonly startTimeoutMs?: number;
+  /** Wait for one connection attempt; default {@link CONNECT_ATTEMPT_TIMEOUT_MS}. */
+  readonly connectTimeoutMs?: number;
+  /** Called with each broker process this call starts. */
+  readonly onSpawn?: (broker: SpawnedBroker) => void;
+  readonly timers?: Timers;
+}
+
+/** Connection errors meaning nobody is serving the socket (yet): no file, a stale file, or no answer in time. */
+const NOT_ANSWERING = new Set(["ENOENT", "ECONNREFUSED", "ETIMEDOUT"]);
+
+function errorCode(error: unknown): string | undefined {
+  return typeof error === "object" && error !== null && "code" in error && typeof error.code === "string"
+    ? error.code
+    : undefined;
+}
+
+/** Connects to a Unix socket (or Windows pipe); rejects with the socket error, or ETIMEDOUT after `timeoutMs`. */
+export function connectBrokerSocket(socketPath: string, timeoutMs: number, timers: Timers = systemTimers): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = createConnection(socketPath);
+    const timer = timers.setTimeout(() => {
+      socket.destroy();
+      reject(Object.assign(new Error(`connecting to ${socketPath} timed out after ${timeoutMs} ms`), { code: "ETIMEDOUT" }));
+    }, timeoutMs);
+    const onError = (error: Error): void => {
+      timers.clearTimeout(timer);
+      socket.destroy();
+      reject(error);
+    };
+    socket.once("error", onError);
+    socket.once("connect", () => {
+      timers.clearTimeout(timer);
+      socket.off("error", onError);
+      resolve(socket);
+    });
+  });
+}
+
+function describeExit(broker: SpawnedBroker, exit: BrokerExit): string {
+  const who = `the broker process${broker.pid === undefined ? "" : ` (pid ${broker.pid})`}`;
+  if (exit.error !== undefined) return `${who} could not be started: ${exit.error.message}`;
+  if (exit.signal !== null) return `${who} was killed by ${exit.signal} before it answered`;
+  return `${who} exited with code ${exit.code} before it answered`;
+}
+
+/**
+ * Returns a socket connected to the broker, starting one when nothing answers: the broker is spawned detached and
+ * the socket is retried with a doubling pause until it answers or `startTimeoutMs` passes. A spawned broker that
+ * stands down (another one won the race) or dies is replaced, at most {@link MAX_BROKER_SPAWNS} times per call.
+ * Failure throws BrokerStartError quoting the tail of the broker log.
+ */
+export async function openBrokerSocket(options: OpenBrokerSocketOptions): Promise<Socket> {
+  const timers = options.timers ?? systemTimers;
+  const { socketPath } = options;
+  const connectTimeoutMs = options.connectTimeoutMs ?? CONNECT_ATTEMPT_TIMEOUT_MS;
+  const startTimeoutMs = options.startTimeoutMs ?? DEFAULT_BROKER_START_TIMEOUT_MS;
+  const plan = options.spawn;
+  const tail = (): string | undefined =>
+    plan === false || plan.logPath === undefined ? undefined : readLogTail(plan.logPath);
+  let broker: SpawnedBroker | undefined;
+  let spawns = 0;
+  let deadline = Number.POSITIVE_INFINITY;
+  let delay = BROKER_RETRY_INITIAL_DELAY_MS;
+  for (;;) {
+    let lastError: unknown;
+    try {
+      return await connectBrokerSocket(socketPath, connectTimeoutMs, timers);
+    } catch (error) {
+      if (!NOT_ANSWERING.has(errorCode(error) ?? "")) {
+        const reason = `connecting failed (${error instanceof Error ? error.message : String(error)})`;
+        throw new BrokerStartError(socketPath, reason, tail(), { cause: error });
+      }
+      lastError = error;
+    }
+    if (plan === false) throw new BrokerNotRunningError(socketPath, { cause: lastError });
+    const exit = broker?.exit();
+    if (broker !== undefined && exit !== undefined) {
+      // Our broker ended without answering: it stood down for a rival that is not up yet, or it failed.
+      if (exit.error !== undefined || spawns >= MAX_BROKER_SPAWNS) {
+        throw new BrokerStartError(socketPath, describeExit(broker, exit), tail(), { cause: exit.error ?? lastError });
+      }
+    }
+    if (broker === undefined || exit !== undefined) {
+      broker = spawnDetachedBroker({
+        command: plan.command,
+        ...(plan.logPath === undefined ? {} : { logPath: plan.logPath }),
+        ...(plan.spawn === undefined ? {} : { spawn: plan.spawn }),
+      });
+      spawns++;
+      options.onSpawn?.(broker);
+      if (deadline === Number.POSITIVE_INFINITY) deadline = timers.now() + startTimeoutMs;
+    }
+    if (timers.now() >= deadline) {
+      const pid = broker.pid === undefined ? "" : ` (pid ${broker.pid})`;
+      throw new BrokerStartError(
+        socketPath,
+        `nothing answered within ${startTimeoutMs} ms of starting the broker${pid}`,
+        tail(),
+        { cause: lastError },
+      );
+    }
+    await sleep(timers, delay);
+    delay = Math.min(delay * 2, BROKER_RETRY_MAX_DELAY_MS);
+  }
+}

@@ -1,0 +1,59 @@
+/** Quiet period that closes an activity notice: events closer together than this coalesce into one notice. */
+export const PING_WINDOW_MS = 1500;
+
+/** Longest an activity notice is held while events keep arriving, so a room that never goes quiet still pings. */
+export const PING_MAX_DELAY_MS = 10_000;
+
+/** Rooms a notice names one by one; activity in further rooms is counted, not named. */
+export const MAX_PING_ROOMS = 8;
+
+/** Authors a notice names per room; further authors are counted, not named. */
+export const MAX_PING_AUTHORS = 6;
+
+/** How long a request waits for its reply before it fails. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+
+/** Requests a connection keeps in flight at once; one more is refused rather than queued without bound. */
+export const MAX_PENDING_REQUESTS = 256;
+
+/** How long one connection attempt to the socket may take before it counts as nothing answering. */
+export const CONNECT_ATTEMPT_TIMEOUT_MS = 2_000;
+
+/** Total time to wait for a spawned broker to answer before giving up with its log tail. */
+export const DEFAULT_BROKER_START_TIMEOUT_MS = 15_000;
+
+/** First pause between connection attempts after a spawn; it doubles up to {@link BROKER_RETRY_MAX_DELAY_MS}. */
+export const BROKER_RETRY_INITIAL_DELAY_MS = 20;
+
+/** Longest pause between connection attempts while a broker starts. */
+export const BROKER_RETRY_MAX_DELAY_MS = 250;
+
+/** Times a client spawns a broker during one connect before it gives up (a spawned broker may stand down). */
+export const MAX_BROKER_SPAWNS = 3;
+
+/** Bytes of the broker log quoted in a start failure. */
+export const BROKER_LOG_TAIL_BYTES = 2_000;
+
+/** Size past which the broker log is truncated when a broker is spawned, so the log never grows without bound. */
+export const MAX_BROKER_LOG_BYTES = 1024 * 1024;
+
+/** Characters a digest spends when a tool call names no budget: small, because it lands in a context window. */
+export const TOOL_DEFAULT_DIGEST_BUDGET = 1_500;
+
+/** Largest digest budget a tool call may name. */
+export const TOOL_MAX_DIGEST_BUDGET = 8_000;
+
+/** Messages a fetch returns when a tool call names no limit. */
+export const TOOL_DEFAULT_FETCH_LIMIT = 10;
+
+/** Largest fetch page a tool call may name. */
+export const TOOL_MAX_FETCH_LIMIT = 50;
+
+/** How long the wait action waits for activity when the call names no timeout. */
+export const TOOL_DEFAULT_WAIT_MS = 30_000;
+
+/** Longest wait a tool call may name: well below the call timeouts of common agent harnesses. */
+export const TOOL_MAX_WAIT_MS = 120_000;
+
+/** Longest post body a tool call may carry, in characters; the broker applies its own byte limit too. */
+export const TOOL_MAX_POST_CHARS = 32 * 1024;

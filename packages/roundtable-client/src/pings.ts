@@ -1,0 +1,174 @@
+import { MAX_PING_AUTHORS, MAX_PING_ROOMS, PING_MAX_DELAY_MS, PING_WINDOW_MS } from "./limits.js";
+import { ClientOptionError } from "./errors.js";
+import { safeLine } from "./text.js";
+import { systemTimers, type TimerHandle, type Timers } from "./timers.js";
+
+/** What the coalescer reads of a broker event: a post event carries an author and a sequence number above 0. */
+export interface ActivityEventLike {
+  readonly event: string;
+  readonly room: string;
+  readonly seq: number;
+  readonly author?: string;
+}
+
+/** Activity in one room during one quiet period: a count and who wrote, never a body. */
+export interface RoomActivity {
+  readonly room: string;
+  /** Messages posted to the room during the period. */
+  readonly count: number;
+  /** Authors named, most active first (ties by name), at most {@link MAX_PING_AUTHORS}. */
+  readonly authors: readonly string[];
+  /** Further distinct authors, counted rather than named. */
+  readonly otherAuthors: number;
+}
+
+/** One coalesced activity notice: what arrives unasked, per quiet period. */
+export interface ActivityNotice {
+  /** Rooms named, by name, at most {@link MAX_PING_ROOMS}. */
+  readonly rooms: readonly RoomActivity[];
+  /** Messages in rooms past the named ones, counted only. */
+  readonly otherMessages: number;
+  /** Every message the notice counts. */
+  readonly total: number;
+}
+
+/** Options of {@link ActivityCoalescer}. */
+export interface ActivityCoalescerOptions {
+  /** Receives one notice per quiet period. */
+  readonly onNotice: (notice: ActivityNotice) => void;
+  /** Quiet period closing a notice; default {@link PING_WINDOW_MS}. */
+  readonly windowMs?: number;
+  /** Longest a notice is held while events keep coming; default {@link PING_MAX_DELAY_MS}. */
+  readonly maxDelayMs?: number;
+  /** Posts by this role are not counted: nobody needs a ping about their own message. */
+  readonly ignoreAuthor?: string;
+  readonly timers?: Timers;
+}
+
+/** Authors tracked per room; the broker's member limit keeps real rooms far below it. */
+const MAX_TRACKED_AUTHORS = 64;
+
+interface RoomTally {
+  count: number;
+  authors: Map<string, number>;
+  untrackedAuthors: boolean;
+}
+
+function checkDelay(option: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1 || value > 3_600_000) {
+    throw new ClientOptionError(option, "an integer number of milliseconds from 1 to 3600000", value);
+  }
+  return value;
+}
+
+/**
+ * Coalesces broker events into activity notices: one per quiet period of `windowMs`, per room a count and the
+ * authors, never a body. Sequence-0 events (membership churn) are dropped before counting, so they can never pass
+ * for content. A notice is also closed after `maxDelayMs` of continuous activity, so a busy room still pings.
+ */
+export class ActivityCoalescer {
+  readonly #onNotice: (notice: ActivityNotice) => void;
+  readonly #windowMs: number;
+  readonly #maxDelayMs: number;
+  readonly #ignoreAuthor: string | undefined;
+  readonly #timers: Timers;
+  #tallies = new Map<string, RoomTally>();
+  #otherMessages = 0;
+  #quietTimer: TimerHandle | undefined;
+  #maxTimer: TimerHandle | undefined;
+  #disposed = false;
+
+  constructor(options: ActivityCoalescerOptions) {
+    this.#onNotice = options.onNotice;
+    this.#windowMs = checkDelay("windowMs", options.windowMs ?? PING_WINDOW_MS);
+    this.#maxDelayMs = checkDelay("maxDelayMs", options.maxDelayMs ?? PING_MAX_DELAY_MS);
+    this.#ignoreAuthor = options.ignoreAuthor;
+    this.#timers = options.timers ?? systemTimers;
+  }
+
+  /** Messages counted and not yet delivered in a notice. */
+  get pending(): number {
+    let total = this.#otherMessages;
+    for (const tally of this.#tallies.values()) total += tally.count;
+    return total;
+  }
+
+  /** Counts one event; returns whether it counted (false for churn, own posts, non-post events, after dispose). */
+  push(event: ActivityEventLike): boolean {
+    if (this.#disposed || event.seq === 0 || event.event !== "post" || event.author === undefined) return false;
+    if (event.author === this.#ignoreAuthor) return false;
+    let tally = this.#tallies.get(event.room);
+    if (tally === undefined && this.#tallies.size >= MAX_PING_ROOMS) {
+      this.#otherMessages++;
+    } else {
+      if (tally === undefined) {
+        tally = { count: 0, authors: new Map(), untrackedAuthors: false };
+        this.#tallies.set(event.room, tally);
+      }
+      tally.count++;
+      const seen = tally.authors.get(event.author);
+      if (seen !== undefined) tally.authors.set(event.author, seen + 1);
+      else if (tally.authors.size < MAX_TRACKED_AUTHORS) tally.authors.set(event.author, 1);
+      else tally.untrackedAuthors = true;
+    }
+    if (this.#maxTimer === undefined) this.#maxTimer = this.#timers.setTimeout(() => this.flush(), this.#maxDelayMs);
+    if (this.#quietTimer !== undefined) this.#timers.clearTimeout(this.#quietTimer);
+    this.#quietTimer = this.#timers.setTimeout(() => this.flush(), this.#windowMs);
+    return true;
+  }
+
+  /** Delivers what is pending now, without waiting for the quiet period; returns the notice, if there was one. */
+  flush(): ActivityNotice | undefined {
+    this.#clearTimers();
+    if (this.#tallies.size === 0 && this.#otherMessages === 0) return undefined;
+    const rooms = [...this.#tallies]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([room, tally]): RoomActivity => {
+        const ranked = [...tally.authors].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0));
+        const authors = ranked.slice(0, MAX_PING_AUTHORS).map(([author]) => author);
+        return { room, count: tally.count, authors, otherAuthors: ranked.length - authors.length };
+      });
+    const notice: ActivityNotice = {
+      rooms,
+      otherMessages: this.#otherMessages,
+      total: rooms.reduce((sum, room) => sum + room.count, this.#otherMessages),
+    };
+    this.#tallies = new Map();
+    this.#otherMessages = 0;
+    this.#onNotice(notice);
+    return notice;
+  }
+
+  /** Drops whatever is pending and stops counting; pending timers are cleared. */
+  dispose(): void {
+    this.#disposed = true;
+    this.#clearTimers();
+    this.#tallies = new Map();
+    this.#otherMessages = 0;
+  }
+
+  #clearTimers(): void {
+    if (this.#quietTimer !== undefined) this.#timers.clearTimeout(this.#quietTimer);
+    if (this.#maxTimer !== undefined) this.#timers.clearTimeout(this.#maxTimer);
+    this.#quietTimer = undefined;
+    this.#maxTimer = undefined;
+  }
+}
+
+/** `3 new` / `1 new`. */
+function countText(count: number): string {
+  return `${count} new`;
+}
+
+/**
+ * Renders a notice as one line, e.g.
+ * `[roundtable] design: 3 new from critic, reviewer · ops: 1 new from planner — digest to read`.
+ */
+export function renderActivityNotice(notice: ActivityNotice): string {
+  const parts = notice.rooms.map((room) => {
+    const others = room.otherAuthors > 0 ? ` and ${room.otherAuthors} other${room.otherAuthors === 1 ? "" : "s"}` : "";
+    return `${safeLine(room.room)}: ${countText(room.count)} from ${room.authors.map(safeLine).join(", ")}${others}`;
+  });
+  if (notice.otherMessages > 0) parts.push(`${countText(notice.otherMessages)} in other rooms`);
+  return `[roundtable] ${parts.join(" · ")} — digest to read`;
+}

@@ -1,0 +1,170 @@
+import { expect, test } from "vitest";
+import {
+  ClientClosedError,
+  ConnectionLostError,
+  RoundtableClient,
+  connectBrokerSocket,
+  type ActivityNotice,
+  type Connector,
+} from "../src/index.js";
+import { useFramedServer, type Script } from "./support/framed-server.js";
+import { until } from "./support/tmp.js";
+
+const fixture = useFramedServer();
+
+const ok = (request: Record<string, unknown>, result: unknown) => ({ id: request["id"], ok: true, op: request["op"], result });
+
+/** A tiny broker stand-in: answers join, post and rooms; enough to watch the client's connection behaviour. */
+const script: Script = (request) => {
+  switch (request["op"]) {
+    case "join":
+      return ok(request, { room: request["room"], created: true, members: ["planner"], newestSeq: 0, unread: 0 });
+    case "post":
+      return ok(request, { room: request["room"], seq: 1, postedAt: 1 });
+    case "rooms":
+      return ok(request, { rooms: [] });
+    default:
+      return undefined;
+  }
+};
+
+async function countingConnector(): Promise<{ connector: Connector; calls: () => number }> {
+  const path = (await fixture.start(script)).socketPath;
+  let calls = 0;
+  return {
+    connector: () => {
+      calls++;
+      return connectBrokerSocket(path, 2000);
+    },
+    calls: () => calls,
+  };
+}
+
+test("constructing a client connects to nothing and warns about nothing", async () => {
+  const { connector, calls } = await countingConnector();
+  const warnings: string[] = [];
+  const client = new RoundtableClient({ connector, onWarning: (w) => warnings.push(w), onActivity: () => undefined });
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(calls()).toBe(0);
+  expect(fixture.current().requests).toEqual([]);
+  expect(warnings).toEqual([]);
+  expect(client.connected).toBe(false);
+  client.close();
+});
+
+test("fifty concurrent first calls share one connect", async () => {
+  const { connector, calls } = await countingConnector();
+  const client = new RoundtableClient({ connector, role: "planner" });
+  const results = await Promise.all(Array.from({ length: 50 }, () => client.rooms()));
+  expect(results).toHaveLength(50);
+  expect(calls()).toBe(1);
+  expect(client.connectCount).toBe(1);
+  expect(fixture.current().requests.filter((r) => r["op"] === "hello")).toHaveLength(1);
+  client.close();
+});
+
+test("with no role name the client speaks as session-<pid> and warns once, at first use", async () => {
+  const { connector } = await countingConnector();
+  const warnings: string[] = [];
+  const client = new RoundtableClient({ connector, pid: 4242, onWarning: (w) => warnings.push(w) });
+  expect(client.role).toBe("session-4242");
+  expect(client.ephemeralRole).toBe(true);
+  await client.rooms();
+  await client.rooms();
+  expect(warnings).toEqual([
+    'roundtable: no role name given, speaking as "session-4242"; read positions key on the role name and will not ' +
+      "survive a restart of this session (give a stable name, e.g. --name planner)",
+  ]);
+  expect(fixture.current().requests[0]).toMatchObject({ op: "hello", role: "session-4242", pid: 4242, protocol: "orphus-roundtable", version: 1 });
+  client.close();
+});
+
+test("an invalid role name is refused at construction", () => {
+  expect(() => new RoundtableClient({ connector: () => Promise.reject(new Error("unused")), role: "no spaces" })).toThrow(
+    expect.objectContaining({ code: "ERR_CLIENT_INVALID_OPTION" }),
+  );
+});
+
+test("after a lost connection the next call reconnects, and joins are not replayed", async () => {
+  const { connector, calls } = await countingConnector();
+  const client = new RoundtableClient({ connector, role: "planner" });
+  await client.join("design");
+  for (const socket of fixture.current().sockets) socket.destroy();
+  await until(() => !client.connected);
+  await client.post("design", "hello again");
+  expect(calls()).toBe(2);
+  expect(fixture.current().requests.map((r) => r["op"])).toEqual(["hello", "join", "hello", "post"]);
+  client.close();
+});
+
+test("a hello the broker refuses is not retried, and a closed client refuses calls", async () => {
+  const server = await fixture.start((request) =>
+    request["op"] === "hello"
+      ? {
+          id: request["id"],
+          ok: false,
+          op: "hello",
+          error: { code: "ERR_PROTOCOL_MISMATCH", message: "Protocol mismatch: the running broker speaks v2" },
+        }
+      : undefined,
+  );
+  const path = server.socketPath;
+  let calls = 0;
+  const client = new RoundtableClient({
+    role: "planner",
+    connector: () => {
+      calls++;
+      return connectBrokerSocket(path, 2000);
+    },
+  });
+  await expect(client.rooms()).rejects.toMatchObject({
+    wireCode: "ERR_PROTOCOL_MISMATCH",
+    message: "Protocol mismatch: the running broker speaks v2",
+  });
+  expect(calls).toBe(1);
+  client.close();
+  await expect(client.rooms()).rejects.toBeInstanceOf(ClientClosedError);
+  expect(calls).toBe(1);
+});
+
+test("activity pings reach onActivity coalesced, without the client's own posts or churn", async () => {
+  const { connector } = await countingConnector();
+  const notices: ActivityNotice[] = [];
+  const client = new RoundtableClient({ connector, role: "planner", onActivity: (n) => notices.push(n), pingWindowMs: 20 });
+  await client.join("design");
+  const socket = [...fixture.current().sockets][0];
+  if (socket === undefined) throw new Error("no connection");
+  fixture.current().send(socket, { event: "join", room: "design", seq: 0, role: "critic" });
+  fixture.current().send(socket, { event: "post", room: "design", seq: 1, author: "planner" });
+  fixture.current().send(socket, { event: "post", room: "design", seq: 2, author: "critic" });
+  fixture.current().send(socket, { event: "post", room: "design", seq: 3, author: "critic" });
+  await until(() => notices.length === 1);
+  expect(notices[0]).toEqual({
+    rooms: [{ room: "design", count: 2, authors: ["critic"], otherAuthors: 0 }],
+    otherMessages: 0,
+    total: 2,
+  });
+  client.close();
+});
+
+test("waitForPost resolves on another role's post, times out quietly, and rejects when the connection goes", async () => {
+  const { connector } = await countingConnector();
+  const client = new RoundtableClient({ connector, role: "planner" });
+  await client.join("design");
+  const socket = [...fixture.current().sockets][0];
+  if (socket === undefined) throw new Error("no connection");
+  const waiting = client.waitForPost({ room: "design", timeoutMs: 5000 });
+  fixture.current().send(socket, { event: "post", room: "other", seq: 1, author: "critic" });
+  fixture.current().send(socket, { event: "post", room: "design", seq: 1, author: "planner" });
+  fixture.current().send(socket, { event: "post", room: "design", seq: 2, author: "critic" });
+  await expect(waiting).resolves.toEqual({ event: "post", room: "design", seq: 2, author: "critic" });
+  await expect(client.waitForPost({ timeoutMs: 10 })).resolves.toBeUndefined();
+  const controller = new AbortController();
+  const aborted = client.waitForPost({ timeoutMs: 5000, signal: controller.signal });
+  controller.abort();
+  await expect(aborted).resolves.toBeUndefined();
+  const lost = client.waitForPost({ timeoutMs: 5000 });
+  socket.destroy();
+  await expect(lost).rejects.toBeInstanceOf(ConnectionLostError);
+  client.close();
+});
