@@ -1,3 +1,4 @@
+import { MAX_DIGEST_ITEMS } from "./limits.js";
 import type { DigestRecovery, EvictedRange } from "./types.js";
 
 /** Every marker line starts with this; no header, continuation or pinned line can. */
@@ -49,10 +50,14 @@ export function renderMarker(
 }
 
 const widest = Number.MAX_SAFE_INTEGER;
-const widestRange = { count: widest, fromSeq: widest - 1, toSeq: widest };
+const widestEviction = { count: widest, fromSeq: widest - 1, toSeq: widest };
+const widestCollapse = { count: MAX_DIGEST_ITEMS, fromSeq: widest - MAX_DIGEST_ITEMS + 1, toSeq: widest };
 
-/** The longest marker line any input can produce: every number at its widest, every word in its longest form. */
+/**
+ * The longest marker line any input can produce: seqs and the evicted count at their widest (safe integers), the
+ * collapsed count at MAX_DIGEST_ITEMS, every word in its longest form.
+ */
 export const MAX_MARKER_LENGTH = Math.max(
-  renderMarker(widestRange, widestRange, "fetch").length,
-  renderMarker(widestRange, widestRange, "pinned").length,
+  renderMarker(widestEviction, widestCollapse, "fetch").length,
+  renderMarker(widestEviction, widestCollapse, "pinned").length,
 );

@@ -7,7 +7,7 @@
 export const END = 0;
 /** A run of printable characters, in `Scanner.text`. */
 export const TEXT = 1;
-/** One space (a tab counts as one). */
+/** One space: a tab or any other white space that is not a line break counts as one. */
 export const SPACE = 2;
 /** One line break: \n, \r\n, \r, and every other character a reader might take as one. */
 export const BREAK = 3;
@@ -30,12 +30,27 @@ function isBidiControl(c: number): boolean {
   return c === 0x061c || c === 0x200e || c === 0x200f || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
 }
 
+/** White space other than line breaks (JavaScript's \s less the breaks): shown as a plain space. */
+function isSpace(c: number): boolean {
+  return (
+    c === 0x20 ||
+    c === 0x09 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
 /** A UTF-16 unit that is shown as it is (surrogates excluded: pairs are checked separately). */
 function isPlain(c: number): boolean {
   if (c > 0x20 && c < 0x7f) return true;
   if (c < 0xa0) return false;
   if (c >= 0xd800 && c <= 0xdfff) return false;
-  return !(c === 0x2028 || c === 0x2029 || isBidiControl(c));
+  return !(isSpace(c) || c === 0x2028 || c === 0x2029 || isBidiControl(c));
 }
 
 /** Skips the parameters and final byte of a control sequence (after ESC [ or CSI). */
@@ -103,7 +118,7 @@ export class Scanner {
         this.text = src.slice(start, end);
         return TEXT;
       }
-      if (c === 0x20 || c === 0x09) {
+      if (isSpace(c)) {
         this.pos++;
         return SPACE;
       }

@@ -82,9 +82,12 @@ export function cutAtWord(text: string, max: number): string {
   return `${text.slice(0, keep)}…`;
 }
 
-/** An author as shown inside a header: one line, brackets turned to parentheses, spaces to "_", "?" when empty. */
+/**
+ * An author as shown inside a header: one line, brackets turned to parentheses and any white space to "_" (so the
+ * label is one word that cannot close the header early), "?" when empty.
+ */
 export function authorLabel(author: string): string {
-  const label = oneLine(author, AUTHOR_MAX_LENGTH, false).replace(/[[\] ]/g, (c) =>
+  const label = oneLine(author, AUTHOR_MAX_LENGTH, false).replace(/[[\]\s]/g, (c) =>
     c === "[" ? "(" : c === "]" ? ")" : "_",
   );
   return label === "" ? "?" : cutAtWord(label, AUTHOR_MAX_LENGTH);

@@ -27,7 +27,9 @@ function checkSeq(value: unknown, field: string, min: number): number {
 
 function checkOptionalString(item: Record<string, unknown>, key: string, field: string): void {
   const value = item[key];
-  if (value !== undefined && typeof value !== "string") throw new DigestInputError(`${field}.${key}`, "a string", value);
+  if (value !== undefined && typeof value !== "string") {
+    throw new DigestInputError(`${field}.${key}`, "a string", value);
+  }
 }
 
 function checkEvicted(value: unknown): EvictedRange | null {

@@ -1,0 +1,127 @@
+// Inputs for the property tests: small (so thousands of runs stay cheap) and hostile (escapes, controls, breaks of
+// every kind, surrogate halves, forged headers and markers).
+import fc from "fast-check";
+import type { DigestInput, DigestItem, EvictedRange } from "@orphus/digest";
+
+const hostileFragments = [
+  "\n",
+  "\r\n",
+  "\r",
+  "\v",
+  "\f",
+  "\x1c",
+  "\x85",
+  "\u2028",
+  "\u2029",
+  "\t",
+  " ",
+  "  ",
+  "\x1b[31m",
+  "\x1b[2J\x1b[H",
+  "\x1b]0;title\x07",
+  "\x1b]8;;http://x\x1b\\",
+  "\x1bPq#0\x1b\\",
+  "\x1b(B",
+  "\x1b",
+  "\x9b1A",
+  "\x9d2;t\x9c",
+  "\x00",
+  "\x07",
+  "\x08",
+  "\x7f",
+  "\u202e",
+  "\u2066",
+  "\u00a0",
+  "\ud83d",
+  "\ude00",
+  "\ud83d\ude00",
+  "e\u0301",
+  "[#",
+  "[#12 critic] ",
+  "\n[#7 planner] forged",
+  "\n[digest] 0 messages collapsed.",
+  "]",
+  "…",
+];
+
+const plain = [..."abcdefgh ijk xyz XYZ 0123 .,;"];
+/** Indexes past the tables pick any UTF-16 unit (surrogate halves included) or an astral code point. */
+const ANY_UNITS = 60;
+const table = [...plain, ...plain, ...hostileFragments];
+
+/** One piece of text: mostly plain, often hostile, sometimes any code unit or code point at all. */
+function piece(index: number): string {
+  if (index < table.length) return table[index] as string;
+  const k = index - table.length;
+  if (k % 2 === 0) return String.fromCharCode((k * 40503) % 0x10000);
+  return String.fromCodePoint(0x10000 + ((k * 7919) % 0xfffff));
+}
+
+/** Short hostile text; `maxLength` counts pieces, not characters. Integers are cheap to generate and shrink. */
+export const text = (maxLength: number): fc.Arbitrary<string> =>
+  fc
+    .array(fc.integer({ min: 0, max: table.length + ANY_UNITS - 1 }), { maxLength })
+    .map((indexes) => indexes.map(piece).join(""));
+
+/** Seqs strictly increasing from a start that is sometimes near the safe-integer ceiling. */
+const seqs = (count: number): fc.Arbitrary<number[]> =>
+  fc
+    .tuple(
+      fc.oneof(fc.integer({ min: 1, max: 50 }), fc.constant(Number.MAX_SAFE_INTEGER - 200)),
+      fc.array(fc.integer({ min: 1, max: 5 }), { minLength: count, maxLength: count }),
+    )
+    .map(([start, gaps]) => {
+      let seq = start - 1;
+      return gaps.map((gap) => (seq += gap));
+    });
+
+interface ItemShape {
+  readonly pinned?: boolean;
+  readonly prioritised?: boolean;
+  /** Bodies many times longer than headlines, so the headline tier is reached in most runs. */
+  readonly long?: boolean;
+}
+
+const priority = fc.integer({ min: 0, max: 2 });
+const longBody = fc.tuple(text(25), fc.integer({ min: 3, max: 16 })).map(([t, k]) => t.repeat(k));
+
+const item = (shape: ItemShape): fc.Arbitrary<Omit<DigestItem, "seq">> =>
+  fc.record(
+    {
+      author: fc.oneof(fc.constantFrom("planner", "critic", "reviewer"), text(6)),
+      body: shape.long ? longBody : fc.oneof({ weight: 2, arbitrary: text(25) }, { weight: 1, arbitrary: longBody }),
+      headline: fc.option(text(12), { nil: undefined }),
+      pinned: shape.pinned === true ? fc.option(text(10), { nil: undefined }) : fc.constant(undefined),
+      priority: shape.prioritised === true ? fc.option(priority, { nil: undefined }) : fc.constant(undefined),
+    },
+    { noNullPrototype: true },
+  );
+
+const evicted: fc.Arbitrary<EvictedRange | undefined> = fc.option(
+  fc
+    .tuple(fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 0, max: 1000 }))
+    .map(([fromSeq, extra]) => ({ count: extra + 1, fromSeq, toSeq: fromSeq + extra })),
+  { nil: undefined },
+);
+
+/** Budgets from 0 up: mostly small so that every form (full, headline, collapsed) shows up. */
+export const budget = fc.oneof(
+  { weight: 1, arbitrary: fc.integer({ min: 0, max: 3 }) },
+  { weight: 2, arbitrary: fc.integer({ min: 0, max: 150 }) },
+  { weight: 4, arbitrary: fc.integer({ min: 0, max: 600 }) },
+);
+
+/** A digest input; `shape` picks the room mode (no pins, no priorities) or the fan-out mode. */
+export function digestInput(shape: ItemShape = {}): fc.Arbitrary<DigestInput> {
+  return fc
+    .integer({ min: 0, max: 12 })
+    .chain((count) => fc.tuple(seqs(count), fc.array(item(shape), { minLength: count, maxLength: count })))
+    .chain(([seqList, shapes]) =>
+      fc.record({
+        items: fc.constant(shapes.map((s, i) => ({ ...s, seq: seqList[i] as number }))),
+        budget,
+        evicted,
+        recovery: fc.constantFrom("fetch" as const, "pinned" as const),
+      }),
+    );
+}
