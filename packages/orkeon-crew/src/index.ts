@@ -33,7 +33,6 @@ export { devBatchesCompleted, devImplementCompleted } from "./hops/completed.js"
 export {
   accessOf,
   DEFAULT_TOOL_TABLE,
-  entryOf,
   familyOf,
   GITHUB_READ_ACTIONS,
   GITHUB_WRITE_ACTIONS,

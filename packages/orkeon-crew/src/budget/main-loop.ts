@@ -48,6 +48,7 @@ export async function runMainLoopTurn(request: ActRequest, options: MainLoopTurn
     0,
   );
   const mask = options.mask ?? noMask;
+  const print = (text: string): void => options.print(mask(text));
   let current = request;
   for (let acts = 1; ; acts++) {
     let text: string;
@@ -55,14 +56,14 @@ export async function runMainLoopTurn(request: ActRequest, options: MainLoopTurn
       ({ text } = await options.llm.act(current));
     } catch (error) {
       if (!(error instanceof BudgetExhaustedAnswer)) throw error;
-      options.print(BUDGET_STOP_LINE);
+      print(BUDGET_STOP_LINE);
+      print(error.answer);
       const answer = mask(error.answer);
-      options.print(answer);
       options.store(answer);
       return { answer, stoppedOnBudget: true, acts };
     }
     const answer = mask(text);
-    options.print(answer);
+    print(text);
     const retry = acts <= maxRetries ? await options.stopCheck?.(text) : undefined;
     if (retry === undefined) {
       options.store(answer);
