@@ -1,10 +1,10 @@
 import type { CrewLaunch } from "../chain/crew-host.js";
 import { DEFAULT_MAX_PLAN_BATCHES } from "../limits.js";
-import { ORKEON_MODES, parseMode } from "../modes.js";
+import { ORKEON_MODES, parseMode, type OrkeonMode } from "../modes.js";
 import { noMask, resolveInteger, type Mask } from "../options.js";
 import type { CrewLaunchOptions } from "../runtime.js";
 import { quote, reasonOf } from "../text.js";
-import { parseSessionContextRead, type SessionContextPort } from "./context.js";
+import { parseSessionContextRead, type SessionContextPort, type SessionContextRead } from "./context.js";
 import { DEV_BATCHES_CREW, DEV_IMPLEMENT_CREW, parseHopInput, type DevCommand, type HopInput } from "./input.js";
 
 /** What {@link nextLaunch} and {@link batchesNextLaunch} need. */
@@ -96,7 +96,7 @@ async function writingHop(
   closeOfBatches: boolean,
 ): Promise<HopDecision> {
   const mask = options.mask ?? noMask;
-  let read;
+  let read: SessionContextRead;
   try {
     read = parseSessionContextRead(await options.session.readPullRequestContext());
   } catch (error) {
@@ -104,14 +104,8 @@ async function writingHop(
   }
   if (read.mode === undefined) return launch(plan, hop, mask(fallbackNotice(plan, hop, "the read answered no mode")));
   const mode = parseMode(read.mode);
-  const traits = mode === undefined ? undefined : ORKEON_MODES[mode];
-  if (mode === undefined || traits === undefined || traits.readOnly || traits.asksBeforeWave) {
-    const why =
-      traits === undefined
-        ? "which this crew does not know"
-        : traits.readOnly
-          ? "a read-only mode"
-          : "which asks before each parallel wave";
+  const why = refusalReason(mode);
+  if (mode === undefined || why !== undefined) {
     const message =
       `/${plan.command} did not launch ${hopLabel(hop)}: the session is in ${quote(read.mode, 64)} mode, ${why}. ` +
       `Switch to a writing mode with /mode (e.g. /mode default), then type /${plan.command} to go on.`;
@@ -119,6 +113,14 @@ async function writingHop(
   }
   const githubTool = closeOfBatches ? false : read.githubTool;
   return launch(plan, { ...hop, context: { mode, rules: read.rules, githubTool } }, undefined);
+}
+
+/** Why a mode forbids an unattended writing hop, or undefined when it allows one. */
+function refusalReason(mode: OrkeonMode | undefined): string | undefined {
+  if (mode === undefined) return "which this crew does not know";
+  if (ORKEON_MODES[mode].readOnly) return "a read-only mode";
+  if (ORKEON_MODES[mode].asksBeforeWave) return "which asks before each parallel wave";
+  return undefined;
 }
 
 function fallbackNotice(plan: ChainPlan, hop: HopInput, reason: string): string {
