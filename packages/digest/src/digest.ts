@@ -12,11 +12,15 @@ function header(item: DigestItem, headline: boolean): string {
   return `[#${item.seq} ${authorLabel(item.author)}${headline ? ", headline" : ""}]`;
 }
 
-/** The item in full, or null when that needs more than `allowance` (its length plus its newline). */
-function fullBlock(item: DigestItem, allowance: number): string | null {
+/**
+ * The item in full, or null when that needs more than `allowance` (its length plus its newline). The first item
+ * the budget is spent on is read however long it is, so the newest message is shown in full whenever it fits; the
+ * reading of every later one is limited in proportion to what is left.
+ */
+function fullBlock(item: DigestItem, allowance: number, first: boolean): string | null {
   const head = header(item, false);
   // The block is `head`, or `head + " " + body`; with its newline it may take `allowance`.
-  const body = renderBody(item.body, allowance - head.length - 2);
+  const body = renderBody(item.body, allowance - head.length - 2, !first);
   if (body === null) return null;
   const block = body === "" ? head : `${head} ${body}`;
   return block.length + 1 <= allowance ? block : null;
@@ -28,17 +32,18 @@ function headlineBlock(item: DigestItem): string {
   return text === "" ? head : `${head} ${text}`;
 }
 
-/** Higher priority first, then newest first: the order budget is spent in. */
-function spendingOrder(items: readonly DigestItem[], prioritised: boolean): number[] {
-  const order = Array.from({ length: items.length }, (_, i) => items.length - 1 - i);
-  if (prioritised) order.sort((a, b) => (items[b]?.priority ?? 0) - (items[a]?.priority ?? 0) || b - a);
-  return order;
-}
-
-/** Higher priority first, then oldest first: the order a reader sees. */
-function displayOrder(items: readonly DigestItem[], prioritised: boolean): number[] {
-  const order = Array.from({ length: items.length }, (_, i) => i);
-  if (prioritised) order.sort((a, b) => (items[b]?.priority ?? 0) - (items[a]?.priority ?? 0) || a - b);
+/**
+ * Item indexes by priority, highest first, then by seq: newest first for spending the budget, oldest first for
+ * showing. Without priorities that is plain index order, reversed or not.
+ */
+function byPriority(items: readonly DigestItem[], prioritised: boolean, newestFirst: boolean): number[] {
+  const n = items.length;
+  const order = new Array<number>(n);
+  for (let k = 0; k < n; k++) order[k] = newestFirst ? n - 1 - k : k;
+  if (prioritised) {
+    const priority = (i: number): number => items[i]?.priority ?? 0;
+    order.sort((a, b) => priority(b) - priority(a) || (newestFirst ? b - a : a - b));
+  }
   return order;
 }
 
@@ -50,19 +55,19 @@ function displayOrder(items: readonly DigestItem[], prioritised: boolean): numbe
 export function renderDigest(input: DigestInput): DigestResult {
   const { items, budget, evicted, recovery, prioritised } = checkInput(input);
   const forms = new Uint8Array(items.length); // COLLAPSED unless set
-  const blocks = new Map<number, string>();
+  const blocks = new Array<string | undefined>(items.length);
   // Each block costs its length plus one newline; n blocks joined by n - 1 newlines fit `budget` exactly when
   // their costs fit `budget + 1`.
   let allowance = budget + 1;
   let phase: Form = FULL;
-  for (const index of spendingOrder(items, prioritised)) {
+  for (const index of byPriority(items, prioritised, true)) {
     const item = items[index] as DigestItem;
     if (phase === FULL) {
-      const block = fullBlock(item, allowance);
+      const block = fullBlock(item, allowance, allowance === budget + 1);
       if (block === null) phase = HEADLINE;
       else {
         forms[index] = FULL;
-        blocks.set(index, block);
+        blocks[index] = block;
         allowance -= block.length + 1;
         continue;
       }
@@ -70,7 +75,7 @@ export function renderDigest(input: DigestInput): DigestResult {
     const block = headlineBlock(item);
     if (block.length + 1 > allowance) break;
     forms[index] = HEADLINE;
-    blocks.set(index, block);
+    blocks[index] = block;
     allowance -= block.length + 1;
   }
 
@@ -93,13 +98,13 @@ export function renderDigest(input: DigestInput): DigestResult {
         );
 
   const lines: string[] = marker === null ? [] : [marker];
-  for (const index of displayOrder(items, prioritised)) {
+  for (const index of byPriority(items, prioritised, false)) {
     const item = items[index] as DigestItem;
     if (item.pinned !== undefined) {
       const stub = pinnedLine(item.pinned);
       if (stub !== "") lines.push(stub);
     }
-    const block = blocks.get(index);
+    const block = blocks[index];
     if (block !== undefined) lines.push(block);
   }
 

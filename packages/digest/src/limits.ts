@@ -15,3 +15,20 @@ export const AUTHOR_MAX_LENGTH = 64;
 
 /** Longest pinned stub line, ellipsis and escape included: pinned lines are outside the budget, so each is capped. */
 export const PINNED_LINE_MAX_LENGTH = 512;
+
+/**
+ * Characters of raw input read for one line (a headline, declared or from the body; an author; a pinned stub):
+ * what lies beyond is never read, so text the sanitiser drops cannot make a line cost more than this.
+ */
+export const LINE_SCAN_LIMIT = 4096;
+
+/**
+ * After the first item the budget is spent on, a body is considered for its full form only when its raw length is
+ * at most FULL_SCAN_RATIO times the characters left for it, plus FULL_SCAN_SLACK: escapes and controls the
+ * sanitiser drops still cost reading, and this keeps that cost proportional to the budget. Ordinary text (even
+ * coloured output) is far inside the ratio.
+ */
+export const FULL_SCAN_RATIO = 4;
+
+/** See FULL_SCAN_RATIO: lets a short body with some formatting through when only a few characters are left. */
+export const FULL_SCAN_SLACK = 64;

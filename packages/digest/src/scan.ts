@@ -96,7 +96,12 @@ export class Scanner {
   /** The characters of the last TEXT token. */
   text = "";
 
-  constructor(private readonly src: string) {}
+  private readonly src: string;
+
+  /** Reads `text` up to `limit` characters (one more if that would split a surrogate pair). */
+  constructor(text: string, limit: number = text.length) {
+    this.src = text.length <= limit ? text : text.slice(0, isPairAt(text, limit - 1) ? limit + 1 : limit);
+  }
 
   /** The next token; a TEXT run holds at most about `maxChars` units (one more to finish a surrogate pair). */
   next(maxChars: number): Token {

@@ -1,6 +1,13 @@
 // Turning untrusted strings into the pieces of a digest. Every function reads lazily through `Scanner` and stops
 // once it knows its answer, so a 100 KB body costs what the budget lets through, not its size.
-import { AUTHOR_MAX_LENGTH, HEADLINE_MAX_LENGTH, PINNED_LINE_MAX_LENGTH } from "./limits.js";
+import {
+  AUTHOR_MAX_LENGTH,
+  FULL_SCAN_RATIO,
+  FULL_SCAN_SLACK,
+  HEADLINE_MAX_LENGTH,
+  LINE_SCAN_LIMIT,
+  PINNED_LINE_MAX_LENGTH,
+} from "./limits.js";
 import { BREAK, END, SPACE, Scanner } from "./scan.js";
 
 /** Continuation lines of a body start with this, so no body line can pass for a header, a stub or the marker. */
@@ -9,9 +16,11 @@ export const CONTINUATION_INDENT = "  ";
 /**
  * A body as it appears after its header: sanitised, leading and trailing blank space dropped, trailing spaces of
  * each line dropped, runs of blank lines kept as one, every line after the first indented. Returns null as soon as
- * the result would be longer than `max`.
+ * the result would be longer than `max`, and at once when `scanLimited` and the raw body is longer than
+ * FULL_SCAN_RATIO * max + FULL_SCAN_SLACK.
  */
-export function renderBody(body: string, max: number): string | null {
+export function renderBody(body: string, max: number, scanLimited: boolean): string | null {
+  if (scanLimited && body.length > FULL_SCAN_RATIO * Math.max(0, max) + FULL_SCAN_SLACK) return null;
   const scanner = new Scanner(body);
   let out = "";
   let started = false;
@@ -45,11 +54,11 @@ export function renderBody(body: string, max: number): string | null {
 
 /**
  * The text on one line with runs of blank space as single spaces, trimmed: up to the first line break that follows
- * some text when `firstLineOnly`, else across breaks. Reads only about `max` + 1 characters of output, enough for
- * `cutAtWord(…, max)` to give the same answer as on the whole line.
+ * some text when `firstLineOnly`, else across breaks. Reads the first LINE_SCAN_LIMIT characters of `src` at most,
+ * and only about `max` + 1 characters of output, enough for `cutAtWord(…, max)` to answer as on the whole line.
  */
 function oneLine(src: string, max: number, firstLineOnly: boolean): string {
-  const scanner = new Scanner(src);
+  const scanner = new Scanner(src, LINE_SCAN_LIMIT);
   let out = "";
   let space = false;
   for (;;) {
@@ -82,14 +91,16 @@ export function cutAtWord(text: string, max: number): string {
   return `${text.slice(0, keep)}…`;
 }
 
+function labelChar(c: string): string {
+  return c === "[" ? "(" : c === "]" ? ")" : "_";
+}
+
 /**
  * An author as shown inside a header: one line, brackets turned to parentheses and any white space to "_" (so the
  * label is one word that cannot close the header early), "?" when empty.
  */
 export function authorLabel(author: string): string {
-  const label = oneLine(author, AUTHOR_MAX_LENGTH, false).replace(/[[\]\s]/g, (c) =>
-    c === "[" ? "(" : c === "]" ? ")" : "_",
-  );
+  const label = oneLine(author, AUTHOR_MAX_LENGTH, false).replace(/[[\]\s]/g, labelChar);
   return label === "" ? "?" : cutAtWord(label, AUTHOR_MAX_LENGTH);
 }
 

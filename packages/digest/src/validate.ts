@@ -25,10 +25,14 @@ function checkSeq(value: unknown, field: string, min: number): number {
   return value;
 }
 
-function checkOptionalString(item: Record<string, unknown>, key: string, field: string): void {
-  const value = item[key];
+/** The name of an item's field in an error message; built only on failure, as this runs for every item. */
+function itemField(index: number, key?: string): string {
+  return key === undefined ? `items[${index}]` : `items[${index}].${key}`;
+}
+
+function checkOptionalString(value: unknown, index: number, key: string): void {
   if (value !== undefined && typeof value !== "string") {
-    throw new DigestInputError(`${field}.${key}`, "a string", value);
+    throw new DigestInputError(itemField(index, key), "a string", value);
   }
 }
 
@@ -61,18 +65,19 @@ export function checkInput(input: DigestInput): CheckedInput {
   let prioritised = false;
   for (let i = 0; i < items.length; i++) {
     const item: unknown = items[i];
-    const field = `items[${i}]`;
-    if (!isRecord(item)) throw new DigestInputError(field, "an object", item);
-    const seq = checkSeq(item["seq"], `${field}.seq`, 1);
-    if (seq <= previous) throw new DigestInputError(`${field}.seq`, `more than the previous seq (${previous})`, seq);
+    if (!isRecord(item)) throw new DigestInputError(itemField(i), "an object", item);
+    const { seq, author, body, headline, pinned, priority = 0 } = item;
+    if (typeof seq !== "number" || !Number.isSafeInteger(seq) || seq <= previous) {
+      checkSeq(seq, itemField(i, "seq"), 1);
+      throw new DigestInputError(itemField(i, "seq"), `more than the previous seq (${previous})`, seq);
+    }
     previous = seq;
-    if (typeof item["author"] !== "string") throw new DigestInputError(`${field}.author`, "a string", item["author"]);
-    if (typeof item["body"] !== "string") throw new DigestInputError(`${field}.body`, "a string", item["body"]);
-    checkOptionalString(item, "headline", field);
-    checkOptionalString(item, "pinned", field);
-    const priority = item["priority"] ?? 0;
+    if (typeof author !== "string") throw new DigestInputError(itemField(i, "author"), "a string", author);
+    if (typeof body !== "string") throw new DigestInputError(itemField(i, "body"), "a string", body);
+    checkOptionalString(headline, i, "headline");
+    checkOptionalString(pinned, i, "pinned");
     if (typeof priority !== "number" || !Number.isFinite(priority)) {
-      throw new DigestInputError(`${field}.priority`, "a finite number", priority);
+      throw new DigestInputError(itemField(i, "priority"), "a finite number", priority);
     }
     firstPriority ??= priority;
     if (priority !== firstPriority) prioritised = true;

@@ -278,9 +278,30 @@ describe("cost follows the budget, not the input", () => {
     expect(digest.headlines.length).toBeGreaterThan(0);
   });
 
-  test("a 100 KB body of escape sequences and blank space renders empty", () => {
-    const body = "\x1b[31m \n".repeat(20_000);
-    expect(text([msg(1, "a", body)], 10)).toBe("[#1 a]");
+  test("after the newest, a body is read in full only up to 4 raw characters per character left, plus 64", () => {
+    // "[#9 z] ok" takes 9 + 1 of 31; "[#1 a]" leaves 21 - 6 - 2 = 13 for the body: 4 * 13 + 64 = 116 may be read.
+    const newest = msg(9, "z", "ok");
+    const coloured = `${"\x1b[31m".repeat(22)}hi`; // 112 characters
+    expect(text([msg(1, "a", coloured), newest], 30)).toBe("[#1 a] hi\n[#9 z] ok");
+    const tooColoured = `${"\x1b[31m".repeat(23)}hi`; // 117 characters
+    expect(text([msg(1, "a", tooColoured), newest], 30)).toBe("[#1 a, headline] hi\n[#9 z] ok");
+    // The newest is read whole: it is shown in full whenever it fits.
+    expect(text([msg(1, "a", tooColoured)], 20)).toBe("[#1 a] hi");
+  });
+
+  test("older 100 KB bodies of escape sequences cost a headline's scan each, and show as empty headlines", () => {
+    const noise = "\x1b[31m \n".repeat(20_000);
+    const digest = renderDigest({ items: [msg(1, "a", noise), msg(2, "b", noise), msg(3, "c", "ok")], budget: 100 });
+    expect(digest.text).toBe("[#1 a, headline]\n[#2 b, headline]\n[#3 c] ok");
+    expect(digest).toMatchObject({ full: [3], headlines: [1, 2] });
+  });
+
+  test("a line is read from the first LINE_SCAN_LIMIT (4096) characters only", () => {
+    const late = (pad: number): DigestItem => msg(1, "a", `${"\n".repeat(pad)}late`, { headline: " ".repeat(pad) });
+    const newest = msg(9, "z", "ok");
+    expect(text([late(4092), newest], 40)).toBe("[#1 a, headline] late\n[#9 z] ok");
+    expect(text([late(4093), newest], 40)).toBe("[#1 a, headline] lat\n[#9 z] ok");
+    expect(text([late(4096), newest], 40)).toBe("[#1 a, headline]\n[#9 z] ok");
   });
 });
 

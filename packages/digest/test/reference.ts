@@ -33,6 +33,12 @@ function sanitisedLines(text: string): string[] {
 
 const isBlank = (line: string): boolean => line.trim() === "";
 
+/** The first `limit` characters, one more if the cut would split a surrogate pair. */
+function head(text: string, limit: number): string {
+  const splitsPair = /[\ud800-\udbff]/.test(text[limit - 1] ?? "") && /[\udc00-\udfff]/.test(text[limit] ?? "");
+  return text.slice(0, splitsPair ? limit + 1 : limit);
+}
+
 function body(text: string): string {
   const lines = sanitisedLines(text).map((line) => line.replace(/ +$/, ""));
   while (lines.length > 0 && isBlank(lines[0] ?? "")) lines.shift();
@@ -48,7 +54,7 @@ function body(text: string): string {
 }
 
 function oneLine(text: string, firstLineOnly: boolean): string {
-  const lines = sanitisedLines(text);
+  const lines = sanitisedLines(head(text, 4096));
   const chosen = firstLineOnly ? (lines.find((line) => !isBlank(line)) ?? "") : lines.join(" ");
   return chosen.replace(/ +/g, " ").replace(/^ | $/g, "");
 }
@@ -88,14 +94,18 @@ export function referenceDigest(input: DigestInput): DigestResult {
   let spent = 0;
   let phase: "full" | "headline" | "collapsed" = "full";
   for (const item of spending) {
-    const head = `[#${item.seq} ${author(item.author)}`;
+    const header = `[#${item.seq} ${author(item.author)}`;
     const fullText = body(item.body);
-    const full = fullText === "" ? `${head}]` : `${head}] ${fullText}`;
+    const full = fullText === "" ? `${header}]` : `${header}] ${fullText}`;
+    // After the first item, a body is read for its full form only up to 4 raw characters per character left for
+    // it, plus 64.
+    const left = budget - spent - (forms.size === 0 ? 0 : 1) - header.length - 2;
+    const readable = item === spending[0] || item.body.length <= 4 * Math.max(0, left) + 64;
     const headText = headline(item.headline, item.body);
-    const short = headText === "" ? `${head}, headline]` : `${head}, headline] ${headText}`;
+    const short = headText === "" ? `${header}, headline]` : `${header}, headline] ${headText}`;
     // Blocks joined by newlines: the first costs its length, every further one a newline more.
     const cost = (block: string): number => (forms.size === 0 ? block.length : block.length + 1);
-    if (phase === "full" && spent + cost(full) <= budget) {
+    if (phase === "full" && readable && spent + cost(full) <= budget) {
       spent += cost(full);
       forms.set(item.seq, { form: "full", block: full });
       continue;

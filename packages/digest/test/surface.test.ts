@@ -8,7 +8,10 @@ test("the public surface is exactly this", () => {
     "DigestError",
     "DigestInputError",
     "DigestLimitError",
+    "FULL_SCAN_RATIO",
+    "FULL_SCAN_SLACK",
     "HEADLINE_MAX_LENGTH",
+    "LINE_SCAN_LIMIT",
     "MARKER_PREFIX",
     "MAX_DIGEST_BUDGET",
     "MAX_DIGEST_ITEMS",
@@ -26,6 +29,9 @@ test("limits and format constants", () => {
   expect(digest.HEADLINE_MAX_LENGTH).toBe(120);
   expect(digest.AUTHOR_MAX_LENGTH).toBe(64);
   expect(digest.PINNED_LINE_MAX_LENGTH).toBe(512);
+  expect(digest.LINE_SCAN_LIMIT).toBe(4096);
+  expect(digest.FULL_SCAN_RATIO).toBe(4);
+  expect(digest.FULL_SCAN_SLACK).toBe(64);
   expect(digest.MARKER_PREFIX).toBe("[digest] ");
   expect(digest.MAX_MARKER_LENGTH).toBe(235);
   expect(digest.maxDigestLength(2000)).toBe(2236);
