@@ -58,7 +58,8 @@ function shownVerbatim(path: string): boolean {
 const FILE_NAME_MAX_LENGTH = 5 + 1 + ARTIFACT_SLUG_MAX_LENGTH + ".error.txt".length;
 
 /** Longest run directory for which a stub with two paths fits PINNED_LINE_MAX_LENGTH whole. */
-export const RUN_DIR_MAX_LENGTH = Math.floor((PINNED_LINE_MAX_LENGTH - STUB_FIXED_MAX_LENGTH) / 2) - 1 - FILE_NAME_MAX_LENGTH;
+export const RUN_DIR_MAX_LENGTH =
+  Math.floor((PINNED_LINE_MAX_LENGTH - STUB_FIXED_MAX_LENGTH) / 2) - "/".length - FILE_NAME_MAX_LENGTH;
 
 /** The name part of an artifact file: letters, digits, ".", "_" and "-"; "task" when nothing of `name` is left. */
 export function slugOf(name: string): string {
@@ -135,7 +136,8 @@ export async function openArtifactRun(options: ArtifactRunOptions): Promise<Arti
     throw new ArtifactWriteError(dir, "create-run", error);
   }
   if (typeof runDir !== "string" || runDir.length > RUN_DIR_MAX_LENGTH || !shownVerbatim(runDir)) {
-    throw new BoundsOptionError("fs.mkdtemp result", `a path of at most ${RUN_DIR_MAX_LENGTH} plain characters`, runDir);
+    const expected = `a path of at most ${RUN_DIR_MAX_LENGTH} plain characters`;
+    throw new BoundsOptionError("fs.mkdtemp result", expected, runDir);
   }
   return new Run(runDir, fs);
 }

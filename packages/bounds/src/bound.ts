@@ -62,7 +62,8 @@ export async function tryWrite(
 /** The first line of a return whose artifacts could not be written, so the reader knows it is unbounded. */
 export function degradedLine(error: Error): string {
   return (
-    `… artifacts could not be written (${error.message.replace(/\s+/g, " ").slice(0, 200)}); what follows is unbounded, ` +
+    `… artifacts could not be written (${error.message.replace(/\s+/g, " ").slice(0, 200)}); ` +
+    "what follows is unbounded, " +
     `cut only by the ${TRUNCATION_BACKSTOP_BYTES}-byte backstop`
   );
 }

@@ -111,7 +111,8 @@ export function expandChainTemplate(
     }
     const text = textOf(step.output);
     const full = previousFull !== undefined || outputFull !== undefined;
-    out += template.slice(copied, match.index) + (full ? backstop(text, step.path) : boundText(text, spliceChars, step.path)).text;
+    const splice = full ? backstop(text, step.path) : boundText(text, spliceChars, step.path);
+    out += template.slice(copied, match.index) + splice.text;
     copied = end;
     starts.lastIndex = end;
   }

@@ -43,7 +43,8 @@ function isLow(c: number): boolean {
 
 /** `end`, moved back one when it would split a surrogate pair. */
 export function pairSafeEnd(text: string, end: number): number {
-  return end > 0 && end < text.length && isHigh(text.charCodeAt(end - 1)) && isLow(text.charCodeAt(end)) ? end - 1 : end;
+  const splits = end > 0 && end < text.length && isHigh(text.charCodeAt(end - 1)) && isLow(text.charCodeAt(end));
+  return splits ? end - 1 : end;
 }
 
 /** `start`, moved on one when it would split a surrogate pair. */

@@ -74,7 +74,8 @@ export class ArtifactWriteError extends BoundsError {
   ) {
     const reason = cause instanceof Error ? cause.message : previewValue(cause);
     super(
-      `Cannot ${step === "create-run" ? "create an artifacts run directory under" : "write the artifact"} ${path}: ${reason.slice(0, 200)}`,
+      `Cannot ${step === "create-run" ? "create an artifacts run directory under" : "write the artifact"} ` +
+        `${path}: ${reason.slice(0, 200)}`,
       { cause },
     );
   }
@@ -84,7 +85,8 @@ export class ArtifactWriteError extends BoundsError {
 function knownList(known: readonly string[]): string {
   if (known.length === 0) return "no step has produced output yet";
   const shown = known.slice(0, 20).map((name) => JSON.stringify(name.slice(0, PREVIEW_CHARS)));
-  return `known outputs: ${shown.join(", ")}${known.length > shown.length ? ` and ${known.length - shown.length} more` : ""}`;
+  const more = known.length > shown.length ? ` and ${known.length - shown.length} more` : "";
+  return `known outputs: ${shown.join(", ")}${more}`;
 }
 
 /** Base class of a chain template failure: each names the placeholder and the outputs it could have used. */
@@ -106,7 +108,8 @@ export class ChainMalformedPlaceholderError extends ChainTemplateError {
     super(
       placeholder,
       known,
-      'Malformed chain placeholder (expected {previous}, {previous.full}, {outputs.<name>} or {outputs.<name>.full}, <name> of letters, digits, "_" and "-")',
+      "Malformed chain placeholder (expected {previous}, {previous.full}, {outputs.<name>} or " +
+        '{outputs.<name>.full}, <name> of letters, digits, "_" and "-")',
     );
   }
 }

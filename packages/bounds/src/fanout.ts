@@ -94,7 +94,13 @@ function shownError(child: FanOutChild): string {
 }
 
 /** The digest item of child `index`, whose output was written to `path`, with its shaped `body`. */
-function digestItem(child: FanOutChild, index: number, body: string, path: string, errorPath: string | null): DigestItem {
+function digestItem(
+  child: FanOutChild,
+  index: number,
+  body: string,
+  path: string,
+  errorPath: string | null,
+): DigestItem {
   return {
     seq: index + 1,
     author: child.name,
@@ -130,8 +136,9 @@ function unboundedText(children: readonly FanOutChild[]): string {
  * The parent's view of a parallel fan-out. With artifacts, each child's output (and error detail) is written to its
  * own file and the return is a digest in "pinned" mode: at most `budget` characters plus one marker line plus one
  * stub per child (`maxDigestLength(budget, children.length)`), every stub naming the child, its outcome and its
- * paths; failures are spent and shown first. Bodies over their fair share of the budget arrive as head and tail. Without artifacts, or when they cannot be written, all outputs are
- * returned in full, behind the truncation backstop only.
+ * paths; failures are spent and shown first. Bodies over their fair share of the budget arrive as head and tail.
+ * Without artifacts, or when they cannot be written, all outputs are returned in full, behind the truncation
+ * backstop only.
  */
 export async function boundFanOut(children: readonly FanOutChild[], options: FanOutOptions): Promise<FanOutResult> {
   const checked = checkChildren(children);
@@ -146,7 +153,8 @@ export async function boundFanOut(children: readonly FanOutChild[], options: Fan
       ]),
     ),
   );
-  const artifactError = writes.flatMap(([output, error]) => [output.error, error?.error ?? null]).find((e) => e != null) ?? null;
+  const failures = writes.flatMap(([output, error]) => [output.error, error?.error ?? null]);
+  const artifactError = failures.find((failure) => failure !== null) ?? null;
   const bounded = run !== null && artifactError === null;
   const tasks: FanOutTask[] = checked.map((child, i) => {
     const [output, error] = writes[i]!;

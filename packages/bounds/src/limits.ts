@@ -4,7 +4,7 @@ export const TRUNCATION_BACKSTOP_BYTES = 200 * 1024;
 /** Characters a chain step's `{previous}` or `{outputs.<name>}` splice carries, plus one line with the path. */
 export const DEFAULT_SPLICE_CHARS = 2000;
 
-/** Budget of a parallel fan-out's digest, pinned stubs and marker aside: four 100 KB children arrive as about 1.6 KB. */
+/** Budget of a fan-out's digest, pinned stubs and marker aside: four 100 KB children arrive as about 1.6 KB. */
 export const DEFAULT_FANOUT_BUDGET = 1200;
 
 /** Head plus tail of a single subagent's return: one child, so twice a splice. */

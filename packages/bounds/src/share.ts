@@ -28,18 +28,23 @@ function cutLine(cutChars: number): string {
 }
 
 /**
- * `body` cut to head and tail costing at most `target`, or null when that leaves too little to show. Cuts snap to
- * line breaks, so cost is not monotonic in the characters asked for: each retry asks for less by at least an eighth.
+ * `body` cut to head and tail costing at most `target`, keeping as many characters as a binary search finds, or
+ * null when even MIN_EXCERPT_CHARS cost more. (Cuts snap to line breaks, so cost is only roughly monotonic in the
+ * characters kept; the search settles on a size that fits, not always the largest.)
  */
 function excerpt(body: string, target: number): string | null {
-  let chars = target - cutLine(body.length).length - 2;
-  for (let attempt = 0; attempt < 8 && chars >= MIN_EXCERPT_CHARS; attempt++) {
+  let best: string | null = null;
+  let low = MIN_EXCERPT_CHARS;
+  let high = target;
+  while (low <= high) {
+    const chars = (low + high) >>> 1;
     const text = headAndTail(body, chars, cutLine).text;
-    const over = bodyCost(text) - target;
-    if (over <= 0) return text;
-    chars -= Math.max(over, Math.ceil(chars / 8));
+    if (bodyCost(text) <= target) {
+      best = text;
+      low = chars + 1;
+    } else high = chars - 1;
   }
-  return null;
+  return best;
 }
 
 /** A body to share the budget among. */
@@ -54,11 +59,14 @@ export interface SharedItem {
  * share cut to head and tail. Reads at most about `budget` characters of each body.
  */
 export function shareBudget(items: readonly SharedItem[], budget: number): string[] {
-  // The digest's allowance: n blocks joined by n - 1 newlines fit `budget` when their costs (length + 1) fit budget + 1.
+  // The digest's allowance: n blocks joined by n - 1 newlines fit `budget` when their costs (length + 1) fit
+  // `budget + 1`.
   const available = budget + 1;
   const overheads = items.map((item) => blockOverhead(item.seq, item.author));
   // A body longer than everything available needs no exact cost: it is over any share.
-  const needs = items.map((item, i) => overheads[i]! + (item.body.length > available ? item.body.length : bodyCost(item.body)));
+  const needs = items.map(
+    (item, i) => overheads[i]! + (item.body.length > available ? item.body.length : bodyCost(item.body)),
+  );
   let total = 0;
   for (const need of needs) total += need;
   if (total <= available) return items.map((item) => item.body);
