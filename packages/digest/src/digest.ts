@@ -63,7 +63,8 @@ export function renderDigest(input: DigestInput): DigestResult {
   for (const index of byPriority(items, prioritised, true)) {
     const item = items[index] as DigestItem;
     if (phase === FULL) {
-      const block = fullBlock(item, allowance, allowance === budget + 1);
+      const first = allowance === budget + 1; // nothing spent yet
+      const block = fullBlock(item, allowance, first);
       if (block === null) phase = HEADLINE;
       else {
         forms[index] = FULL;
