@@ -4,7 +4,7 @@ import type { WireError } from "./types.js";
 /** How many characters of an offending value a message quotes. */
 const PREVIEW_CHARS = 80;
 
-/** Renders a value for an error message, cut short. */
+/** Renders a value for an error message as JSON, cut short, so a message says what arrived without quoting it whole. */
 export function previewValue(value: unknown): string {
   let text: string;
   try {

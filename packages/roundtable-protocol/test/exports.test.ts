@@ -45,6 +45,7 @@ test("the public export list", () => {
       "okReplySchemas",
       "parseRequest",
       "parseServerFrame",
+      "previewValue",
       "postEventSchema",
       "postRequestSchema",
       "postResultSchema",
