@@ -1,0 +1,98 @@
+#!/usr/bin/env node
+// orphus-roundtable-broker: what a client spawns detached (no terminal, its own process group). Starts the broker
+// of the agent directory, or stands down with exit code 0 when one already answers; exits 0 once idle. Logs to
+// <agentDir>/roundtable/broker.log (size-bounded). Exit code 1: it could not start; 2: bad arguments.
+import { mkdirSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { z } from "zod";
+import { startBroker } from "../broker.js";
+import { BrokerArgumentsError, BrokerError } from "../errors.js";
+import { createFileLogger, silentLogger, type BrokerLogger } from "../log.js";
+import { brokerDir, brokerLogPath, resolveAgentDir } from "../paths.js";
+
+const argumentsSchema = z.object({
+  "agent-dir": z.string().min(1, { error: "--agent-dir needs a directory" }).optional(),
+  "idle-ms": z
+    .string()
+    .regex(/^\d{1,10}$/, { error: "--idle-ms needs a whole number of milliseconds" })
+    .transform(Number)
+    .refine((ms) => ms <= 2 ** 31 - 1, { error: "--idle-ms is at most 2147483647" })
+    .optional(),
+});
+
+function parseArguments(argv: readonly string[]): z.infer<typeof argumentsSchema> {
+  let values: Record<string, unknown>;
+  try {
+    values = parseArgs({
+      args: [...argv],
+      options: { "agent-dir": { type: "string" }, "idle-ms": { type: "string" } },
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (cause) {
+    throw new BrokerArgumentsError((cause as Error).message, { cause });
+  }
+  const parsed = argumentsSchema.safeParse(values);
+  if (!parsed.success) throw new BrokerArgumentsError(parsed.error.issues.map((i) => i.message).join("; "));
+  return parsed.data;
+}
+
+function openLog(agentDir: string): BrokerLogger {
+  try {
+    mkdirSync(brokerDir(agentDir), { recursive: true, mode: 0o700 });
+    return createFileLogger(brokerLogPath(agentDir));
+  } catch {
+    return silentLogger;
+  }
+}
+
+/** The log once the agent directory is known; uncaught errors go there too. */
+let log: BrokerLogger = silentLogger;
+
+async function main(): Promise<number> {
+  let args: z.infer<typeof argumentsSchema>;
+  try {
+    args = parseArguments(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    return 2;
+  }
+  const agentDir =
+    args["agent-dir"] === undefined
+      ? resolveAgentDir()
+      : resolveAgentDir({ ORPHUS_CODING_AGENT_DIR: args["agent-dir"] });
+  const logger = openLog(agentDir);
+  log = logger;
+  try {
+    const start = await startBroker({
+      agentDir,
+      ownsProcess: true,
+      logger,
+      ...(args["idle-ms"] === undefined ? {} : { idleMs: args["idle-ms"] }),
+    });
+    if (start.status === "stood-down") return 0;
+    const shutdown = (): void => void start.broker.close();
+    process.once("SIGTERM", shutdown);
+    process.once("SIGINT", shutdown);
+    process.once("SIGHUP", shutdown);
+    // The broker exits the process itself once closed (it owns it); until then the server keeps it alive.
+    return -1;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    logger.error("broker failed to start", {
+      code: error instanceof BrokerError ? error.code : undefined,
+      error: message,
+    });
+    process.stderr.write(`orphus-roundtable-broker: ${message}\n`);
+    return 1;
+  }
+}
+
+process.on("uncaughtException", (error) => {
+  log.error("broker crashed", { error: error.stack ?? error.message });
+  process.stderr.write(`orphus-roundtable-broker: ${error.stack ?? error.message}\n`);
+  process.exit(1);
+});
+
+const code = await main();
+if (code >= 0) process.exit(code);

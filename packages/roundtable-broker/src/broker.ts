@@ -1,0 +1,446 @@
+import { randomBytes } from "node:crypto";
+import { chmodSync, lstatSync, mkdirSync } from "node:fs";
+import { createServer, type Server, type Socket } from "node:net";
+import { FrameTooLargeError, encodeFrame } from "@orphus/framing";
+import {
+  PROTOCOL_NAME,
+  PROTOCOL_VERSION,
+  clipMessage,
+  isCompatiblePeer,
+  parseRequest,
+  protocolMismatchMessage,
+  readPeerProtocol,
+  type ErrorReply,
+  type OkReply,
+  type ResultFor,
+  type RoundtableRequest,
+  type WireError,
+} from "@orphus/roundtable-protocol";
+import { claimSocket, releaseSocket, type SocketIdentity } from "./claim.js";
+import { BrokerConnection, type ConnectionHost } from "./connection.js";
+import { BrokerDirectoryError, RefusalError } from "./errors.js";
+import { resolveBrokerOptions, type BrokerOptions, type ResolvedBrokerOptions, type TimerHandle } from "./options.js";
+import { brokerDir, brokerPidPath, brokerSocketPath, checkSocketPath } from "./paths.js";
+import { removePidFile, writePidFile } from "./pidfile.js";
+import type { ProbeAnswer } from "./probe.js";
+import { RoomService } from "./service.js";
+import { BROKER_VERSION } from "./version.js";
+
+/** Why a broker closed. */
+export interface BrokerClosed {
+  /** "idle": no connection for idleMs. "close": its close() was called. */
+  readonly reason: "idle" | "close";
+}
+
+/** Counters of a running broker. */
+export interface BrokerStats {
+  readonly connections: number;
+  readonly rooms: number;
+  /** Pings dropped for slow readers since start. */
+  readonly pingsDropped: number;
+  /** Connections closed because their outbound queue passed the high-water mark. */
+  readonly backpressureCloses: number;
+  /** Connections destroyed because a frame failed to decode. */
+  readonly framingCloses: number;
+}
+
+/** A listening broker. */
+export interface Broker {
+  /** Where it listens: a Unix socket path, or a named pipe on Windows. */
+  readonly socketPath: string;
+  readonly agentDir: string;
+  readonly pid: number;
+  /** Epoch milliseconds, from the injected clock. */
+  readonly startedAt: number;
+  /** Resolves once the broker has closed, for whatever reason; never rejects. */
+  readonly closed: Promise<BrokerClosed>;
+  /** Stops listening, removes its own socket file and pid file, closes every connection; resolves with `closed`. */
+  close(): Promise<BrokerClosed>;
+  stats(): BrokerStats;
+}
+
+/** What {@link startBroker} did. */
+export type BrokerStart =
+  | { readonly status: "listening"; readonly broker: Broker }
+  | {
+      readonly status: "stood-down";
+      readonly socketPath: string;
+      /** "answered": a live broker answered the probe. "address-in-use": the path stayed taken. */
+      readonly reason: "answered" | "address-in-use";
+      /** The answering broker, as far as its reply said. */
+      readonly peer?: ProbeAnswer;
+    };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Creates `dir` private to the user (0700), tightening an existing one; refuses one owned by someone else. */
+function ensurePrivateDir(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (cause) {
+    throw new BrokerDirectoryError(dir, (cause as Error).message, { cause });
+  }
+  const stats = lstatSync(dir);
+  if (!stats.isDirectory()) throw new BrokerDirectoryError(dir, "it is not a directory");
+  const uid = process.getuid?.();
+  if (uid !== undefined && stats.uid !== uid) {
+    throw new BrokerDirectoryError(dir, `it belongs to uid ${stats.uid}, not to this user (uid ${uid})`);
+  }
+  if ((stats.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+}
+
+/**
+ * Starts the broker of `options.agentDir`, or stands down when one already answers there.
+ *
+ * Resolves `{ status: "listening", broker }` once the socket is claimed and the pid file written, or
+ * `{ status: "stood-down" }` when a live broker holds the path (which is not an error: the caller's broker is
+ * running). Throws BrokerOptionError, SocketPathTooLongError, BrokerDirectoryError, SocketPathOccupiedError or
+ * BrokerListenError.
+ */
+export async function startBroker(options: BrokerOptions): Promise<BrokerStart> {
+  const resolved = resolveBrokerOptions(options);
+  const socketPath = brokerSocketPath(resolved.agentDir, resolved.platform);
+  checkSocketPath(socketPath, resolved.platform);
+  ensurePrivateDir(brokerDir(resolved.agentDir, resolved.platform));
+  const server = createServer();
+  const claim = await claimSocket({
+    server,
+    socketPath,
+    platform: resolved.platform,
+    probeTimeoutMs: resolved.probeTimeoutMs,
+    logger: resolved.logger,
+  });
+  if (claim.kind === "stood-down") {
+    resolved.logger.info("another broker holds the socket; standing down", {
+      socketPath,
+      reason: claim.reason,
+      peerPid: claim.peer?.pid,
+    });
+    const stood = { status: "stood-down" as const, socketPath, reason: claim.reason };
+    return claim.peer === undefined ? stood : { ...stood, peer: claim.peer };
+  }
+  const broker = new RunningBroker(resolved, server, socketPath, claim.identity);
+  return { status: "listening", broker };
+}
+
+class RunningBroker implements Broker, ConnectionHost {
+  readonly agentDir: string;
+  readonly pid = process.pid;
+  readonly startedAt: number;
+  readonly closed: Promise<BrokerClosed>;
+  readonly maxFrameBytes: number;
+  readonly maxOutboundBytes: number;
+  readonly pingDropBytes: number;
+  readonly #options: ResolvedBrokerOptions;
+  readonly #server: Server;
+  readonly #identity: SocketIdentity | undefined;
+  readonly #pidPath: string;
+  readonly #service: RoomService;
+  readonly #connections = new Set<BrokerConnection>();
+  readonly #instance = randomBytes(8).toString("hex");
+  #nextConnectionId = 1;
+  #idleTimer: TimerHandle | undefined;
+  #closing: Promise<BrokerClosed> | undefined;
+  #resolveClosed!: (closed: BrokerClosed) => void;
+  #backpressureCloses = 0;
+  #framingCloses = 0;
+
+  constructor(
+    options: ResolvedBrokerOptions,
+    server: Server,
+    readonly socketPath: string,
+    identity: SocketIdentity | undefined
+  ) {
+    this.#options = options;
+    this.#server = server;
+    this.#identity = identity;
+    this.agentDir = options.agentDir;
+    this.startedAt = options.clock();
+    this.maxFrameBytes = options.maxFrameBytes;
+    this.maxOutboundBytes = options.maxOutboundBytes;
+    this.pingDropBytes = options.pingDropBytes;
+    this.#pidPath = brokerPidPath(options.agentDir, options.platform);
+    this.#service = new RoomService(options);
+    this.closed = new Promise((resolve) => (this.#resolveClosed = resolve));
+    server.on("connection", (socket) => this.#accept(socket));
+    server.on("error", (error) => options.logger.error("server error", { error: error.message }));
+    writePidFile(this.#pidPath, {
+      pid: this.pid,
+      socketPath,
+      version: BROKER_VERSION,
+      startedAt: this.startedAt,
+      instance: this.#instance,
+    });
+    options.logger.info("broker listening", { socketPath, pid: this.pid, version: BROKER_VERSION });
+    this.#armIdle();
+  }
+
+  stats(): BrokerStats {
+    return {
+      connections: this.#connections.size,
+      rooms: this.#service.registry.size,
+      pingsDropped: this.#service.pingsDropped(this.#connections),
+      backpressureCloses: this.#backpressureCloses,
+      framingCloses: this.#framingCloses,
+    };
+  }
+
+  close(): Promise<BrokerClosed> {
+    return this.#shutdown("close");
+  }
+
+  // --- connections -------------------------------------------------------------------------------------------
+
+  #accept(socket: Socket): void {
+    if (this.#closing !== undefined) {
+      socket.destroy();
+      return;
+    }
+    if (this.#connections.size >= this.#options.maxConnections) {
+      const refusal: ErrorReply = {
+        id: null,
+        ok: false,
+        error: {
+          code: "ERR_TOO_MANY_CONNECTIONS",
+          message: `The broker already serves its maximum of ${this.#options.maxConnections} connections`,
+          details: { maxConnections: this.#options.maxConnections },
+        },
+      };
+      socket.on("error", () => {});
+      socket.end(encodeFrame(refusal), () => socket.destroy());
+      this.#options.logger.warn("refused a connection: connection limit reached", {
+        maxConnections: this.#options.maxConnections,
+      });
+      return;
+    }
+    this.#cancelIdle();
+    const connection = new BrokerConnection(this.#nextConnectionId++, socket, this);
+    this.#connections.add(connection);
+  }
+
+  onClose(connection: BrokerConnection): void {
+    if (!this.#connections.delete(connection)) return;
+    this.#service.drop(connection);
+    if (this.#connections.size === 0) this.#armIdle();
+  }
+
+  onFramingError(connection: BrokerConnection, error: unknown): void {
+    this.#framingCloses++;
+    this.#options.logger.warn("closing connection: a frame failed to decode", {
+      connection: connection.id,
+      role: connection.role,
+      error: error instanceof Error ? error.message : String(error),
+    });
+  }
+
+  onBackpressure(connection: BrokerConnection, queuedBytes: number): void {
+    this.#backpressureCloses++;
+    this.#options.logger.warn(
+      "closing connection: outbound queue passed the high-water mark; the peer is not reading",
+      {
+        connection: connection.id,
+        role: connection.role,
+        queuedBytes,
+        maxOutboundBytes: this.#options.maxOutboundBytes,
+      }
+    );
+  }
+
+  // --- requests ----------------------------------------------------------------------------------------------
+
+  onFrame(connection: BrokerConnection, value: unknown): void {
+    if (this.#closing !== undefined) {
+      this.#refuse(connection, idOf(value), undefined, {
+        code: "ERR_SHUTTING_DOWN",
+        message: "The broker is shutting down; reconnect and a new broker starts",
+      });
+      return;
+    }
+    if (isRecord(value) && value["op"] === "hello") {
+      const peer = readPeerProtocol(value);
+      if (peer !== undefined && !isCompatiblePeer(peer)) {
+        this.#refuseVersion(connection, idOf(value), peer);
+        return;
+      }
+    }
+    const parsed = parseRequest(value);
+    if (!parsed.ok) {
+      this.#refuse(connection, parsed.id, parsed.op, parsed.error);
+      return;
+    }
+    const request = parsed.request;
+    if (request.op === "hello") {
+      if (connection.role !== undefined) {
+        this.#refuse(connection, request.id, "hello", {
+          code: "ERR_HELLO_REPEATED",
+          message: `This connection already said hello as "${connection.role}"; open a new connection to change role`,
+        });
+        return;
+      }
+      connection.role = request.role;
+      this.#reply(connection, {
+        id: request.id,
+        ok: true,
+        op: "hello",
+        result: {
+          protocol: PROTOCOL_NAME,
+          version: PROTOCOL_VERSION,
+          role: request.role,
+          brokerPid: this.pid,
+          brokerVersion: BROKER_VERSION,
+        },
+      });
+      return;
+    }
+    const role = connection.role;
+    if (role === undefined) {
+      this.#refuse(connection, request.id, request.op, {
+        code: "ERR_HELLO_REQUIRED",
+        message: `Say hello before ${request.op}: the first request on a connection names the protocol and the role`,
+      });
+      return;
+    }
+    try {
+      this.#reply(connection, this.#dispatch(connection, role, request));
+    } catch (error) {
+      if (error instanceof RefusalError) {
+        this.#refuse(connection, request.id, request.op, error.wire);
+        return;
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      this.#options.logger.error("request failed", { op: request.op, connection: connection.id, error: message });
+      this.#refuse(connection, request.id, request.op, {
+        code: "ERR_INTERNAL",
+        message: clipMessage(`The broker failed on ${request.op}: ${message}`),
+      });
+    }
+  }
+
+  #dispatch(connection: BrokerConnection, role: string, request: Exclude<RoundtableRequest, { op: "hello" }>): OkReply {
+    const service = this.#service;
+    const { id } = request;
+    switch (request.op) {
+      case "join":
+        return { id, ok: true, op: "join", result: service.join(connection, role, request) };
+      case "leave":
+        return { id, ok: true, op: "leave", result: service.leave(connection, role, request) };
+      case "post":
+        return { id, ok: true, op: "post", result: service.post(connection, role, request) };
+      case "digest":
+        return { id, ok: true, op: "digest", result: service.digest(connection, role, request) };
+      case "fetch":
+        return { id, ok: true, op: "fetch", result: service.fetch(connection, role, request) };
+      case "rooms":
+        return { id, ok: true, op: "rooms", result: service.rooms(connection, role) };
+      case "members":
+        return { id, ok: true, op: "members", result: service.members(connection, role, request) };
+      case "status":
+        return { id, ok: true, op: "status", result: this.#status() };
+    }
+  }
+
+  #status(): ResultFor<"status"> {
+    const stats = this.stats();
+    return {
+      pid: this.pid,
+      uptimeMs: Math.max(0, Math.round(this.#options.clock() - this.startedAt)),
+      version: BROKER_VERSION,
+      protocol: PROTOCOL_NAME,
+      protocolVersion: PROTOCOL_VERSION,
+      rooms: stats.rooms,
+      connections: stats.connections,
+      socketPath: this.socketPath,
+      pingsDropped: stats.pingsDropped,
+    };
+  }
+
+  #refuseVersion(connection: BrokerConnection, id: number | null, peer: { protocol: string; version: number }): void {
+    const mismatch = {
+      brokerProtocol: PROTOCOL_NAME,
+      brokerVersion: PROTOCOL_VERSION,
+      brokerPid: this.pid,
+      brokerIdleMs: this.#options.idleMs,
+      peerProtocol: peer.protocol,
+      peerVersion: peer.version,
+    };
+    const { brokerIdleMs: _idle, ...details } = mismatch;
+    const reply: ErrorReply = {
+      id,
+      ok: false,
+      op: "hello",
+      error: { code: "ERR_PROTOCOL_MISMATCH", message: protocolMismatchMessage(mismatch), details },
+    };
+    this.#options.logger.warn("refused a peer of another protocol version", { ...details, connection: connection.id });
+    connection.endWith(encodeFrame(reply, { maxFrameBytes: this.maxFrameBytes }), "refused");
+  }
+
+  #refuse(connection: BrokerConnection, id: number | null, op: string | undefined, error: WireError): void {
+    const reply: ErrorReply = op === undefined ? { id, ok: false, error } : { id, ok: false, op, error };
+    this.#reply(connection, reply);
+  }
+
+  #reply(connection: BrokerConnection, reply: OkReply | ErrorReply): void {
+    let frame: Buffer;
+    try {
+      frame = encodeFrame(reply, { maxFrameBytes: this.maxFrameBytes });
+    } catch (error) {
+      if (!(error instanceof FrameTooLargeError)) throw error;
+      const tooLarge: ErrorReply = {
+        id: reply.id,
+        ok: false,
+        op: reply.op,
+        error: {
+          code: "ERR_REPLY_TOO_LARGE",
+          message: `The reply would be ${error.length} bytes, past the frame limit of ${error.maxFrameBytes}; ask for less`,
+          details: { bytes: error.length, maxFrameBytes: error.maxFrameBytes },
+        },
+      };
+      frame = encodeFrame(tooLarge, { maxFrameBytes: this.maxFrameBytes });
+    }
+    connection.sendReply(frame);
+  }
+
+  // --- lifecycle ---------------------------------------------------------------------------------------------
+
+  #armIdle(): void {
+    this.#cancelIdle();
+    if (this.#closing !== undefined) return;
+    this.#idleTimer = this.#options.timers.setTimeout(() => {
+      this.#idleTimer = undefined;
+      if (this.#connections.size === 0) void this.#shutdown("idle");
+    }, this.#options.idleMs);
+  }
+
+  #cancelIdle(): void {
+    if (this.#idleTimer === undefined) return;
+    this.#options.timers.clearTimeout(this.#idleTimer);
+    this.#idleTimer = undefined;
+  }
+
+  #shutdown(reason: BrokerClosed["reason"]): Promise<BrokerClosed> {
+    if (this.#closing !== undefined) return this.#closing;
+    this.#cancelIdle();
+    const closing = new Promise<BrokerClosed>((resolve) => {
+      // Unlink first so no new client connects to a broker on its way out; only our own file is removed.
+      releaseSocket(this.socketPath, this.#identity);
+      removePidFile(this.#pidPath, { pid: this.pid, instance: this.#instance });
+      this.#server.close(() => resolve({ reason }));
+      for (const connection of this.#connections) connection.destroy("shutdown");
+    });
+    this.#closing = closing.then((closed) => {
+      this.#options.logger.info("broker closed", { reason, pid: this.pid });
+      this.#resolveClosed(closed);
+      if (this.#options.ownsProcess) process.exit(0);
+      return closed;
+    });
+    return this.#closing;
+  }
+}
+
+function idOf(value: unknown): number | null {
+  if (!isRecord(value)) return null;
+  const id = value["id"];
+  return typeof id === "number" && Number.isSafeInteger(id) && id >= 0 ? id : null;
+}

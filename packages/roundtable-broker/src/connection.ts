@@ -1,0 +1,107 @@
+import type { Socket } from "node:net";
+import { attachFrameDecoder } from "@orphus/framing";
+
+/** Why a connection ended, as the log says it. */
+export type CloseReason = "peer" | "framing" | "backpressure" | "refused" | "shutdown";
+
+/** What a connection needs from its broker. */
+export interface ConnectionHost {
+  readonly maxFrameBytes: number;
+  readonly maxOutboundBytes: number;
+  readonly pingDropBytes: number;
+  onFrame(connection: BrokerConnection, value: unknown): void;
+  onFramingError(connection: BrokerConnection, error: unknown): void;
+  onBackpressure(connection: BrokerConnection, queuedBytes: number): void;
+  onClose(connection: BrokerConnection): void;
+}
+
+/**
+ * One client connection: its decoder, its role once it said hello, the rooms it joined, and its outbound queue.
+ *
+ * The outbound queue is the socket's own write buffer, bounded here: a ping is dropped (and counted) while the
+ * backlog is at or above `pingDropBytes`; a reply is never dropped, but a reply that would take the backlog past
+ * `maxOutboundBytes` closes the connection instead, so a stalled reader cannot make the broker buffer without bound.
+ */
+export class BrokerConnection {
+  /** Role named by hello; undefined until then. */
+  role: string | undefined;
+  /** Names of the rooms this connection joined. */
+  readonly rooms = new Set<string>();
+  /** Pings dropped because this connection was not reading fast enough. */
+  pingsDropped = 0;
+  #closeReason: CloseReason | undefined;
+
+  constructor(readonly id: number, readonly socket: Socket, private readonly host: ConnectionHost) {
+    attachFrameDecoder(
+      socket,
+      {
+        onFrame: (value) => {
+          if (this.#closeReason === undefined) host.onFrame(this, value);
+        },
+        onError: (error) => {
+          this.#closeReason ??= "framing";
+          host.onFramingError(this, error);
+        },
+      },
+      { maxFrameBytes: host.maxFrameBytes }
+    );
+    // A peer vanishing mid-write is an ordinary close; 'close' follows and does the bookkeeping.
+    socket.on("error", () => {});
+    socket.on("close", () => {
+      this.#closeReason ??= "peer";
+      host.onClose(this);
+    });
+  }
+
+  /** Why the connection is closing or closed; undefined while it is open. */
+  get closeReason(): CloseReason | undefined {
+    return this.#closeReason;
+  }
+
+  /** Bytes written but not yet taken by the peer. */
+  get queuedBytes(): number {
+    return this.socket.writableLength;
+  }
+
+  /** Queues a reply. Never dropped: when it would pass the high-water mark the connection is closed instead. */
+  sendReply(frame: Buffer): void {
+    if (!this.#writable()) return;
+    const queued = this.socket.writableLength;
+    if (queued + frame.length > this.host.maxOutboundBytes) {
+      this.#closeReason = "backpressure";
+      this.host.onBackpressure(this, queued + frame.length);
+      this.socket.destroy();
+      return;
+    }
+    this.socket.write(frame);
+  }
+
+  /** Queues a ping, or drops it (returning false) while the peer is behind. */
+  sendEvent(frame: Buffer): boolean {
+    if (!this.#writable()) return false;
+    if (this.socket.writableLength >= this.host.pingDropBytes) {
+      this.pingsDropped++;
+      return false;
+    }
+    this.socket.write(frame);
+    return true;
+  }
+
+  /** Sends a last frame (a refusal) and closes once it is flushed. */
+  endWith(frame: Buffer, reason: CloseReason): void {
+    if (!this.#writable()) return;
+    this.#closeReason = reason;
+    // Destroy once flushed, so a peer that never closes its side cannot hold the connection half-open.
+    this.socket.end(frame, () => this.socket.destroy());
+  }
+
+  /** Closes at once, dropping anything queued. */
+  destroy(reason: CloseReason): void {
+    this.#closeReason ??= reason;
+    this.socket.destroy();
+  }
+
+  #writable(): boolean {
+    return this.#closeReason === undefined && !this.socket.destroyed && this.socket.writable;
+  }
+}

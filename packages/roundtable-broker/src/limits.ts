@@ -1,0 +1,32 @@
+/** Default wait after the last connection closes before the broker shuts down: 5 seconds. */
+export const DEFAULT_IDLE_MS = 5000;
+
+/** Default wait for an answer when probing an existing socket at start-up before calling it stale. */
+export const DEFAULT_PROBE_TIMEOUT_MS = 1000;
+
+/** Default number of connections served at once; one more is refused with ERR_TOO_MANY_CONNECTIONS. */
+export const DEFAULT_MAX_CONNECTIONS = 256;
+
+/** Default largest frame in either direction: 1 MiB, room for the largest post even with every character escaped. */
+export const DEFAULT_MAX_FRAME_BYTES = 1024 * 1024;
+
+/** Default high-water mark of a connection's outbound queue: a connection whose queue passes it is closed. */
+export const DEFAULT_MAX_OUTBOUND_BYTES = 8 * 1024 * 1024;
+
+/** Default outbound backlog at which pings to a connection are dropped (and counted) instead of queued. */
+export const DEFAULT_PING_DROP_BYTES = 256 * 1024;
+
+/** Default most JSON bytes of messages one fetch reply carries; at least one message always goes. */
+export const DEFAULT_MAX_FETCH_BYTES = 512 * 1024;
+
+/** Default size at which the bin's log file is rotated to `broker.log.1`, so logs hold at most twice this. */
+export const DEFAULT_MAX_LOG_BYTES = 1024 * 1024;
+
+/** Attempts at claiming the socket path before standing down (each probes what holds it first). */
+export const MAX_CLAIM_ATTEMPTS = 4;
+
+/** Longest Unix socket path on Linux, in bytes, counting the terminating NUL of `sun_path`. */
+export const LINUX_SOCKET_PATH_LIMIT = 108;
+
+/** Longest Unix socket path on macOS and the BSDs, in bytes, counting the terminating NUL of `sun_path`. */
+export const BSD_SOCKET_PATH_LIMIT = 104;

@@ -1,0 +1,156 @@
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_HEADLINE_BYTES,
+  DEFAULT_MAX_MEMBERS,
+  DEFAULT_MAX_ROOMS,
+  DEFAULT_RING_CAPACITY,
+} from "@orphus/rooms";
+import { BrokerOptionError } from "./errors.js";
+import {
+  DEFAULT_IDLE_MS,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_FETCH_BYTES,
+  DEFAULT_MAX_FRAME_BYTES,
+  DEFAULT_MAX_OUTBOUND_BYTES,
+  DEFAULT_PING_DROP_BYTES,
+  DEFAULT_PROBE_TIMEOUT_MS,
+} from "./limits.js";
+import { silentLogger, type BrokerLogger } from "./log.js";
+
+/** A timer handle as the injected timers return it. */
+export type TimerHandle = unknown;
+
+/** Timers the broker schedules its idle exit with; injected so tests decide when time passes. */
+export interface BrokerTimers {
+  setTimeout(callback: () => void, ms: number): TimerHandle;
+  clearTimeout(handle: TimerHandle): void;
+}
+
+/** Options of {@link startBroker}; every limit has an exported default. */
+export interface BrokerOptions {
+  /** The agent directory; the socket is `<agentDir>/roundtable/broker.sock`. Required: resolve it with resolveAgentDir. */
+  readonly agentDir: string;
+  /** Wait after the last connection closes before shutting down; default {@link DEFAULT_IDLE_MS}. */
+  readonly idleMs?: number;
+  /**
+   * True only for the bin: the broker then owns its process and exits it (code 0) once closed. An embedded broker
+   * (a test, a demo) closes its server, resolves `closed`, and leaves the host process running. Default false.
+   */
+  readonly ownsProcess?: boolean;
+  /** Wait for an answer when probing an existing socket at start-up; default {@link DEFAULT_PROBE_TIMEOUT_MS}. */
+  readonly probeTimeoutMs?: number;
+  /** Connections served at once; default {@link DEFAULT_MAX_CONNECTIONS}. */
+  readonly maxConnections?: number;
+  /** Largest frame in either direction, in bytes; default {@link DEFAULT_MAX_FRAME_BYTES}. */
+  readonly maxFrameBytes?: number;
+  /** High-water mark of a connection's outbound queue in bytes; default {@link DEFAULT_MAX_OUTBOUND_BYTES}. */
+  readonly maxOutboundBytes?: number;
+  /** Outbound backlog in bytes at which pings are dropped; default {@link DEFAULT_PING_DROP_BYTES}. */
+  readonly pingDropBytes?: number;
+  /** Most JSON bytes of messages in one fetch reply; default {@link DEFAULT_MAX_FETCH_BYTES}. */
+  readonly maxFetchBytes?: number;
+  /** Rooms held at once; default @orphus/rooms' DEFAULT_MAX_ROOMS (64). */
+  readonly maxRooms?: number;
+  /** Member roles per room; default @orphus/rooms' DEFAULT_MAX_MEMBERS (32). */
+  readonly maxMembers?: number;
+  /** Largest post body in UTF-8 bytes; default @orphus/rooms' DEFAULT_MAX_BODY_BYTES (32 KiB). */
+  readonly maxBodyBytes?: number;
+  /** Largest post headline in UTF-8 bytes; default @orphus/rooms' DEFAULT_MAX_HEADLINE_BYTES (256). */
+  readonly maxHeadlineBytes?: number;
+  /** Messages each room retains; default @orphus/rooms' DEFAULT_RING_CAPACITY (500). */
+  readonly roomCapacity?: number;
+  /** Epoch milliseconds, for message times and uptime; default `Date.now`. */
+  readonly clock?: () => number;
+  /** Default: the global setTimeout and clearTimeout. */
+  readonly timers?: BrokerTimers;
+  /** Default: silent. */
+  readonly logger?: BrokerLogger;
+  /** Platform whose socket rules apply; default `process.platform`. */
+  readonly platform?: NodeJS.Platform;
+}
+
+/** BrokerOptions with every default applied and every value checked. */
+export interface ResolvedBrokerOptions {
+  readonly agentDir: string;
+  readonly idleMs: number;
+  readonly ownsProcess: boolean;
+  readonly probeTimeoutMs: number;
+  readonly maxConnections: number;
+  readonly maxFrameBytes: number;
+  readonly maxOutboundBytes: number;
+  readonly pingDropBytes: number;
+  readonly maxFetchBytes: number;
+  readonly maxRooms: number;
+  readonly maxMembers: number;
+  readonly maxBodyBytes: number;
+  readonly maxHeadlineBytes: number;
+  readonly roomCapacity: number;
+  readonly clock: () => number;
+  readonly timers: BrokerTimers;
+  readonly logger: BrokerLogger;
+  readonly platform: NodeJS.Platform;
+}
+
+const defaultTimers: BrokerTimers = {
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+function integer(
+  option: string,
+  value: number | undefined,
+  fallback: number,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER
+): number {
+  const resolved = value ?? fallback;
+  if (!Number.isSafeInteger(resolved) || resolved < min || resolved > max) {
+    throw new BrokerOptionError(option, `an integer from ${min} to ${max}`, resolved);
+  }
+  return resolved;
+}
+
+/** Applies defaults and checks every option, so a bad one fails before the broker touches the file system. */
+export function resolveBrokerOptions(options: BrokerOptions): ResolvedBrokerOptions {
+  if (typeof options?.agentDir !== "string" || options.agentDir === "") {
+    throw new BrokerOptionError("agentDir", "a non-empty directory path", options?.agentDir);
+  }
+  const maxFrameBytes = integer("maxFrameBytes", options.maxFrameBytes, DEFAULT_MAX_FRAME_BYTES, 1024, 0xffff_ffff);
+  const resolved: ResolvedBrokerOptions = {
+    agentDir: options.agentDir,
+    idleMs: integer("idleMs", options.idleMs, DEFAULT_IDLE_MS, 0, 2 ** 31 - 1),
+    ownsProcess: options.ownsProcess ?? false,
+    probeTimeoutMs: integer("probeTimeoutMs", options.probeTimeoutMs, DEFAULT_PROBE_TIMEOUT_MS, 1, 2 ** 31 - 1),
+    maxConnections: integer("maxConnections", options.maxConnections, DEFAULT_MAX_CONNECTIONS, 1),
+    maxFrameBytes,
+    // At least one frame of the largest size must fit, or a single legitimate reply would close its connection.
+    maxOutboundBytes: integer(
+      "maxOutboundBytes",
+      options.maxOutboundBytes,
+      Math.max(DEFAULT_MAX_OUTBOUND_BYTES, 2 * maxFrameBytes),
+      maxFrameBytes + 4
+    ),
+    pingDropBytes: integer("pingDropBytes", options.pingDropBytes, DEFAULT_PING_DROP_BYTES, 0),
+    maxFetchBytes: integer(
+      "maxFetchBytes",
+      options.maxFetchBytes,
+      Math.min(DEFAULT_MAX_FETCH_BYTES, Math.floor(maxFrameBytes / 2)),
+      1
+    ),
+    maxRooms: integer("maxRooms", options.maxRooms, DEFAULT_MAX_ROOMS, 1),
+    maxMembers: integer("maxMembers", options.maxMembers, DEFAULT_MAX_MEMBERS, 1),
+    maxBodyBytes: integer("maxBodyBytes", options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 0),
+    maxHeadlineBytes: integer("maxHeadlineBytes", options.maxHeadlineBytes, DEFAULT_MAX_HEADLINE_BYTES, 0),
+    roomCapacity: integer("roomCapacity", options.roomCapacity, DEFAULT_RING_CAPACITY, 1),
+    clock: options.clock ?? Date.now,
+    timers: options.timers ?? defaultTimers,
+    logger: options.logger ?? silentLogger,
+    platform: options.platform ?? process.platform,
+  };
+  if (typeof resolved.clock !== "function")
+    throw new BrokerOptionError("clock", "a function returning epoch ms", resolved.clock);
+  if (typeof resolved.ownsProcess !== "boolean") {
+    throw new BrokerOptionError("ownsProcess", "a boolean", resolved.ownsProcess);
+  }
+  return resolved;
+}

@@ -1,0 +1,97 @@
+import { createHash } from "node:crypto";
+import * as os from "node:os";
+import * as path from "node:path";
+import { SocketPathTooLongError } from "./errors.js";
+import { BSD_SOCKET_PATH_LIMIT, LINUX_SOCKET_PATH_LIMIT } from "./limits.js";
+
+/** The variable naming the agent directory; one value across a fleet means one broker for the fleet. */
+export const AGENT_DIR_ENV = "ORPHUS_CODING_AGENT_DIR";
+
+/** Folder under the agent directory holding the socket, the pid file and the log. */
+export const BROKER_DIR_NAME = "roundtable";
+
+/** File name of the socket inside the broker folder (not used on Windows, which has named pipes). */
+export const SOCKET_FILE_NAME = "broker.sock";
+
+/** File name of the diagnostic pid file; never read as a lock. */
+export const PID_FILE_NAME = "broker.pid";
+
+/** File name of the bin's log. */
+export const LOG_FILE_NAME = "broker.log";
+
+/** Prefix of the Windows named pipe; the rest is a hash of the agent directory. */
+export const WINDOWS_PIPE_PREFIX = "\\\\.\\pipe\\orphus-roundtable-";
+
+function pathFor(platform: NodeJS.Platform): path.PlatformPath {
+  return platform === "win32" ? path.win32 : path.posix;
+}
+
+/**
+ * The agent directory: `ORPHUS_CODING_AGENT_DIR` when set and non-empty (a leading `~` is the home directory,
+ * a relative path is taken from the working directory), else `~/.orphus/agent`. Always absolute.
+ */
+export function resolveAgentDir(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  homedir: string = os.homedir(),
+  platform: NodeJS.Platform = process.platform,
+  cwd: string = process.cwd()
+): string {
+  const p = pathFor(platform);
+  const configured = env[AGENT_DIR_ENV]?.trim();
+  if (configured === undefined || configured === "") return p.join(homedir, ".orphus", "agent");
+  const expanded =
+    configured === "~" || configured.startsWith("~/") || (platform === "win32" && configured.startsWith("~\\"))
+      ? p.join(homedir, configured.slice(1))
+      : configured;
+  return p.resolve(cwd, expanded);
+}
+
+/** The folder holding the socket (not on Windows), the pid file and the log: `<agentDir>/roundtable`. */
+export function brokerDir(agentDir: string, platform: NodeJS.Platform = process.platform): string {
+  return pathFor(platform).join(agentDir, BROKER_DIR_NAME);
+}
+
+/**
+ * Where the broker of `agentDir` listens: `<agentDir>/roundtable/broker.sock`, or on Windows the named pipe
+ * `\\.\pipe\orphus-roundtable-<hash>`, the hash taken over the normalised, case-folded directory (Windows paths
+ * are case-insensitive, so two spellings of one directory reach one broker).
+ */
+export function brokerSocketPath(agentDir: string, platform: NodeJS.Platform = process.platform): string {
+  if (platform !== "win32") return path.posix.join(agentDir, BROKER_DIR_NAME, SOCKET_FILE_NAME);
+  const normalised = path.win32
+    .resolve(agentDir)
+    .replace(/[\\/]+$/, "")
+    .toLowerCase();
+  const hash = createHash("sha256").update(normalised, "utf8").digest("hex").slice(0, 16);
+  return `${WINDOWS_PIPE_PREFIX}${hash}`;
+}
+
+/** The diagnostic pid file: `<agentDir>/roundtable/broker.pid`. */
+export function brokerPidPath(agentDir: string, platform: NodeJS.Platform = process.platform): string {
+  return pathFor(platform).join(brokerDir(agentDir, platform), PID_FILE_NAME);
+}
+
+/** The bin's log file, beside the socket: `<agentDir>/roundtable/broker.log`. */
+export function brokerLogPath(agentDir: string, platform: NodeJS.Platform = process.platform): string {
+  return pathFor(platform).join(brokerDir(agentDir, platform), LOG_FILE_NAME);
+}
+
+/**
+ * The platform's Unix socket path limit in bytes, counting the terminating NUL (`sizeof sun_path`); undefined on
+ * Windows, whose pipe names here are short and fixed in length.
+ */
+export function socketPathLimit(platform: NodeJS.Platform = process.platform): number | undefined {
+  if (platform === "win32") return undefined;
+  return platform === "linux" || platform === "android" ? LINUX_SOCKET_PATH_LIMIT : BSD_SOCKET_PATH_LIMIT;
+}
+
+/**
+ * Throws SocketPathTooLongError when `socketPath` does not fit the platform's `sun_path`. Node would otherwise
+ * truncate it silently or fail with a cryptic EINVAL or EADDRINUSE.
+ */
+export function checkSocketPath(socketPath: string, platform: NodeJS.Platform = process.platform): void {
+  const limit = socketPathLimit(platform);
+  if (limit === undefined) return;
+  const bytes = Buffer.byteLength(socketPath, "utf8");
+  if (bytes >= limit) throw new SocketPathTooLongError(socketPath, bytes, limit, platform);
+}

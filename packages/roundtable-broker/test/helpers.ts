@@ -1,0 +1,142 @@
+// Test peers that speak the wire by hand: frames are encoded here byte by byte and written straight to the
+// socket, and what comes back is decoded with @orphus/framing's decoder. No client package is involved.
+import { linkSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { connect, createServer, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { FrameDecoder } from "@orphus/framing";
+import { afterEach } from "vitest";
+import { startBroker, type Broker, type BrokerOptions } from "@orphus/roundtable-broker";
+
+const cleanups: (() => Promise<void> | void)[] = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** Runs `cleanup` after the current test. */
+export function onCleanup(cleanup: () => Promise<void> | void): void {
+  cleanups.push(cleanup);
+}
+
+/** A fresh agent directory under the system temp dir (short, so socket paths fit), removed after the test. */
+export function tempAgentDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "rt-"));
+  onCleanup(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** A frame encoded by hand: the 4-byte big-endian length, then the UTF-8 JSON. */
+export function frame(value: unknown): Buffer {
+  const payload = Buffer.from(JSON.stringify(value), "utf8");
+  const header = Buffer.alloc(4);
+  header.writeUInt32BE(payload.length, 0);
+  return Buffer.concat([header, payload]);
+}
+
+/** A hello frame value for `role`. */
+export function hello(id: number, role: string, version = 1): Record<string, unknown> {
+  return { id, op: "hello", protocol: "orphus-roundtable", version, role, pid: process.pid };
+}
+
+/** Starts an embedded broker in a fresh agent directory (unless one is given) and closes it after the test. */
+export async function startTestBroker(options: Partial<BrokerOptions> = {}): Promise<Broker> {
+  const agentDir = options.agentDir ?? tempAgentDir();
+  const start = await startBroker({ ...options, agentDir });
+  if (start.status !== "listening") throw new Error(`expected a listening broker, got ${JSON.stringify(start)}`);
+  onCleanup(() => start.broker.close().then(() => undefined));
+  return start.broker;
+}
+
+type Frame = Record<string, unknown>;
+
+/** A raw peer on the broker socket: writes bytes, collects decoded frames, and can wait for one. */
+export class RawPeer {
+  readonly socket: Socket;
+  readonly frames: Frame[] = [];
+  readonly closed: Promise<void>;
+  readonly connected: Promise<void>;
+  #waiters: (() => void)[] = [];
+  #decoder = new FrameDecoder();
+
+  constructor(socketPath: string) {
+    this.socket = connect(socketPath);
+    this.connected = new Promise((resolve, reject) => {
+      this.socket.once("connect", () => resolve());
+      this.socket.once("error", reject);
+    });
+    this.closed = new Promise((resolve) => this.socket.on("close", () => resolve()));
+    this.socket.on("error", () => {});
+    this.socket.on("data", (chunk: Buffer) => {
+      this.#decoder.push(chunk, (value) => this.frames.push(value as Frame));
+      this.#wake();
+    });
+    this.socket.on("close", () => this.#wake());
+    onCleanup(() => {
+      this.socket.destroy();
+    });
+  }
+
+  #wake(): void {
+    for (const waiter of this.#waiters.splice(0)) waiter();
+  }
+
+  /** Resolves once the socket is closed or `test` holds for the frames received so far. */
+  async until(test: (frames: readonly Frame[]) => boolean): Promise<void> {
+    while (!test(this.frames) && !this.socket.destroyed) {
+      await new Promise<void>((resolve) => this.#waiters.push(resolve));
+    }
+  }
+
+  write(bytes: Buffer): Promise<void> {
+    return new Promise((resolve, reject) => this.socket.write(bytes, (error) => (error ? reject(error) : resolve())));
+  }
+
+  /** Sends a request (hand-encoded) and resolves with the reply carrying its id. */
+  async request(value: Frame): Promise<Frame> {
+    await this.write(frame(value));
+    return this.reply(value["id"] as number);
+  }
+
+  /** Resolves with the reply carrying `id`, failing if the connection closes first. */
+  async reply(id: number | null): Promise<Frame> {
+    const find = (): Frame | undefined => this.frames.find((f) => "ok" in f && f["id"] === id);
+    await this.until(() => find() !== undefined);
+    const found = find();
+    if (found === undefined) throw new Error(`connection closed before the reply to ${String(id)}`);
+    return found;
+  }
+
+  /** The events (frames without an id) received so far. */
+  events(): Frame[] {
+    return this.frames.filter((f) => "event" in f);
+  }
+
+  /** Connects and says hello as `role`. */
+  static async hello(socketPath: string, role: string): Promise<RawPeer> {
+    const peer = new RawPeer(socketPath);
+    await peer.connected;
+    const reply = await peer.request(hello(1, role));
+    if (reply["ok"] !== true) throw new Error(`hello refused: ${JSON.stringify(reply)}`);
+    return peer;
+  }
+}
+
+/** Resolves once `condition` holds, checking every few milliseconds; fails after `timeoutMs` (a hang guard, not a speed check). */
+export async function eventually(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`condition still false after ${timeoutMs} ms: ${condition.toString()}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** Leaves a socket file nobody listens on: bind a private path, link it into place, close (libuv unlinks only its own). */
+export async function staleSocket(socketPath: string): Promise<void> {
+  mkdirSync(join(socketPath, ".."), { recursive: true, mode: 0o700 });
+  const server = createServer();
+  const temporary = `${socketPath}.old`;
+  await new Promise<void>((resolve) => server.listen(temporary, resolve));
+  linkSync(temporary, socketPath);
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}

@@ -1,0 +1,113 @@
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { describe, expect, test } from "vitest";
+import {
+  SocketPathTooLongError,
+  brokerBinPath,
+  brokerCommand,
+  brokerDir,
+  brokerLogPath,
+  brokerPidPath,
+  brokerSocketPath,
+  brokerSourceBinPath,
+  checkSocketPath,
+  resolveAgentDir,
+  runningFromSource,
+  socketPathLimit,
+} from "@orphus/roundtable-broker";
+
+describe("resolveAgentDir", () => {
+  test("ORPHUS_CODING_AGENT_DIR wins; else ~/.orphus/agent", () => {
+    expect(resolveAgentDir({ ORPHUS_CODING_AGENT_DIR: "/srv/agents" }, "/home/me", "linux")).toBe("/srv/agents");
+    expect(resolveAgentDir({}, "/home/me", "linux")).toBe("/home/me/.orphus/agent");
+    expect(resolveAgentDir({ ORPHUS_CODING_AGENT_DIR: "  " }, "/home/me", "linux")).toBe("/home/me/.orphus/agent");
+    expect(resolveAgentDir({}, "/Users/me", "darwin")).toBe("/Users/me/.orphus/agent");
+    expect(resolveAgentDir({}, "C:\\Users\\me", "win32")).toBe("C:\\Users\\me\\.orphus\\agent");
+  });
+
+  test("a leading ~ is the home directory and a relative path is taken from the working directory", () => {
+    expect(resolveAgentDir({ ORPHUS_CODING_AGENT_DIR: "~/agents" }, "/home/me", "linux")).toBe("/home/me/agents");
+    expect(resolveAgentDir({ ORPHUS_CODING_AGENT_DIR: "~" }, "/home/me", "linux")).toBe("/home/me");
+    expect(resolveAgentDir({ ORPHUS_CODING_AGENT_DIR: "rel/a" }, "/home/me", "linux", "/work")).toBe("/work/rel/a");
+    expect(resolveAgentDir({ ORPHUS_CODING_AGENT_DIR: "~\\agents" }, "C:\\Users\\me", "win32")).toBe(
+      "C:\\Users\\me\\agents"
+    );
+    expect(resolveAgentDir({ ORPHUS_CODING_AGENT_DIR: "rel\\a" }, "C:\\Users\\me", "win32", "D:\\work")).toBe(
+      "D:\\work\\rel\\a"
+    );
+  });
+});
+
+describe("where the broker lives", () => {
+  test("a Unix socket under the agent directory, with the pid file and log beside it", () => {
+    for (const platform of ["linux", "darwin", "freebsd"] as const) {
+      expect(brokerSocketPath("/home/me/.orphus/agent", platform)).toBe(
+        "/home/me/.orphus/agent/roundtable/broker.sock"
+      );
+      expect(brokerDir("/home/me/.orphus/agent", platform)).toBe("/home/me/.orphus/agent/roundtable");
+      expect(brokerPidPath("/a", platform)).toBe("/a/roundtable/broker.pid");
+      expect(brokerLogPath("/a", platform)).toBe("/a/roundtable/broker.log");
+    }
+  });
+
+  test("on Windows, a named pipe derived from the case-folded agent directory", () => {
+    const pipe = brokerSocketPath("C:\\Users\\me\\.orphus\\agent", "win32");
+    expect(pipe).toBe("\\\\.\\pipe\\orphus-roundtable-13993233f3582dbb");
+    // The hash is the first 16 hex digits of SHA-256 over the resolved, lower-cased directory.
+    const expected = createHash("sha256").update("c:\\users\\me\\.orphus\\agent").digest("hex").slice(0, 16);
+    expect(pipe.endsWith(expected)).toBe(true);
+    expect(brokerSocketPath("c:/USERS/me/.orphus/agent/", "win32")).toBe(pipe);
+    expect(brokerSocketPath("C:\\Users\\other\\.orphus\\agent", "win32")).not.toBe(pipe);
+    expect(brokerLogPath("C:\\a", "win32")).toBe("C:\\a\\roundtable\\broker.log");
+  });
+
+  test("socket path limits: 108 bytes on Linux, 104 on macOS and the BSDs, none for Windows pipes", () => {
+    expect(socketPathLimit("linux")).toBe(108);
+    expect(socketPathLimit("darwin")).toBe(104);
+    expect(socketPathLimit("freebsd")).toBe(104);
+    expect(socketPathLimit("win32")).toBeUndefined();
+  });
+
+  test("a path that does not fit sun_path is a clear error naming the limit, never a cryptic bind failure", () => {
+    const fits = `/${"a".repeat(106)}`;
+    expect(() => checkSocketPath(fits, "linux")).not.toThrow();
+    const tooLong = `/${"a".repeat(107)}`;
+    expect(() => checkSocketPath(tooLong, "linux")).toThrow(SocketPathTooLongError);
+    try {
+      checkSocketPath(tooLong, "linux");
+    } catch (error) {
+      expect(error).toMatchObject({ code: "ERR_SOCKET_PATH_TOO_LONG", bytes: 108, limit: 108, platform: "linux" });
+      expect((error as Error).message).toBe(
+        `Broker socket path is 108 bytes; linux allows at most 107 (108 with the terminating NUL): ${tooLong}. ` +
+          "Set ORPHUS_CODING_AGENT_DIR to a shorter directory."
+      );
+    }
+    expect(() => checkSocketPath(`/${"a".repeat(102)}`, "darwin")).not.toThrow();
+    expect(() => checkSocketPath(`/${"a".repeat(103)}`, "darwin")).toThrow(/darwin allows at most 103/);
+    // Multi-byte characters count in bytes.
+    expect(() => checkSocketPath(`/${"é".repeat(54)}`, "linux")).toThrow(SocketPathTooLongError);
+    expect(() => checkSocketPath(`\\\\.\\pipe\\${"x".repeat(300)}`, "win32")).not.toThrow();
+  });
+});
+
+describe("the bin's location", () => {
+  test("the built bin and its source, beside each other in the package", () => {
+    expect(brokerBinPath().replaceAll("\\", "/")).toMatch(/\/packages\/roundtable-broker\/dist\/bin\/broker\.js$/);
+    expect(brokerSourceBinPath().replaceAll("\\", "/")).toMatch(/\/packages\/roundtable-broker\/src\/bin\/broker\.ts$/);
+    expect(existsSync(brokerSourceBinPath())).toBe(true);
+    expect(runningFromSource()).toBe(true);
+  });
+
+  test("brokerCommand runs the built bin with node, or the source through tsx", () => {
+    expect(brokerCommand({ from: "dist", agentDir: "/a", idleMs: 250 })).toEqual({
+      command: process.execPath,
+      args: [brokerBinPath(), "--agent-dir", "/a", "--idle-ms", "250"],
+    });
+    const source = brokerCommand({ agentDir: "/a" });
+    expect(source.command).toBe(process.execPath);
+    expect(source.args.slice(0, 2)).toEqual(["--conditions=@orphus/source", "--import"]);
+    expect(source.args[2]).toMatch(/^file:\/\/.*\/tsx\/dist\/loader\.mjs$/);
+    expect(source.args.slice(3)).toEqual([brokerSourceBinPath(), "--agent-dir", "/a"]);
+    expect(() => brokerCommand({ from: "elsewhere" as "dist" })).toThrow(/Invalid broker option from/);
+  });
+});

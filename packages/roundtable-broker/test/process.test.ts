@@ -1,0 +1,134 @@
+// The bin as clients run it: real processes over real sockets, started from source through tsx as a workspace
+// client spawns it, except the sixteen-way race, which runs the same source bundled (see bundle-bin.ts).
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { brokerCommand, probeBroker } from "@orphus/roundtable-broker";
+import { bundleBrokerBin } from "./bundle-bin.js";
+import { RawPeer, onCleanup, staleSocket, tempAgentDir } from "./helpers.js";
+
+interface Exit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stderr: string;
+}
+
+interface SpawnOptions {
+  readonly idleMs?: number;
+  readonly args?: readonly string[];
+  /** A bundled bin to run with plain node instead of the source through tsx. */
+  readonly bundle?: string;
+}
+
+function spawnBroker(agentDir: string, extra: SpawnOptions = {}): { child: ChildProcess; exit: Promise<Exit> } {
+  const flags = { agentDir, ...(extra.idleMs === undefined ? {} : { idleMs: extra.idleMs }) };
+  const { command, args } =
+    extra.bundle === undefined
+      ? brokerCommand(flags)
+      : { command: process.execPath, args: [extra.bundle, ...brokerCommand({ ...flags, from: "dist" }).args.slice(1)] };
+  const child = spawn(command, [...args, ...(extra.args ?? [])], { stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  const exit = new Promise<Exit>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal, stderr })));
+  onCleanup(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  });
+  return { child, exit };
+}
+
+let bundle: string;
+
+beforeAll(async () => {
+  bundle = await bundleBrokerBin();
+});
+
+afterAll(() => {
+  rmSync(dirname(bundle), { recursive: true, force: true });
+});
+
+describe("the bin", () => {
+  test("16 brokers started at once over one agent directory leave exactly one listening; the rest exit 0", async () => {
+    const agentDir = tempAgentDir();
+    // They start over a stale socket file, so each must also decide, against the others, who reclaims it.
+    await staleSocket(join(agentDir, "roundtable", "broker.sock"));
+    const brokers = Array.from({ length: 16 }, () => spawnBroker(agentDir, { idleMs: 60_000, bundle }));
+    const socketPath = join(agentDir, "roundtable", "broker.sock");
+    // Whatever order they start in, fifteen stand down and one stays.
+    const settled = await new Promise<number[]>((resolve) => {
+      const exited: number[] = [];
+      brokers.forEach(
+        ({ exit }, index) =>
+          void exit.then(() => {
+            exited.push(index);
+            if (exited.length === 15) resolve(exited);
+          })
+      );
+    });
+    const exits = await Promise.all(settled.map((index) => brokers[index]!.exit));
+    expect(exits.map((e) => [e.code, e.signal])).toEqual(Array.from({ length: 15 }, () => [0, null]));
+    const winner = brokers.find((_, index) => !settled.includes(index))!;
+    const probe = await probeBroker(socketPath, 5000);
+    expect(probe).toMatchObject({ state: "answered", pid: winner.child.pid });
+
+    const log = readFileSync(join(agentDir, "roundtable", "broker.log"), "utf8");
+    expect(log.match(/ info broker listening /g)).toHaveLength(1);
+    expect(log.match(/ info another broker holds the socket; standing down /g)).toHaveLength(15);
+    expect(JSON.parse(readFileSync(join(agentDir, "roundtable", "broker.pid"), "utf8"))).toMatchObject({
+      pid: winner.child.pid,
+    });
+
+    // It owns its process: a signal closes it and the process exits 0, taking its socket along.
+    winner.child.kill("SIGTERM");
+    expect(await winner.exit).toMatchObject({ code: 0, signal: null });
+    expect(existsSync(socketPath)).toBe(false);
+  });
+
+  test("a broker spawned from source exits 0 by itself once idle, after its last connection closes", async () => {
+    const agentDir = tempAgentDir();
+    const { child, exit } = spawnBroker(agentDir, { idleMs: 300 });
+    const socketPath = join(agentDir, "roundtable", "broker.sock");
+    let peer: RawPeer | undefined;
+    for (let attempt = 0; peer === undefined; attempt++) {
+      try {
+        peer = await RawPeer.hello(socketPath, "planner");
+      } catch (error) {
+        if (attempt > 400) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    }
+    expect(await peer.request({ id: 2, op: "status" })).toMatchObject({ result: { pid: child.pid, connections: 1 } });
+    peer.socket.destroy();
+    expect(await exit).toMatchObject({ code: 0, signal: null });
+    expect(existsSync(socketPath)).toBe(false);
+    expect(readFileSync(join(agentDir, "roundtable", "broker.log"), "utf8")).toMatch(
+      / info broker closed reason=idle /
+    );
+  });
+
+  test("a regular file at the socket path: exit 1 with the reason on stderr and in the log, the file untouched", async () => {
+    const agentDir = tempAgentDir();
+    mkdirSync(join(agentDir, "roundtable"), { mode: 0o700 });
+    const socketPath = join(agentDir, "roundtable", "broker.sock");
+    writeFileSync(socketPath, "keep me");
+    const { exit } = spawnBroker(agentDir, { bundle });
+    const result = await exit;
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      `orphus-roundtable-broker: Cannot start the broker: ${socketPath} is a regular file`
+    );
+    expect(readFileSync(join(agentDir, "roundtable", "broker.log"), "utf8")).toContain(
+      "error broker failed to start code=ERR_SOCKET_PATH_OCCUPIED"
+    );
+    expect(readFileSync(socketPath, "utf8")).toBe("keep me");
+  });
+
+  test("bad arguments: exit 2 with usage", async () => {
+    const agentDir = tempAgentDir();
+    const { exit } = spawnBroker(agentDir, { args: ["--idle-ms", "soon"], bundle });
+    const result = await exit;
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("--idle-ms needs a whole number of milliseconds");
+    expect(result.stderr).toContain("Usage: orphus-roundtable-broker [--agent-dir DIR] [--idle-ms MS]");
+  });
+});

@@ -1,0 +1,263 @@
+import { describe, expect, test } from "vitest";
+import { RawPeer, eventually, startTestBroker } from "./helpers.js";
+
+describe("membership and pings", () => {
+  test("a post pings every other member with room, seq and author, never the body", async () => {
+    const broker = await startTestBroker();
+    const [planner, critic, reviewer] = await Promise.all(
+      ["planner", "critic", "reviewer"].map((role) => RawPeer.hello(broker.socketPath, role))
+    );
+    for (const [i, peer] of [planner, critic, reviewer].entries()) {
+      expect(await peer!.request({ id: 10 + i, op: "join", room: "design" })).toMatchObject({ ok: true });
+    }
+    expect(
+      await planner!.request({ id: 20, op: "post", room: "design", body: "a secret body", headline: "h" })
+    ).toMatchObject({ ok: true, result: { room: "design", seq: 1 } });
+    for (const peer of [critic!, reviewer!]) {
+      await peer.until(() => peer.events().some((e) => e["event"] === "post"));
+      expect(peer.events().filter((e) => e["event"] === "post")).toEqual([
+        { event: "post", room: "design", seq: 1, author: "planner" },
+      ]);
+      expect(JSON.stringify(peer.frames)).not.toContain("a secret body");
+    }
+    // The author hears nothing of its own post; a ping would have arrived before this reply.
+    await planner!.request({ id: 21, op: "status" });
+    expect(planner!.events().filter((e) => e["event"] === "post")).toEqual([]);
+  });
+
+  test("membership churn goes out with seq 0: join, leave, disconnect", async () => {
+    const broker = await startTestBroker();
+    const planner = await RawPeer.hello(broker.socketPath, "planner");
+    await planner.request({ id: 2, op: "join", room: "r" });
+    const critic = await RawPeer.hello(broker.socketPath, "critic");
+    expect(await critic.request({ id: 2, op: "join", room: "r" })).toEqual({
+      id: 2,
+      ok: true,
+      op: "join",
+      result: { room: "r", created: false, members: ["critic", "planner"], newestSeq: 0, unread: 0 },
+    });
+    expect(await critic.request({ id: 3, op: "leave", room: "r" })).toEqual({
+      id: 3,
+      ok: true,
+      op: "leave",
+      result: { room: "r", left: true },
+    });
+    expect(await critic.request({ id: 4, op: "leave", room: "r" })).toMatchObject({ result: { left: false } });
+    await critic.request({ id: 5, op: "join", room: "r" });
+    critic.socket.destroy();
+    await planner.until(() => planner.events().length === 4);
+    expect(planner.events()).toEqual([
+      { event: "join", room: "r", seq: 0, role: "critic" },
+      { event: "leave", room: "r", seq: 0, role: "critic" },
+      { event: "join", room: "r", seq: 0, role: "critic" },
+      { event: "disconnect", room: "r", seq: 0, role: "critic" },
+    ]);
+    expect(await planner.request({ id: 3, op: "members", room: "r" })).toMatchObject({
+      result: { room: "r", members: ["planner"] },
+    });
+  });
+
+  test("a role joined from two connections leaves when the last one does", async () => {
+    const broker = await startTestBroker();
+    const watcher = await RawPeer.hello(broker.socketPath, "watcher");
+    await watcher.request({ id: 2, op: "join", room: "r" });
+    const first = await RawPeer.hello(broker.socketPath, "planner");
+    const second = await RawPeer.hello(broker.socketPath, "planner");
+    await first.request({ id: 2, op: "join", room: "r" });
+    await second.request({ id: 2, op: "join", room: "r" });
+    first.socket.destroy();
+    // Wait until the broker has seen the close, so the leave below is the role's last connection going.
+    await eventually(() => broker.stats().connections === 2);
+    await second.request({ id: 3, op: "leave", room: "r" });
+    await watcher.until(() => watcher.events().length === 2);
+    expect(watcher.events()).toEqual([
+      { event: "join", room: "r", seq: 0, role: "planner" },
+      { event: "leave", room: "r", seq: 0, role: "planner" },
+    ]);
+  });
+});
+
+describe("reading", () => {
+  test("posting or reading without membership gets the exact not-member message", async () => {
+    const broker = await startTestBroker();
+    const peer = await RawPeer.hello(broker.socketPath, "planner");
+    const other = await RawPeer.hello(broker.socketPath, "critic");
+    await other.request({ id: 2, op: "join", room: "exists" });
+    let id = 10;
+    for (const room of ["exists", "never-created"]) {
+      for (const request of [
+        { op: "post", room, body: "x" },
+        { op: "digest", room },
+        { op: "fetch", room },
+      ]) {
+        expect(await peer.request({ id: ++id, ...request })).toEqual({
+          id,
+          ok: false,
+          op: request.op,
+          error: {
+            code: "ERR_NOT_MEMBER",
+            message: `Not a member of room "${room}"; join it first`,
+            details: { room },
+          },
+        });
+      }
+    }
+    expect(await peer.request({ id: 99, op: "members", room: "never-created" })).toMatchObject({
+      ok: false,
+      error: { code: "ERR_NO_SUCH_ROOM" },
+    });
+  });
+
+  test("digest renders the unread messages within the budget and advances the cursor", async () => {
+    const broker = await startTestBroker();
+    const planner = await RawPeer.hello(broker.socketPath, "planner");
+    const critic = await RawPeer.hello(broker.socketPath, "critic");
+    await planner.request({ id: 2, op: "join", room: "r" });
+    await critic.request({ id: 2, op: "join", room: "r" });
+    for (let i = 1; i <= 3; i++) await planner.request({ id: 10 + i, op: "post", room: "r", body: `point ${i}` });
+    expect(await critic.request({ id: 3, op: "rooms" })).toMatchObject({
+      result: { rooms: [{ room: "r", members: 2, newestSeq: 3, joined: true, unread: 3 }] },
+    });
+    expect(await critic.request({ id: 4, op: "digest", room: "r" })).toEqual({
+      id: 4,
+      ok: true,
+      op: "digest",
+      result: {
+        room: "r",
+        text: "[#1 planner] point 1\n[#2 planner] point 2\n[#3 planner] point 3",
+        full: 3,
+        headlined: 0,
+        collapsed: 0,
+        evicted: 0,
+        throughSeq: 3,
+        fetchAfterSeq: null,
+      },
+    });
+    expect(await critic.request({ id: 5, op: "digest", room: "r" })).toMatchObject({
+      result: { text: "", full: 0, throughSeq: 3 },
+    });
+    await planner.request({ id: 20, op: "post", room: "r", body: "x".repeat(300), headline: "long one" });
+    await planner.request({ id: 21, op: "post", room: "r", body: "y".repeat(60) });
+    const tight = await critic.request({ id: 6, op: "digest", room: "r", budget: 110 });
+    expect(tight).toMatchObject({ result: { full: 1, headlined: 1, collapsed: 0, throughSeq: 5 } });
+    expect((tight["result"] as { text: string }).text).toBe(
+      `[#4 planner, headline] long one\n[#5 planner] ${"y".repeat(60)}`
+    );
+  });
+
+  test("fetch returns a small page in full, says there is more, and advances the cursor", async () => {
+    const broker = await startTestBroker();
+    const planner = await RawPeer.hello(broker.socketPath, "planner");
+    const critic = await RawPeer.hello(broker.socketPath, "critic");
+    await planner.request({ id: 2, op: "join", room: "r" });
+    await critic.request({ id: 2, op: "join", room: "r" });
+    for (let i = 1; i <= 25; i++) {
+      await planner.request({
+        id: 100 + i,
+        op: "post",
+        room: "r",
+        body: `m${i}`,
+        ...(i === 1 ? { headline: "first" } : {}),
+      });
+    }
+    const first = await critic.request({ id: 3, op: "fetch", room: "r" });
+    const page = first["result"] as { messages: { seq: number; body: string; headline?: string }[]; more: boolean };
+    expect(page.messages.map((m) => m.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(page.messages[0]).toMatchObject({ seq: 1, author: "planner", body: "m1", headline: "first" });
+    expect(page.more).toBe(true);
+    const second = await critic.request({ id: 4, op: "fetch", room: "r" });
+    expect(second).toMatchObject({ result: { newestSeq: 25, more: false } });
+    expect((second["result"] as { messages: { seq: number }[] }).messages.map((m) => m.seq)).toEqual([
+      21, 22, 23, 24, 25,
+    ]);
+    // Re-reading old messages never moves the cursor backwards.
+    const again = await critic.request({ id: 5, op: "fetch", room: "r", afterSeq: 0, limit: 2 });
+    expect((again["result"] as { messages: { seq: number }[] }).messages.map((m) => m.seq)).toEqual([1, 2]);
+    expect(await critic.request({ id: 6, op: "rooms" })).toMatchObject({ result: { rooms: [{ unread: 0 }] } });
+  });
+
+  test("a fetch past the ring's window reports what was evicted", async () => {
+    const broker = await startTestBroker({ roomCapacity: 3 });
+    const planner = await RawPeer.hello(broker.socketPath, "planner");
+    await planner.request({ id: 2, op: "join", room: "r" });
+    for (let i = 1; i <= 5; i++) await planner.request({ id: 10 + i, op: "post", room: "r", body: `m${i}` });
+    expect(await planner.request({ id: 3, op: "fetch", room: "r", afterSeq: 0 })).toMatchObject({
+      result: { evicted: { count: 2, fromSeq: 1, toSeq: 2 }, newestSeq: 5, more: false },
+    });
+  });
+
+  test("a fetch page is cut at the byte cap but always carries one message", async () => {
+    const broker = await startTestBroker({ maxFetchBytes: 250 });
+    const planner = await RawPeer.hello(broker.socketPath, "planner");
+    await planner.request({ id: 2, op: "join", room: "r" });
+    for (let i = 1; i <= 3; i++) await planner.request({ id: 10 + i, op: "post", room: "r", body: "z".repeat(200) });
+    const reply = await planner.request({ id: 3, op: "fetch", room: "r", afterSeq: 0 });
+    expect((reply["result"] as { messages: unknown[] }).messages).toHaveLength(1);
+    expect(reply).toMatchObject({ result: { more: true } });
+  });
+
+  test("status reports the broker", async () => {
+    let now = 1_000_000;
+    const broker = await startTestBroker({ clock: () => now });
+    const peer = await RawPeer.hello(broker.socketPath, "planner");
+    await peer.request({ id: 2, op: "join", room: "r" });
+    now += 1234;
+    expect(await peer.request({ id: 3, op: "status" })).toMatchObject({
+      result: {
+        pid: process.pid,
+        uptimeMs: 1234,
+        protocol: "orphus-roundtable",
+        protocolVersion: 1,
+        rooms: 1,
+        connections: 1,
+        socketPath: broker.socketPath,
+        pingsDropped: 0,
+      },
+    });
+  });
+});
+
+describe("limits", () => {
+  test("connections past the limit are refused with a typed error and closed", async () => {
+    const broker = await startTestBroker({ maxConnections: 2 });
+    await RawPeer.hello(broker.socketPath, "a");
+    await RawPeer.hello(broker.socketPath, "b");
+    const third = new RawPeer(broker.socketPath);
+    await third.closed;
+    expect(third.frames).toEqual([
+      {
+        id: null,
+        ok: false,
+        error: {
+          code: "ERR_TOO_MANY_CONNECTIONS",
+          message: "The broker already serves its maximum of 2 connections",
+          details: { maxConnections: 2 },
+        },
+      },
+    ]);
+  });
+
+  test("rooms, members, body, headline and room names are refused with their codes", async () => {
+    const broker = await startTestBroker({ maxRooms: 1, maxMembers: 1, maxBodyBytes: 8, maxHeadlineBytes: 4 });
+    const a = await RawPeer.hello(broker.socketPath, "a");
+    const b = await RawPeer.hello(broker.socketPath, "b");
+    await a.request({ id: 2, op: "join", room: "one" });
+    expect(await a.request({ id: 3, op: "join", room: "two" })).toMatchObject({
+      error: { code: "ERR_TOO_MANY_ROOMS", details: { maxRooms: 1 } },
+    });
+    expect(await b.request({ id: 2, op: "join", room: "one" })).toMatchObject({
+      error: { code: "ERR_TOO_MANY_MEMBERS", details: { maxMembers: 1 } },
+    });
+    expect(await a.request({ id: 4, op: "post", room: "one", body: "123456789" })).toMatchObject({
+      error: { code: "ERR_BODY_TOO_LARGE", details: { bytes: 9, maxBodyBytes: 8 } },
+    });
+    expect(await a.request({ id: 5, op: "post", room: "one", body: "ok", headline: "12345" })).toMatchObject({
+      error: { code: "ERR_HEADLINE_TOO_LARGE", details: { bytes: 5, maxHeadlineBytes: 4 } },
+    });
+    expect(await a.request({ id: 6, op: "join", room: "Bad Name" })).toMatchObject({
+      error: { code: "ERR_INVALID_ROOM_NAME" },
+    });
+    // Nothing refused was stored.
+    expect(await a.request({ id: 7, op: "post", room: "one", body: "ok" })).toMatchObject({ result: { seq: 1 } });
+  });
+});
