@@ -7,7 +7,7 @@ import type { BackstopCut } from "./backstop.js";
 import { checkBudget, checkContent, checkString, textOf, type OutputContent } from "./content.js";
 import { BoundsInputError, BoundsLimitError } from "./errors.js";
 import { DEFAULT_FANOUT_BUDGET, MAX_FANOUT_CHILDREN } from "./limits.js";
-import { shareBudget } from "./share.js";
+import { shareBudget, type SharedBody, type SharedItem } from "./share.js";
 import { displayName, stubLine } from "./stub.js";
 
 /** How a child ended. */
@@ -93,18 +93,18 @@ function shownError(child: FanOutChild): string {
   return textOf(child.error);
 }
 
-/** The digest item of child `index`, whose output was written to `path`, with its shaped `body`. */
+/** The digest item of child `index`, whose output was written to `path`, with its shaped body. */
 function digestItem(
   child: FanOutChild,
   index: number,
-  body: string,
+  shaped: SharedBody,
   path: string,
   errorPath: string | null,
 ): DigestItem {
   return {
     seq: index + 1,
     author: child.name,
-    body,
+    ...shaped,
     // The stub names the child, its outcome and every path, so nothing it said is out of reach.
     pinned: stubLine(child.outcome, child.name, path, errorPath),
     priority: RANK[child.outcome],
@@ -112,9 +112,11 @@ function digestItem(
 }
 
 /** What a child shows in the digest: a failure's detail (its output is one path away), else its output. */
-function bodyOf(child: FanOutChild): string {
+function shownBody(child: FanOutChild, index: number): SharedItem {
   const error = shownError(child);
-  return error.trim() === "" ? textOf(child.output) : `error: ${error}`;
+  const seq = index + 1;
+  if (error.trim() === "") return { seq, author: child.name, body: textOf(child.output), prefix: "" };
+  return { seq, author: child.name, body: error, prefix: "error: " };
 }
 
 /** All outputs in full, failures and their details first: the return when there is nowhere to point. */
@@ -166,10 +168,7 @@ export async function boundFanOut(children: readonly FanOutChild[], options: Fan
     const out = backstop(artifactError === null ? text : `${degradedLine(artifactError)}\n${text}`, null);
     return { text: out.text, bounded, tasks, digest: null, truncated: out.truncated, artifactError };
   }
-  const bodies = shareBudget(
-    checked.map((child, i) => ({ seq: i + 1, author: child.name, body: bodyOf(child) })),
-    budget,
-  );
+  const bodies = shareBudget(checked.map(shownBody), budget);
   const digest = renderDigest({
     // Bounded means every write succeeded, so every task has its path.
     items: checked.map((child, i) => digestItem(child, i, bodies[i]!, tasks[i]!.path as string, tasks[i]!.errorPath)),

@@ -143,6 +143,17 @@ describe("failures first", () => {
     expect(new TextDecoder().decode(fs.files.get("/a/run-000001/003-crash.error.txt"))).toBe(trace);
     expect(result.digest?.full).toEqual([1, 2]);
   });
+
+  test("a detail too long for any excerpt still arrives as an error headline", async () => {
+    const artifacts = await openArtifactRun({ dir: "/a", fs: memoryFs() });
+    const trace = `\n\n  Error: out of memory\n${report("at frame", 5000)}`;
+    const result = await boundFanOut([{ name: "crash", outcome: "failed", output: "", error: trace }], {
+      artifacts,
+      budget: 100,
+    });
+    expect(result.digest?.headlines).toEqual([1]);
+    expect(result.text.split("\n")[1]).toBe("[#1 crash, headline] error: Error: out of memory");
+  });
 });
 
 describe("hostile and odd names", () => {
