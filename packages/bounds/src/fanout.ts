@@ -54,7 +54,7 @@ export interface FanOutResult {
   readonly tasks: readonly FanOutTask[];
   /** The digest behind a bounded text (child i has seq i + 1); null when unbounded. */
   readonly digest: DigestResult | null;
-  /** What the truncation backstop cut, or null. */
+  /** What the truncation backstop cut from an unbounded return, or null (always null when bounded). */
   readonly truncated: BackstopCut | null;
   /** Why artifacts could not be written, when that left the return unbounded; else null. */
   readonly artifactError: Error | null;
@@ -175,6 +175,6 @@ export async function boundFanOut(children: readonly FanOutChild[], options: Fan
     budget,
     recovery: "pinned",
   });
-  const out = backstop(digest.text, null);
-  return { text: out.text, bounded, tasks, digest, truncated: out.truncated, artifactError };
+  // No backstop here: the digest bound is the tighter one, and a cut could drop stubs.
+  return { text: digest.text, bounded, tasks, digest, truncated: null, artifactError };
 }

@@ -10,8 +10,11 @@ export const DEFAULT_FANOUT_BUDGET = 1200;
 /** Head plus tail of a single subagent's return: one child, so twice a splice. */
 export const DEFAULT_RETURN_BUDGET = 4000;
 
-/** Most children one fan-out accepts: each costs a pinned stub outside the budget, so their number is capped. */
-export const MAX_FANOUT_CHILDREN = 1000;
+/**
+ * Most children one fan-out accepts: each costs a pinned stub (at most 513 characters) outside the budget, so their
+ * number is capped; 256 worst-case stubs and the default budget stay well under the truncation backstop.
+ */
+export const MAX_FANOUT_CHILDREN = 256;
 
 /** Most artifact files one run writes; their numbers then fit five digits. */
 export const MAX_ARTIFACTS_PER_RUN = 10_000;

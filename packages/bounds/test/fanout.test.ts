@@ -269,7 +269,7 @@ describe("validation", () => {
       "children[0].error",
     );
     await expect(boundFanOut([], { artifacts: null, budget: -1 })).rejects.toThrow(BoundsOptionError);
-    const many = Array.from({ length: 1001 }, () => ({ name: "a", outcome: "ok" as const, output: "" }));
+    const many = Array.from({ length: 257 }, () => ({ name: "a", outcome: "ok" as const, output: "" }));
     await expect(boundFanOut(many, none)).rejects.toThrow(BoundsLimitError);
   });
 
@@ -380,5 +380,25 @@ describe("sharing the budget", () => {
       }),
       { numRuns: 80 },
     );
+  });
+});
+
+describe("at the limits", () => {
+  test("256 children with the widest stubs: the text is the digest bound, never cut by the backstop", async () => {
+    const fs = memoryFs();
+    const artifacts = await openArtifactRun({ dir: `/${"d".repeat(127)}`, fs });
+    const children = Array.from({ length: 256 }, (_, i): FanOutChild => ({
+      name: `${"n".repeat(70)}${i}`,
+      outcome: "timed-out",
+      output: report(`c${i}`, 2000),
+      error: "deadline",
+    }));
+    const result = await boundFanOut(children, { artifacts });
+    expect(result.truncated).toBeNull();
+    expect(result.text.length).toBeLessThanOrEqual(maxDigestLength(1200, 256));
+    expect(Buffer.byteLength(result.text)).toBeLessThan(204_800);
+    for (const task of result.tasks) {
+      expect(`${result.text}\n`).toContain(`output: ${task.path} · error: ${task.errorPath}\n`);
+    }
   });
 });

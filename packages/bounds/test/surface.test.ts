@@ -37,7 +37,7 @@ test("limits", () => {
   expect(bounds.DEFAULT_SPLICE_CHARS).toBe(2000);
   expect(bounds.DEFAULT_FANOUT_BUDGET).toBe(1200);
   expect(bounds.DEFAULT_RETURN_BUDGET).toBe(4000);
-  expect(bounds.MAX_FANOUT_CHILDREN).toBe(1000);
+  expect(bounds.MAX_FANOUT_CHILDREN).toBe(256);
   expect(bounds.MAX_ARTIFACTS_PER_RUN).toBe(10000);
   expect(bounds.MAX_ARTIFACTS_DIR_LENGTH).toBe(128);
   expect(bounds.TASK_NAME_MAX_LENGTH).toBe(64);
