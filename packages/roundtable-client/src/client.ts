@@ -73,6 +73,7 @@ export class RoundtableClient {
   readonly #onWarning: (message: string) => void;
   readonly #coalescer: ActivityCoalescer | undefined;
   readonly #listeners = new Set<EventListener>();
+  readonly #lossListeners = new Set<(reason: string) => void>();
   #connection: BrokerConnection | undefined;
   #connecting: Promise<BrokerConnection> | undefined;
   #hello: BrokerHello | undefined;
@@ -184,6 +185,15 @@ export class RoundtableClient {
   }
 
   /**
+   * Subscribes to the loss of an open connection (broker exit, kill, protocol failure; not close()); returns the
+   * unsubscribe function. The next call reconnects, and rooms must be joined again.
+   */
+  onConnectionLost(listener: (reason: string) => void): () => void {
+    this.#lossListeners.add(listener);
+    return () => this.#lossListeners.delete(listener);
+  }
+
+  /**
    * Waits for the next post by another role, in `room` or in any joined room; resolves undefined after `timeoutMs`
    * or on abort. Connects first, so the wait sees events; rejects if the connection is lost while waiting.
    */
@@ -268,7 +278,7 @@ export class RoundtableClient {
         requestTimeoutMs: this.#requestTimeoutMs,
         timers: this.#timers,
         onEvent: (event) => this.#dispatch(event),
-        onClose: () => this.#connectionClosed(connection),
+        onClose: (reason) => this.#connectionClosed(connection, reason),
       });
       this.#connects++;
       try {
@@ -292,8 +302,11 @@ export class RoundtableClient {
     }
   }
 
-  #connectionClosed(connection: BrokerConnection): void {
-    if (this.#connection === connection) this.#connection = undefined;
+  #connectionClosed(connection: BrokerConnection, reason: string): void {
+    if (this.#connection === connection) {
+      this.#connection = undefined;
+      if (!this.#closed) for (const listener of this.#lossListeners) listener(reason);
+    }
     const watchers = this.#closeWatchers.get(connection);
     this.#closeWatchers.delete(connection);
     for (const watcher of watchers ?? []) watcher();

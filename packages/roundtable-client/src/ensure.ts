@@ -1,4 +1,5 @@
 import { createConnection, type Socket } from "node:net";
+import { checkPositiveInteger } from "./connection.js";
 import { BrokerNotRunningError, BrokerStartError } from "./errors.js";
 import {
   BROKER_RETRY_INITIAL_DELAY_MS,
@@ -86,8 +87,8 @@ function describeExit(broker: SpawnedBroker, exit: BrokerExit): string {
 export async function openBrokerSocket(options: OpenBrokerSocketOptions): Promise<Socket> {
   const timers = options.timers ?? systemTimers;
   const { socketPath } = options;
-  const connectTimeoutMs = options.connectTimeoutMs ?? CONNECT_ATTEMPT_TIMEOUT_MS;
-  const startTimeoutMs = options.startTimeoutMs ?? DEFAULT_BROKER_START_TIMEOUT_MS;
+  const connectTimeoutMs = checkPositiveInteger("connectTimeoutMs", options.connectTimeoutMs ?? CONNECT_ATTEMPT_TIMEOUT_MS, 600_000);
+  const startTimeoutMs = checkPositiveInteger("startTimeoutMs", options.startTimeoutMs ?? DEFAULT_BROKER_START_TIMEOUT_MS, 600_000);
   const plan = options.spawn;
   const tail = (): string | undefined =>
     plan === false || plan.logPath === undefined ? undefined : readLogTail(plan.logPath);

@@ -19,6 +19,7 @@
  * churn (sequence 0) never counts. Joins are never replayed after a broker restart; the next post says so loudly.
  */
 export { RoundtableClient } from "./client.js";
+export { createRoundtableClient, locateBroker } from "./create.js";
 export { BrokerConnection } from "./connection.js";
 export { ActivityCoalescer, renderActivityNotice } from "./pings.js";
 export { resolveRoleName, sessionRoleName } from "./role.js";
@@ -73,6 +74,7 @@ export {
   CliUsageError,
 } from "./errors.js";
 export type { RoundtableClientOptions, Connector, BrokerHello, EventListener } from "./client.js";
+export type { CreateRoundtableClientOptions, BrokerLocation } from "./create.js";
 export type { BrokerConnectionOptions } from "./connection.js";
 export type { ActivityNotice, RoomActivity, ActivityEventLike, ActivityCoalescerOptions } from "./pings.js";
 export type { ResolvedRole } from "./role.js";

@@ -34,7 +34,7 @@ export const MAX_BROKER_SPAWNS = 3;
 /** Bytes of the broker log quoted in a start failure. */
 export const BROKER_LOG_TAIL_BYTES = 2_000;
 
-/** Size past which the broker log is truncated when a broker is spawned, so the log never grows without bound. */
+/** Size past which the broker log is rotated to `<log>.1` when a broker is spawned, so it never grows without bound. */
 export const MAX_BROKER_LOG_BYTES = 1024 * 1024;
 
 /** Characters a digest spends when a tool call names no budget: small, because it lands in a context window. */

@@ -1,5 +1,5 @@
 import { spawn as nodeSpawn, type ChildProcess, type SpawnOptions } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readSync, fstatSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync } from "node:fs";
 import { dirname } from "node:path";
 import { BROKER_LOG_TAIL_BYTES, MAX_BROKER_LOG_BYTES } from "./limits.js";
 
@@ -40,13 +40,17 @@ export interface SpawnedBroker {
   readonly exit: () => BrokerExit | undefined;
 }
 
-/** Opens the broker log for appending, truncating it first when it has grown past {@link MAX_BROKER_LOG_BYTES}. */
+/**
+ * Opens the broker log for appending. Past {@link MAX_BROKER_LOG_BYTES} it is first rotated to `<log>.1` (replacing
+ * the older one), the policy of the broker's own logger, so output of brokers that die early cannot grow it forever.
+ */
 function openLog(logPath: string): number {
   mkdirSync(dirname(logPath), { recursive: true, mode: 0o700 });
   const fd = openSync(logPath, "a", 0o600);
   if (fstatSync(fd).size <= MAX_BROKER_LOG_BYTES) return fd;
   closeSync(fd);
-  return openSync(logPath, "w", 0o600);
+  renameSync(logPath, `${logPath}.1`);
+  return openSync(logPath, "a", 0o600);
 }
 
 /**

@@ -53,12 +53,13 @@ test("a broker is spawned detached in its own process group, its output in the l
   expect(broker.exit()).toBeUndefined();
 });
 
-test("the log is truncated at spawn once it has grown past its limit; its tail starts at a line", () => {
+test("the log is rotated at spawn once it has grown past its limit; its tail starts at a line", () => {
   const logPath = join(temp.dir, "broker.log");
   writeFileSync(logPath, "x".repeat(MAX_BROKER_LOG_BYTES + 1));
   const broker = spawnDetachedBroker({ command: node("process.exit(0)"), logPath });
   started.push(broker.pid as number);
   expect(statSync(logPath).size).toBeLessThan(100);
+  expect(statSync(`${logPath}.1`).size).toBe(MAX_BROKER_LOG_BYTES + 1);
   writeFileSync(logPath, "first line\nsecond line\nthird line\n");
   expect(readLogTail(logPath, 20)).toBe("third line\n");
   expect(readLogTail(join(temp.dir, "missing.log"))).toBeUndefined();

@@ -1,0 +1,316 @@
+import { parseArgs } from "node:util";
+import { z } from "zod";
+import { WireRefusalError, roleNameSchema, roomNameSchema, type FetchedMessage } from "@orphus/roundtable-protocol";
+import type { RoundtableClient } from "./client.js";
+import { createRoundtableClient, locateBroker, type CreateRoundtableClientOptions } from "./create.js";
+import { BrokerNotRunningError, CliUsageError, ConnectionLostError, RoundtableClientError } from "./errors.js";
+import { TOOL_MAX_POST_CHARS } from "./limits.js";
+import { plural, safeLine, safeText } from "./text.js";
+
+/** Exit codes of the `roundtable` CLI. */
+export const CLI_EXIT = {
+  /** Done. */
+  ok: 0,
+  /** The broker refused, the connection was lost, or the request failed. */
+  failed: 1,
+  /** The arguments are wrong; usage was printed. */
+  usage: 2,
+  /** No broker is running, and the command does not start one. */
+  noBroker: 3,
+} as const;
+
+/** The role the CLI speaks as when `--as` is not given: the person at the terminal. */
+export const CLI_DEFAULT_ROLE = "human";
+
+/** Messages `tail` prints before following, when `--lines` is not given. */
+export const CLI_DEFAULT_TAIL_LINES = 10;
+
+/** Where the CLI writes, what it reads, and what stops `tail`; injected so tests run it in-process. */
+export interface CliIo {
+  readonly stdout: { write(text: string): unknown };
+  readonly stderr: { write(text: string): unknown };
+  readonly env?: NodeJS.ProcessEnv;
+  /** Aborting ends `tail` with exit code 0 (the bin wires SIGINT and SIGTERM to it). */
+  readonly signal?: AbortSignal;
+  /** Passed to the client (tests use it to shorten timeouts or count spawns). */
+  readonly clientOptions?: CreateRoundtableClientOptions;
+}
+
+export const CLI_USAGE = `Usage: roundtable <command> [options]
+
+Watch and poke the roundtable broker of an agent directory.
+
+Commands:
+  status               the broker: socket, pid, uptime, version, rooms with members and messages
+  rooms                the rooms, one per line
+  tail <room>          print the last messages of a room, then follow new ones until Ctrl-C
+  post <room> <text>   post a message (starts a broker when none is running)
+
+Options:
+  --agent-dir <dir>    agent directory (default: $ORPHUS_CODING_AGENT_DIR, else ~/.orphus/agent)
+  --as <role>          role to speak as (default: ${CLI_DEFAULT_ROLE})
+  --lines <n>          tail: messages to show before following (default: ${CLI_DEFAULT_TAIL_LINES})
+  --headline <text>    post: one-line summary a digest falls back to
+  -h, --help           this help
+
+status, rooms and tail never start a broker. Exit codes: 0 done, 1 failed, 2 bad arguments, 3 no broker running.
+`;
+
+const lines = z.coerce.number().int().min(0).max(200);
+
+const commandSchemas = {
+  status: z.object({ command: z.literal("status") }),
+  rooms: z.object({ command: z.literal("rooms") }),
+  tail: z.object({ command: z.literal("tail"), room: roomNameSchema, lines }),
+  post: z.object({
+    command: z.literal("post"),
+    room: roomNameSchema,
+    text: z.string().min(1, { error: "the text is empty" }).max(TOOL_MAX_POST_CHARS),
+    headline: z.string().max(200).optional(),
+  }),
+};
+
+const argumentsSchema = z.object({
+  agentDir: z.string().min(1).optional(),
+  role: roleNameSchema,
+  action: z.discriminatedUnion("command", [
+    commandSchemas.status,
+    commandSchemas.rooms,
+    commandSchemas.tail,
+    commandSchemas.post,
+  ]),
+});
+
+/** Parsed and validated CLI arguments. */
+export type CliArguments = z.infer<typeof argumentsSchema>;
+
+/** Parses argv (without node and the script); returns "help" for --help, throws CliUsageError for anything wrong. */
+export function parseCliArguments(argv: readonly string[]): CliArguments | "help" {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        help: { type: "boolean", short: "h" },
+        "agent-dir": { type: "string" },
+        as: { type: "string" },
+        lines: { type: "string" },
+        headline: { type: "string" },
+      },
+    });
+  } catch (error) {
+    throw new CliUsageError(error instanceof Error ? error.message : String(error), { cause: error });
+  }
+  const { values, positionals } = parsed;
+  if (values.help === true) return "help";
+  const [command, room, ...rest] = positionals;
+  if (command === undefined) throw new CliUsageError("no command given");
+  const expectsArgs: Record<string, number> = { status: 0, rooms: 0, tail: 1 };
+  const expected = expectsArgs[command];
+  if (expected !== undefined && positionals.length - 1 > expected) {
+    throw new CliUsageError(`${command} takes ${expected === 0 ? "no arguments" : "one argument, the room"}`);
+  }
+  const input = {
+    agentDir: values["agent-dir"],
+    role: values.as ?? CLI_DEFAULT_ROLE,
+    action: {
+      command,
+      room,
+      lines: values.lines ?? String(CLI_DEFAULT_TAIL_LINES),
+      text: rest.length === 0 ? undefined : rest.join(" "),
+      headline: values.headline,
+    },
+  };
+  const result = argumentsSchema.safeParse(input);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const where = issue?.path.filter((p) => p !== "action").join(".") ?? "";
+    const what =
+      where === "command" || where === ""
+        ? `unknown command ${JSON.stringify(command)} (expected status, rooms, tail or post)`
+        : `${where === "role" ? "--as" : where === "lines" ? "--lines" : `<${where}>`}: ${issue?.message ?? "invalid"}`;
+    throw new CliUsageError(what, { cause: result.error });
+  }
+  return result.data;
+}
+
+function formatDuration(ms: number): string {
+  const seconds = Math.floor(ms / 1000);
+  if (seconds < 60) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m ${seconds % 60}s`;
+  const hours = Math.floor(minutes / 60);
+  return `${hours}h ${minutes % 60}m`;
+}
+
+function table(rows: readonly (readonly string[])[]): string {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join("  ")).join("\n");
+}
+
+async function roomsTable(client: RoundtableClient): Promise<string> {
+  const { rooms } = await client.rooms();
+  if (rooms.length === 0) return "  (no rooms)";
+  return table(rooms.map((r) => ["  " + safeLine(r.room), plural(r.members, "member"), plural(r.newestSeq, "message")]));
+}
+
+async function status(client: RoundtableClient, io: CliIo, socketPath: string): Promise<void> {
+  const s = await client.status();
+  const rows = [
+    ["broker", `running, pid ${s.pid}, up ${formatDuration(s.uptimeMs)}`],
+    ["version", `${s.version} (${s.protocol} v${s.protocolVersion})`],
+    ["socket", socketPath],
+    ["sessions", `${plural(Math.max(0, s.connections - 1), "connection")} besides this one`],
+    ["rooms", String(s.rooms)],
+  ];
+  io.stdout.write(`${table(rows)}\n${s.rooms > 0 ? `${await roomsTable(client)}\n` : ""}`);
+}
+
+function timeOf(ms: number): string {
+  return new Date(ms).toTimeString().slice(0, 8);
+}
+
+/** One message as tail prints it: time, seq and author, then the body, continuation lines indented. */
+export function formatTailMessage(message: FetchedMessage): string {
+  const body = safeText(message.body).replace(/\n/g, "\n    ");
+  return `${timeOf(message.postedAt)} #${message.seq} ${safeLine(message.author)}: ${body}\n`;
+}
+
+async function tail(client: RoundtableClient, io: CliIo, room: string, back: number): Promise<number> {
+  const { rooms } = await client.rooms();
+  if (!rooms.some((r) => r.room === room)) {
+    const known = rooms.map((r) => r.room).join(", ");
+    io.stderr.write(`roundtable: no room "${room}" on this broker${known === "" ? "" : ` (rooms: ${known})`}\n`);
+    return CLI_EXIT.failed;
+  }
+  const joined = await client.join(room);
+  let lastSeq = Math.max(0, joined.newestSeq - back);
+  let draining = Promise.resolve();
+  const drain = async (): Promise<void> => {
+    for (;;) {
+      const page = await client.fetch(room, { afterSeq: lastSeq, limit: 200 });
+      for (const message of page.messages) io.stdout.write(formatTailMessage(message));
+      const last = page.messages[page.messages.length - 1];
+      if (last !== undefined) lastSeq = last.seq;
+      if (!page.more || last === undefined) return;
+    }
+  };
+  return new Promise<number>((resolve) => {
+    let done = false;
+    const stop = (code: number): void => {
+      done = true;
+      unsubscribe();
+      unwatch();
+      io.signal?.removeEventListener("abort", onAbort);
+      resolve(code);
+    };
+    const onAbort = (): void => stop(CLI_EXIT.ok);
+    const fail = (error: unknown): void => {
+      if (done) return;
+      const lost = error instanceof ConnectionLostError;
+      io.stderr.write(
+        lost
+          ? "roundtable: the broker went away (it exits when idle, or was stopped); tail ends\n"
+          : `roundtable: ${describe(error)}\n`,
+      );
+      stop(CLI_EXIT.failed);
+    };
+    // One fetch pass queued at most: a burst of pings becomes one pass, not one per message.
+    let queued = false;
+    const follow = (): void => {
+      if (queued) return;
+      queued = true;
+      draining = draining
+        .then(() => {
+          queued = false;
+          return drain();
+        })
+        .catch(fail);
+    };
+    const unsubscribe = client.onEvent((event) => {
+      if (event.event === "post" && event.room === room) follow();
+    });
+    const unwatch = client.onConnectionLost((reason) => fail(new ConnectionLostError("tail", reason)));
+    io.signal?.addEventListener("abort", onAbort, { once: true });
+    io.stderr.write(`following "${room}" as ${client.role}; Ctrl-C to stop\n`);
+    follow();
+    if (io.signal?.aborted === true) onAbort();
+  });
+}
+
+async function post(
+  client: RoundtableClient,
+  io: CliIo,
+  action: { room: string; text: string; headline?: string | undefined },
+): Promise<void> {
+  const joined = await client.join(action.room);
+  const result = await client.post(action.room, action.text, action.headline === undefined ? {} : { headline: action.headline });
+  io.stdout.write(`Posted #${result.seq} to "${result.room}" as ${client.role}.\n`);
+  if (joined.created && joined.members.length <= 1) {
+    io.stdout.write("(The room is new and nobody else is in it; a broker keeps rooms only while sessions are connected.)\n");
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof WireRefusalError || error instanceof RoundtableClientError || error instanceof Error) return error.message;
+  return String(error);
+}
+
+async function execute(
+  client: RoundtableClient,
+  io: CliIo,
+  action: CliArguments["action"],
+  socketPath: string,
+): Promise<number> {
+  switch (action.command) {
+    case "status":
+      await status(client, io, socketPath);
+      return CLI_EXIT.ok;
+    case "rooms":
+      io.stdout.write(`${(await roomsTable(client)).replace(/^ {2}/gm, "")}\n`);
+      return CLI_EXIT.ok;
+    case "tail":
+      return tail(client, io, action.room, action.lines);
+    case "post":
+      await post(client, io, action);
+      return CLI_EXIT.ok;
+  }
+}
+
+/** Runs the CLI; resolves with the exit code. Never throws. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  let args: CliArguments | "help";
+  try {
+    args = parseCliArguments(argv);
+  } catch (error) {
+    io.stderr.write(`roundtable: ${describe(error)}\n\n${CLI_USAGE}`);
+    return CLI_EXIT.usage;
+  }
+  if (args === "help") {
+    io.stdout.write(CLI_USAGE);
+    return CLI_EXIT.ok;
+  }
+  const { action } = args;
+  let client: RoundtableClient | undefined;
+  try {
+    const options: CreateRoundtableClientOptions = {
+      ...io.clientOptions,
+      role: args.role,
+      ...(io.env === undefined ? {} : { env: io.env }),
+      ...(args.agentDir === undefined ? {} : { agentDir: args.agentDir }),
+      spawnBroker: action.command === "post",
+      onWarning: () => undefined,
+    };
+    const { socketPath } = locateBroker({ ...options, spawnBroker: false });
+    client = createRoundtableClient(options);
+    return await execute(client, io, action, socketPath);
+  } catch (error) {
+    io.stderr.write(`roundtable: ${describe(error)}\n`);
+    return error instanceof BrokerNotRunningError ? CLI_EXIT.noBroker : CLI_EXIT.failed;
+  } finally {
+    client?.close();
+  }
+}

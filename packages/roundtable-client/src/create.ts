@@ -1,0 +1,96 @@
+import { parse } from "node:path";
+import { brokerCommand, brokerLogPath, brokerSocketPath, resolveAgentDir } from "@orphus/roundtable-broker";
+import { RoundtableClient, type Connector, type RoundtableClientOptions } from "./client.js";
+import { ClientOptionError } from "./errors.js";
+import { openBrokerSocket, type BrokerSpawnPlan } from "./ensure.js";
+import type { BrokerCommand, SpawnFunction, SpawnedBroker } from "./spawner.js";
+
+/** Where a client finds its broker, and how it starts one. */
+export interface BrokerLocation {
+  readonly agentDir: string;
+  readonly socketPath: string;
+  /** Undefined when this client never spawns. */
+  readonly spawn: BrokerSpawnPlan | undefined;
+}
+
+/** Options of {@link createRoundtableClient}: a client wired to the broker of an agent directory. */
+export interface CreateRoundtableClientOptions extends Omit<RoundtableClientOptions, "connector"> {
+  /** The agent directory; default `ORPHUS_CODING_AGENT_DIR`, else `~/.orphus/agent`. One per fleet. */
+  readonly agentDir?: string;
+  /** Environment the agent directory is resolved from, and the spawned broker runs with; default process.env. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Start a broker when nothing answers; default true. False for read-only callers (BrokerNotRunningError). */
+  readonly spawnBroker?: boolean;
+  /** Idle time of a broker this client spawns (`--idle-ms`); default the broker's own (5 s). */
+  readonly brokerIdleMs?: number;
+  /** The program that runs a broker; default the `orphus-roundtable-broker` bin, built or (in the workspace) source. */
+  readonly brokerCommand?: BrokerCommand;
+  /** Where a spawned broker's output goes; default `<agentDir>/roundtable/broker.log`; false discards it. */
+  readonly brokerLogPath?: string | false;
+  /** Total wait for a spawned broker to answer; default 15 s. */
+  readonly startTimeoutMs?: number;
+  /** Called with each broker process the client starts. */
+  readonly onSpawn?: (broker: SpawnedBroker) => void;
+  /** Replaces node's spawn (to count or refuse spawns). */
+  readonly spawn?: SpawnFunction;
+  /** Replaces the whole connect-or-spawn step. */
+  readonly connector?: Connector;
+}
+
+function checkIdleMs(idleMs: number | undefined): void {
+  if (idleMs !== undefined && (!Number.isInteger(idleMs) || idleMs < 1 || idleMs > 86_400_000)) {
+    throw new ClientOptionError("brokerIdleMs", "an integer number of milliseconds from 1 to 86400000", idleMs);
+  }
+}
+
+/**
+ * Works out the agent directory, the socket, the log and the command that starts a broker. Starts nothing; the
+ * command is resolved (tsx is located when running from source), so a client calls this on its first connect.
+ */
+export function locateBroker(options: CreateRoundtableClientOptions = {}): BrokerLocation {
+  checkIdleMs(options.brokerIdleMs);
+  const env = options.env ?? process.env;
+  const agentDir = resolveAgentDir(options.agentDir === undefined ? env : { ORPHUS_CODING_AGENT_DIR: options.agentDir });
+  const socketPath = brokerSocketPath(agentDir);
+  if (options.spawnBroker === false) return { agentDir, socketPath, spawn: undefined };
+  const command: BrokerCommand = options.brokerCommand ?? {
+    ...brokerCommand({ agentDir, ...(options.brokerIdleMs === undefined ? {} : { idleMs: options.brokerIdleMs }) }),
+    env,
+    // A daemon should not pin the directory it happened to be started from.
+    cwd: parse(process.cwd()).root,
+  };
+  const logPath = options.brokerLogPath === false ? undefined : (options.brokerLogPath ?? brokerLogPath(agentDir));
+  return {
+    agentDir,
+    socketPath,
+    spawn: {
+      command,
+      ...(logPath === undefined ? {} : { logPath }),
+      ...(options.spawn === undefined ? {} : { spawn: options.spawn }),
+    },
+  };
+}
+
+/**
+ * A lazy client of the broker of an agent directory: nothing is looked up on disk, connected or spawned until the
+ * first call, which starts a broker (detached) when none answers. Options are checked at once.
+ */
+export function createRoundtableClient(options: CreateRoundtableClientOptions = {}): RoundtableClient {
+  const { agentDir: _a, env: _e, spawnBroker: _s, brokerIdleMs: _i, brokerCommand: _c, brokerLogPath: _l, ...rest } =
+    options;
+  const { startTimeoutMs, onSpawn, spawn: _spawn, connector: given, ...clientOptions } = rest;
+  checkIdleMs(options.brokerIdleMs);
+  let location: BrokerLocation | undefined;
+  const connector: Connector =
+    given ??
+    (() => {
+      location ??= locateBroker(options);
+      return openBrokerSocket({
+        socketPath: location.socketPath,
+        spawn: location.spawn ?? false,
+        ...(startTimeoutMs === undefined ? {} : { startTimeoutMs }),
+        ...(onSpawn === undefined ? {} : { onSpawn }),
+      });
+    });
+  return new RoundtableClient({ ...clientOptions, connector });
+}

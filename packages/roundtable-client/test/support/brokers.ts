@@ -1,0 +1,68 @@
+import { afterEach, beforeEach } from "vitest";
+import { createRoundtableClient, type CreateRoundtableClientOptions, type RoundtableClient } from "../../src/index.js";
+import { shortTempDir, until } from "./tmp.js";
+
+/** True while a process with this pid exists. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Resolves once the process is gone. */
+export function gone(pid: number): Promise<void> {
+  return until(() => !alive(pid), 20);
+}
+
+/** Idle time of the brokers the tests spawn: short, so a finished test leaves nothing running for long. */
+export const TEST_IDLE_MS = 400;
+
+/**
+ * Per-test: a short temporary agent directory, clients of its broker (real sockets, real spawned broker processes
+ * from source), and clean-up that closes the clients and kills any broker still running.
+ */
+export function useAgentDir(): {
+  readonly dir: () => string;
+  readonly spawned: number[];
+  client: (options?: CreateRoundtableClientOptions) => RoundtableClient;
+} {
+  let temp: ReturnType<typeof shortTempDir> | undefined;
+  const spawned: number[] = [];
+  const clients: RoundtableClient[] = [];
+  beforeEach(() => {
+    temp = shortTempDir("rta-");
+  });
+  afterEach(() => {
+    for (const client of clients.splice(0)) client.close();
+    for (const pid of spawned.splice(0)) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // already exited
+      }
+    }
+    temp?.remove();
+  });
+  const dir = (): string => (temp as { dir: string }).dir;
+  return {
+    dir,
+    spawned,
+    client: (options = {}) => {
+      const client = createRoundtableClient({
+        agentDir: dir(),
+        brokerIdleMs: TEST_IDLE_MS,
+        onWarning: () => undefined,
+        ...options,
+        onSpawn: (broker) => {
+          if (broker.pid !== undefined) spawned.push(broker.pid);
+          options.onSpawn?.(broker);
+        },
+      });
+      clients.push(client);
+      return client;
+    },
+  };
+}
