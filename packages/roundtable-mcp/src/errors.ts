@@ -1,0 +1,39 @@
+/** Base class of every error this package throws; `code` is stable across releases. */
+export abstract class RoundtableMcpError extends Error {
+  abstract readonly code: string;
+}
+
+/** How many characters of an offending value a message quotes. */
+const PREVIEW_CHARS = 60;
+
+/** Renders a value for an error message, cut short. */
+export function preview(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}… (${text.length} characters)` : text;
+}
+
+/**
+ * The command line of `orphus-roundtable-mcp` cannot be used (no `--as`, a role name outside the wire's syntax, an
+ * unknown option); the bin prints the message and the usage to stderr and exits with code 2.
+ */
+export class McpUsageError extends RoundtableMcpError {
+  override readonly name = "McpUsageError";
+  readonly code = "ERR_MCP_USAGE";
+  constructor(detail: string, options?: { cause?: unknown }) {
+    super(`orphus-roundtable-mcp: ${detail}`, options);
+  }
+}
+
+/** An option of {@link createRoundtableMcpServer} is outside its allowed form; thrown before anything is started. */
+export class McpOptionError extends RoundtableMcpError {
+  override readonly name = "McpOptionError";
+  readonly code = "ERR_MCP_INVALID_OPTION";
+  constructor(option: string, expected: string, got: unknown, options?: { cause?: unknown }) {
+    super(`Invalid roundtable MCP server option ${option}: expected ${expected}, got ${preview(got)}`, options);
+  }
+}
