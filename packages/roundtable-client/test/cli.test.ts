@@ -16,6 +16,7 @@ function io(extra: Partial<CliIo> = {}): CliIo & { out: () => string; err: () =>
     env: { ORPHUS_CODING_AGENT_DIR: agent.dir() },
     clientOptions: {
       brokerIdleMs: TEST_IDLE_MS,
+      brokerCommand: agent.brokerCommand(),
       onSpawn: (broker) => {
         if (broker.pid !== undefined) agent.spawned.push(broker.pid);
       },
@@ -72,8 +73,10 @@ test("read-only commands never start a broker: with none running they say so and
 });
 
 test("post starts a broker; status, rooms and tail read it; tail follows until interrupted", async () => {
-  // Idle time long enough for the planner to arrive after the CLI has gone.
-  const posting = io({ clientOptions: { ...io().clientOptions, brokerIdleMs: 5000 } });
+  // The default broker command (from source here), with an idle time long enough for the planner to arrive after
+  // the CLI has gone.
+  const { brokerCommand: _bundled, ...defaults } = io().clientOptions ?? {};
+  const posting = io({ clientOptions: { ...defaults, brokerIdleMs: 5000 } });
   expect(await runCli(["post", "design", "first, from the terminal"], posting)).toBe(0);
   expect(posting.out()).toBe(
     'Posted #1 to "design" as human.\n' +

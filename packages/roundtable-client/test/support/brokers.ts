@@ -1,5 +1,11 @@
-import { afterEach, beforeEach } from "vitest";
-import { createRoundtableClient, type CreateRoundtableClientOptions, type RoundtableClient } from "../../src/index.js";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import { bundleBrokerBin } from "./bundle.js";
+import {
+  createRoundtableClient,
+  type BrokerCommand,
+  type CreateRoundtableClientOptions,
+  type RoundtableClient,
+} from "../../src/index.js";
 import { shortTempDir, until } from "./tmp.js";
 
 /** True while a process with this pid exists. */
@@ -21,14 +27,21 @@ export function gone(pid: number): Promise<void> {
 export const TEST_IDLE_MS = 400;
 
 /**
- * Per-test: a short temporary agent directory, clients of its broker (real sockets, real spawned broker processes
- * from source), and clean-up that closes the clients and kills any broker still running.
+ * Per-test: a short temporary agent directory, clients of its broker (real sockets, real spawned broker processes),
+ * and clean-up that closes the clients and kills any broker still running. Clients spawn the broker bin bundled
+ * once per file (fast to start); `{ fromSource: true }` on a client spawns the default command instead.
  */
 export function useAgentDir(): {
   readonly dir: () => string;
   readonly spawned: number[];
-  client: (options?: CreateRoundtableClientOptions) => RoundtableClient;
+  readonly brokerCommand: (idleMs?: number) => BrokerCommand;
+  client: (options?: CreateRoundtableClientOptions & { fromSource?: boolean }) => RoundtableClient;
 } {
+  let bundle: Awaited<ReturnType<typeof bundleBrokerBin>> | undefined;
+  beforeAll(async () => {
+    bundle = await bundleBrokerBin();
+  });
+  afterAll(() => bundle?.remove());
   let temp: ReturnType<typeof shortTempDir> | undefined;
   const spawned: number[] = [];
   const clients: RoundtableClient[] = [];
@@ -47,14 +60,20 @@ export function useAgentDir(): {
     temp?.remove();
   });
   const dir = (): string => (temp as { dir: string }).dir;
+  const brokerCommand = (idleMs = TEST_IDLE_MS): BrokerCommand => ({
+    command: process.execPath,
+    args: [(bundle as { bin: string }).bin, "--agent-dir", dir(), "--idle-ms", String(idleMs)],
+  });
   return {
     dir,
     spawned,
-    client: (options = {}) => {
+    brokerCommand,
+    client: ({ fromSource, ...options } = {}) => {
       const client = createRoundtableClient({
         agentDir: dir(),
         brokerIdleMs: TEST_IDLE_MS,
         onWarning: () => undefined,
+        ...(fromSource === true ? {} : { brokerCommand: brokerCommand(options.brokerIdleMs) }),
         ...options,
         onSpawn: (broker) => {
           if (broker.pid !== undefined) spawned.push(broker.pid);
