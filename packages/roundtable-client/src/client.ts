@@ -129,9 +129,11 @@ export class RoundtableClient {
   }
 
   /** Sends any request; the typed methods below are shorthands. */
-  async request<O extends Exclude<Op, "hello">>(op: O, params: RequestParams<O>, timeoutMs?: number): Promise<ResultFor<O>> {
-    const connection = await this.#ensure(op);
-    return connection.request(op, params, timeoutMs);
+  request<O extends Exclude<Op, "hello">>(op: O, params: RequestParams<O>, timeoutMs?: number): Promise<ResultFor<O>> {
+    const current = this.#connection;
+    // The common case goes straight to the open connection, without a hop through the connect promise.
+    if (!this.#closed && current !== undefined && !current.closed) return current.request(op, params, timeoutMs);
+    return this.#ensure(op).then((connection) => connection.request(op, params, timeoutMs));
   }
 
   /** Joins a room (creating it when it does not exist); this connection's role becomes a member. */
