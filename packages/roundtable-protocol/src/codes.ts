@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Every error code a broker may put in a refusal, with when it is sent. Codes are stable across releases; a client

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { WIRE_ERROR_CODES } from "./codes.js";
 import {
   DEFAULT_DIGEST_BUDGET,

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type * as z from "zod";
 import { PROTOCOL_NAME, PROTOCOL_VERSION, MAX_ERROR_MESSAGE_LENGTH } from "./constants.js";
 import { ServerFrameInvalidError } from "./errors.js";
 import { OPS, requestIdSchema, requestSchemas, serverFrameSchema } from "./schemas.js";
@@ -46,25 +46,24 @@ export function parseRequest(value: unknown): RequestParse {
   if (!isRecord(value)) {
     return refuse(null, undefined, `Invalid request: expected a JSON object with id and op, got ${kindOf(value)}`);
   }
+  const rawOp = value["op"];
+  // The common case first: a known op whose schema (id included) accepts the request in one pass.
+  const parsed = isOp(rawOp) ? requestSchemas[rawOp].safeParse(value) : undefined;
+  if (parsed?.success === true) return { ok: true, request: parsed.data };
   const idParse = requestIdSchema.safeParse(value["id"]);
   const id = idParse.success ? idParse.data : null;
-  const rawOp = value["op"];
   const op = typeof rawOp === "string" ? rawOp.slice(0, 64) : undefined;
   if (id === null) {
     return refuse(null, op, "Invalid request: id must be an integer from 0 to 2^53-1");
   }
-  if (!isOp(rawOp)) {
+  if (parsed === undefined) {
     const error: WireError = {
       code: "ERR_UNKNOWN_OP",
       message: clipMessage(`Unknown op ${JSON.stringify(op ?? rawOp ?? null)}: expected one of ${OPS.join(", ")}`),
     };
     return { ok: false, id, op, error };
   }
-  const parsed = requestSchemas[rawOp].safeParse(value);
-  if (!parsed.success) {
-    return refuse(id, rawOp, `Invalid ${rawOp} request: ${describeIssues(parsed.error.issues)}`);
-  }
-  return { ok: true, request: parsed.data };
+  return refuse(id, op, `Invalid ${op} request: ${describeIssues(parsed.error.issues)}`);
 }
 
 function refuse(id: number | null, op: string | undefined, message: string): RequestParse {

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { wireErrorCodeSchema } from "./codes.js";
 import {
   MAX_DIGEST_BUDGET,
