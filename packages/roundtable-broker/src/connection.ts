@@ -30,6 +30,8 @@ export class BrokerConnection {
   /** Pings dropped because this connection was not reading fast enough. */
   pingsDropped = 0;
   #closeReason: CloseReason | undefined;
+  /** Whether this turn of the event loop wrote nothing yet, one frame, or more (then the socket is corked). */
+  #turn: "idle" | "written" | "corked" = "idle";
 
   constructor(readonly id: number, readonly socket: Socket, private readonly host: ConnectionHost) {
     attachFrameDecoder(
@@ -73,7 +75,7 @@ export class BrokerConnection {
       this.socket.destroy();
       return;
     }
-    this.socket.write(frame);
+    this.#write(frame);
   }
 
   /** Queues a ping, or drops it (returning false) while the peer is behind. */
@@ -83,7 +85,7 @@ export class BrokerConnection {
       this.pingsDropped++;
       return false;
     }
-    this.socket.write(frame);
+    this.#write(frame);
     return true;
   }
 
@@ -100,6 +102,28 @@ export class BrokerConnection {
     this.#closeReason ??= reason;
     this.socket.destroy();
   }
+
+  /**
+   * The first frame of a turn of the event loop is written at once; any more in the same turn (a pipelined batch
+   * of requests, a burst of posts in a busy room) are corked and leave together in one writev when the turn ends.
+   * A lone request so pays no extra tick, and a batch pays one syscall. The bounds above see corked bytes too,
+   * since they count toward writableLength.
+   */
+  #write(frame: Buffer): void {
+    if (this.#turn === "idle") {
+      this.#turn = "written";
+      process.nextTick(this.#endTurn);
+    } else if (this.#turn === "written") {
+      this.#turn = "corked";
+      this.socket.cork();
+    }
+    this.socket.write(frame);
+  }
+
+  readonly #endTurn = (): void => {
+    if (this.#turn === "corked") this.socket.uncork();
+    this.#turn = "idle";
+  };
 
   #writable(): boolean {
     return this.#closeReason === undefined && !this.socket.destroyed && this.socket.writable;

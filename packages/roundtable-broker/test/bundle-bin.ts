@@ -1,30 +1,17 @@
-// Bundles src/bin/broker.ts with everything it imports (workspace packages from source, zod) into one ESM file
-// that plain node runs. A bundled start costs a fifth of a start through tsx, which is what lets the start-up race
-// run sixteen real brokers at once on a small machine; the cold-start benchmark spawns the same bundle.
+// Builds the bin exactly as the package build does (tsup.config.ts's binBuild: one file, dependencies included),
+// into a temporary directory, so tests and benchmarks spawn what a published install spawns without a full build.
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "tsup";
 import { brokerSourceBinPath } from "@orphus/roundtable-broker";
+import { binBuild } from "../tsup.config.js";
 
-/** Builds the bundle into a fresh temporary directory and returns the file's path. */
+/** Builds the bundled bin into a fresh temporary directory and returns the path of `bin/broker.js`. */
 export async function bundleBrokerBin(): Promise<string> {
   const outDir = mkdtempSync(join(tmpdir(), "rt-bin-"));
-  await build({
-    entry: { broker: brokerSourceBinPath() },
-    format: ["esm"],
-    platform: "node",
-    target: "node20",
-    outDir,
-    noExternal: [/./],
-    dts: false,
-    silent: true,
-    config: false,
-    sourcemap: false,
-    splitting: false,
-    esbuildOptions(options) {
-      options.conditions = ["@orphus/source"];
-    },
-  });
-  return join(outDir, "broker.js");
+  // The entry is absolute: tsup resolves relative ones from the working directory, which is not this package here.
+  const entry = { "bin/broker": brokerSourceBinPath() };
+  await build({ ...binBuild, entry, outDir, silent: true, config: false, sourcemap: false });
+  return join(outDir, "bin", "broker.js");
 }

@@ -1,5 +1,6 @@
-// The bin as clients run it: real processes over real sockets, started from source through tsx as a workspace
-// client spawns it, except the sixteen-way race, which runs the same source bundled (see bundle-bin.ts).
+// The bin as clients run it: real processes over real sockets. One test starts it from source through tsx, as a
+// workspace client does; the others run the bundled bin a published install ships (built by bundle-bin.ts), which
+// starts several times faster, so sixteen can race on a small machine.
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -44,7 +45,7 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  rmSync(dirname(bundle), { recursive: true, force: true });
+  rmSync(dirname(dirname(bundle)), { recursive: true, force: true });
 });
 
 describe("the bin", () => {

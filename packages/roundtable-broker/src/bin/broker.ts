@@ -4,7 +4,7 @@
 // <agentDir>/roundtable/broker.log (size-bounded). Exit code 1: it could not start; 2: bad arguments.
 import { mkdirSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { z } from "zod";
+import * as z from "zod";
 import { startBroker } from "../broker.js";
 import { BrokerArgumentsError, BrokerError } from "../errors.js";
 import { createFileLogger, silentLogger, type BrokerLogger } from "../log.js";

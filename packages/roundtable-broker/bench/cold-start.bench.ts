@@ -1,0 +1,61 @@
+// Cold start: from no broker to the first reply (spawn the bin, wait for its socket, hello, reply), as a ratio to
+// starting `node` on an empty script and waiting for it to exit. The broker is the bundled bin a published install
+// ships (see test/bundle-bin.ts). Rounds alternate so machine load colours both sides alike.
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { encodeFrame } from "@orphus/framing";
+import { reportRatio } from "../../../bench-support/report.js";
+import { BenchClient, bundledBin, stop, tempDir } from "./support.js";
+
+const ROUNDS = 15;
+
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+
+const cleanups: (() => void)[] = [];
+try {
+  const bin = await bundledBin(cleanups);
+  const empty = join(tempDir(cleanups), "empty.mjs");
+  writeFileSync(empty, "");
+
+  const nodeStart = (): Promise<number> =>
+    new Promise((resolve) => {
+      const start = performance.now();
+      spawn(process.execPath, [empty], { stdio: "ignore" }).on("exit", () => resolve(performance.now() - start));
+    });
+
+  const brokerStart = async (): Promise<number> => {
+    const agentDir = tempDir(cleanups);
+    const start = performance.now();
+    const child = spawn(process.execPath, [bin, "--agent-dir", agentDir, "--idle-ms", "60000"], { stdio: "ignore" });
+    const client = await BenchClient.connect(join(agentDir, "roundtable", "broker.sock"));
+    await client.roundTrip(
+      encodeFrame({ id: 1, op: "hello", protocol: "orphus-roundtable", version: 1, role: "bench", pid: process.pid })
+    );
+    const elapsed = performance.now() - start;
+    client.close();
+    await stop(child);
+    return elapsed;
+  };
+
+  await nodeStart();
+  await brokerStart();
+  const nodeTimes: number[] = [];
+  const brokerTimes: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    nodeTimes.push(await nodeStart());
+    brokerTimes.push(await brokerStart());
+  }
+  const [broker, node] = [median(brokerTimes), median(nodeTimes)];
+  reportRatio({
+    name: "roundtable-broker.cold-start-to-first-reply",
+    ratio: broker / node,
+    target: { kind: "at-most", value: 2.5 },
+    detail: `${broker.toFixed(1)} ms from spawn to the hello reply vs ${node.toFixed(
+      1
+    )} ms for node on an empty script (medians of ${ROUNDS})`,
+  });
+} finally {
+  for (const cleanup of cleanups.reverse()) cleanup();
+}

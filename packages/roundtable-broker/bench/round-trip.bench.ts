@@ -1,0 +1,129 @@
+// Post round trip and pipelined posts, against a broker in a separate process, each as a ratio to a raw echo of
+// the same frames over a Unix socket to a separate process (the floor). Measured in one run, interleaved.
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { encodeFrame } from "@orphus/framing";
+import { quantile, reportRatio } from "../../../bench-support/report.js";
+import { BenchClient, bundledBin, member, spawnBroker, spawnEcho, stop, tempDir } from "./support.js";
+
+const BODY = "The ring keeps 500 messages; sequence numbers are never reused, so afterSeq stays stable. ".repeat(2);
+const WARMUP = 3000;
+const BLOCKS = 8;
+const PER_BLOCK = 500;
+const PIPELINED = 20_000;
+const WINDOW = 256;
+const PING_MEMBERS = 8;
+
+const cleanups: (() => void)[] = [];
+const children: Awaited<ReturnType<typeof spawnBroker>>[] = [];
+try {
+  const bin = await bundledBin(cleanups);
+  const agentDir = tempDir(cleanups);
+  children.push(await spawnBroker(bin, agentDir));
+  const brokerSocket = join(agentDir, "roundtable", "broker.sock");
+  const echoSocket = join(tempDir(cleanups), "echo.sock");
+  children.push(await spawnEcho(echoSocket));
+  const framedSocket = join(tempDir(cleanups), "framed.sock");
+  children.push(await spawnEcho(framedSocket, true));
+
+  // --- post round trip -----------------------------------------------------------------------------------------
+  const poster = await member(brokerSocket, "poster", "rtt");
+  const echo = await BenchClient.connect(echoSocket);
+  const framed = await BenchClient.connect(framedSocket);
+  let id = 10;
+  const post = (): Buffer => encodeFrame({ id: ++id, op: "post", room: "rtt", body: BODY });
+  // The echo gets a frame of the same size as a post request (the same bytes, in fact).
+  const echoFrame = post();
+  const time = async (client: BenchClient, frame: () => Buffer, samples: number[]): Promise<void> => {
+    for (let i = 0; i < PER_BLOCK; i++) {
+      const bytes = frame();
+      const start = performance.now();
+      await client.roundTrip(bytes);
+      samples.push(performance.now() - start);
+    }
+  };
+  for (let i = 0; i < WARMUP; i++) {
+    await poster.roundTrip(post());
+    await echo.roundTrip(echoFrame);
+    await framed.roundTrip(echoFrame);
+  }
+  const brokerSamples: number[] = [];
+  const echoSamples: number[] = [];
+  const framedSamples: number[] = [];
+  for (let block = 0; block < BLOCKS; block++) {
+    await time(poster, post, brokerSamples);
+    await time(echo, () => echoFrame, echoSamples);
+    await time(framed, () => echoFrame, framedSamples);
+  }
+  const us = (ms: number): string => `${(ms * 1000).toFixed(1)} µs`;
+  const [b50, b99, e50, e99] = [
+    quantile(brokerSamples, 0.5),
+    quantile(brokerSamples, 0.99),
+    quantile(echoSamples, 0.5),
+    quantile(echoSamples, 0.99),
+  ];
+  reportRatio({
+    name: "roundtable-broker.post-round-trip-p50",
+    ratio: b50 / e50,
+    target: { kind: "at-most", value: 1.5 },
+    detail: `post ${us(b50)} vs raw echo ${us(e50)} (${echoFrame.length}-byte frames, ${brokerSamples.length} each)`,
+  });
+  reportRatio({
+    name: "roundtable-broker.post-round-trip-p99",
+    ratio: b99 / e99,
+    detail: `post ${us(b99)} vs raw echo ${us(e99)}`,
+  });
+  const f50 = quantile(framedSamples, 0.5);
+  reportRatio({
+    name: "roundtable-broker.post-round-trip-p50-vs-framed-js-echo",
+    ratio: b50 / f50,
+    detail: `post ${us(b50)} vs a JS server that only decodes and encodes ${us(f50)} (informative, no target)`,
+  });
+  poster.close();
+  framed.close();
+
+  // --- pipelined posts with 8 members receiving pings --------------------------------------------------------
+  const author = await member(brokerSocket, "author", "pipe");
+  const listeners = await Promise.all(
+    Array.from({ length: PING_MEMBERS }, (_, i) => member(brokerSocket, `listener-${i}`, "pipe"))
+  );
+  const pipelined = async (client: BenchClient, frame: () => Buffer, count: number): Promise<number> => {
+    const base = client.received;
+    let sent = 0;
+    const start = performance.now();
+    const refill = (): void => {
+      const batch: Buffer[] = [];
+      while (sent < count && sent - (client.received - base) < WINDOW) {
+        batch.push(frame());
+        sent++;
+      }
+      if (batch.length > 0) client.socket.write(Buffer.concat(batch));
+    };
+    refill();
+    while (client.received - base < count) {
+      await client.until(Math.min(base + count, client.received + WINDOW / 2));
+      refill();
+    }
+    return count / ((performance.now() - start) / 1000);
+  };
+  const authorPost = (): Buffer => encodeFrame({ id: ++id, op: "post", room: "pipe", body: BODY });
+  await pipelined(author, authorPost, 2000);
+  await pipelined(echo, () => echoFrame, 2000);
+  const pingsBefore = listeners.reduce((sum, l) => sum + l.received, 0);
+  const postsPerSecond = await pipelined(author, authorPost, PIPELINED);
+  const echoesPerSecond = await pipelined(echo, () => echoFrame, PIPELINED);
+  // Let the last pings land before counting them.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const pings = listeners.reduce((sum, l) => sum + l.received, 0) - pingsBefore;
+  reportRatio({
+    name: "roundtable-broker.pipelined-posts-8-members",
+    ratio: postsPerSecond / echoesPerSecond,
+    detail:
+      `${Math.round(postsPerSecond)} posts/s with ${PING_MEMBERS} members pinged vs ${Math.round(echoesPerSecond)} ` +
+      `raw echoes/s (window ${WINDOW}); ${pings} of ${PIPELINED * PING_MEMBERS} pings delivered`,
+  });
+  for (const client of [author, echo, ...listeners]) client.close();
+} finally {
+  await Promise.all(children.map(stop));
+  for (const cleanup of cleanups.reverse()) cleanup();
+}
