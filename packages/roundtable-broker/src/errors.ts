@@ -74,7 +74,7 @@ export class BrokerArgumentsError extends BrokerError {
   readonly code = "ERR_BROKER_INVALID_ARGUMENTS";
   constructor(detail: string, options?: { cause?: unknown }) {
     super(
-      `orphus-roundtable-broker: ${detail}. Usage: orphus-roundtable-broker [--agent-dir DIR] [--idle-ms MS]`,
+      `orphus-roundtable-broker: ${detail}. Usage: orphus-roundtable-broker [--agent-dir DIR] [--idle-ms MS] (--help for more)`,
       options
     );
   }

@@ -12,6 +12,7 @@ import { RawPeer, onCleanup, staleSocket, tempAgentDir } from "./helpers.js";
 interface Exit {
   readonly code: number | null;
   readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
   readonly stderr: string;
 }
 
@@ -28,10 +29,15 @@ function spawnBroker(agentDir: string, extra: SpawnOptions = {}): { child: Child
     extra.bundle === undefined
       ? brokerCommand(flags)
       : { command: process.execPath, args: [extra.bundle, ...brokerCommand({ ...flags, from: "dist" }).args.slice(1)] };
-  const child = spawn(command, [...args, ...(extra.args ?? [])], { stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(command, [...args, ...(extra.args ?? [])], { stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
   let stderr = "";
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
   child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-  const exit = new Promise<Exit>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal, stderr })));
+  // 'close' rather than 'exit': it waits for the output to be read whole.
+  const exit = new Promise<Exit>((resolve) =>
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }))
+  );
   onCleanup(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   });
@@ -130,6 +136,26 @@ describe("the bin", () => {
     const result = await exit;
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("--idle-ms needs a whole number of milliseconds");
-    expect(result.stderr).toContain("Usage: orphus-roundtable-broker [--agent-dir DIR] [--idle-ms MS]");
+    expect(result.stderr).toContain(
+      "Usage: orphus-roundtable-broker [--agent-dir DIR] [--idle-ms MS] (--help for more)"
+    );
+    expect(existsSync(join(agentDir, "roundtable"))).toBe(false);
+  });
+
+  test("--help prints the usage and --version the version, both exit 0 without starting anything", async () => {
+    const agentDir = tempAgentDir();
+    const help = spawnBroker(agentDir, { args: ["--help"], bundle });
+    const version = spawnBroker(agentDir, { args: ["--version"], bundle });
+    const [helped, versioned] = await Promise.all([help.exit, version.exit]);
+    expect(helped).toMatchObject({ code: 0, stderr: "" });
+    expect(helped.stdout).toMatch(/^Usage: orphus-roundtable-broker \[--agent-dir DIR\] \[--idle-ms MS\]\n/);
+    expect(helped.stdout).toContain(
+      "--idle-ms MS     wait after the last connection closes before exiting (default: 5000)"
+    );
+    const manifest = JSON.parse(readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8")) as {
+      version: string;
+    };
+    expect(versioned).toMatchObject({ code: 0, stdout: `${manifest.version}\n` });
+    expect(existsSync(join(agentDir, "roundtable"))).toBe(false);
   });
 });

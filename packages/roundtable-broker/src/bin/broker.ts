@@ -9,8 +9,24 @@ import { startBroker } from "../broker.js";
 import { BrokerArgumentsError, BrokerError } from "../errors.js";
 import { createFileLogger, silentLogger, type BrokerLogger } from "../log.js";
 import { brokerDir, brokerLogPath, resolveAgentDir } from "../paths.js";
+import { BROKER_VERSION } from "../version.js";
+
+const USAGE = `Usage: orphus-roundtable-broker [--agent-dir DIR] [--idle-ms MS]
+
+Serves the roundtable rooms of one agent directory on <DIR>/roundtable/broker.sock, or stands down (exit 0) when a
+broker already answers there. Exits 0 once idle. Clients spawn it detached; there is no need to run it by hand.
+
+  --agent-dir DIR  the agent directory (default: $ORPHUS_CODING_AGENT_DIR, else ~/.orphus/agent)
+  --idle-ms MS     wait after the last connection closes before exiting (default: 5000)
+  --help           print this and exit
+  --version        print the version and exit
+
+Logs to <DIR>/roundtable/broker.log. Exit codes: 0 done or stood down, 1 could not start, 2 bad arguments.
+`;
 
 const argumentsSchema = z.object({
+  help: z.boolean().optional(),
+  version: z.boolean().optional(),
   "agent-dir": z.string().min(1, { error: "--agent-dir needs a directory" }).optional(),
   "idle-ms": z
     .string()
@@ -25,7 +41,12 @@ function parseArguments(argv: readonly string[]): z.infer<typeof argumentsSchema
   try {
     values = parseArgs({
       args: [...argv],
-      options: { "agent-dir": { type: "string" }, "idle-ms": { type: "string" } },
+      options: {
+        "agent-dir": { type: "string" },
+        "idle-ms": { type: "string" },
+        help: { type: "boolean" },
+        version: { type: "boolean" },
+      },
       strict: true,
       allowPositionals: false,
     }).values;
@@ -56,6 +77,14 @@ async function main(): Promise<number> {
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n`);
     return 2;
+  }
+  if (args.help === true) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (args.version === true) {
+    process.stdout.write(`${BROKER_VERSION}\n`);
+    return 0;
   }
   const agentDir =
     args["agent-dir"] === undefined
