@@ -1,12 +1,4 @@
 import { defineConfig } from "tsup";
+import { libraryBuild } from "../../tsup.base.js";
 
-export default defineConfig({
-  entry: { index: "src/index.ts" },
-  format: ["esm"],
-  target: "node20",
-  platform: "node",
-  dts: { entry: { index: "src/index.ts" } },
-  sourcemap: true,
-  clean: true,
-  splitting: false,
-});
+export default defineConfig(libraryBuild());

@@ -1,17 +1,9 @@
 import { defineConfig, type Options } from "tsup";
+import { libraryBuild } from "../../tsup.base.js";
 
-/** The library: dependencies stay external, as a library's should. */
-const library: Options = {
-  entry: { index: "src/index.ts" },
-  format: ["esm"],
-  target: "node20",
-  platform: "node",
-  dts: { entry: { index: "src/index.ts" } },
-  sourcemap: true,
-  // Both builds run at once: the library's clean must not race the bin's output.
-  clean: ["**/*", "!bin/**"],
-  splitting: false,
-};
+/** The library: dependencies stay external, as a library's should. Both builds run at once, so the library's
+ * clean must not race the bin's output. */
+const library = libraryBuild({ clean: ["**/*", "!bin/**"] });
 
 /**
  * The bin that clients spawn, bundled whole (our packages from source, and zod) into one file: loading zod's module
