@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { chmodSync, lstatSync, mkdirSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { FrameTooLargeError, encodeFrame } from "@orphus/framing";
 import {
@@ -22,7 +21,9 @@ import { BrokerDirectoryError, RefusalError } from "./errors.js";
 import { resolveBrokerOptions, type BrokerOptions, type ResolvedBrokerOptions, type TimerHandle } from "./options.js";
 import { brokerDir, brokerPidPath, brokerSocketPath, checkSocketPath } from "./paths.js";
 import { removePidFile, writePidFile } from "./pidfile.js";
+import { ensurePrivateDir } from "./private-dir.js";
 import type { ProbeAnswer } from "./probe.js";
+import { registerBroker, removeRegistryEntry } from "./registry.js";
 import { RoomService } from "./service.js";
 import { BROKER_VERSION } from "./version.js";
 
@@ -42,6 +43,8 @@ export interface BrokerStats {
   readonly backpressureCloses: number;
   /** Connections destroyed because a frame failed to decode. */
   readonly framingCloses: number;
+  /** Connections closed because they did not say hello within the hello timeout. */
+  readonly helloTimeouts: number;
 }
 
 /** A listening broker. */
@@ -52,6 +55,8 @@ export interface Broker {
   readonly pid: number;
   /** Epoch milliseconds, from the injected clock. */
   readonly startedAt: number;
+  /** This broker's entry in the registry of running brokers; undefined when it registers nowhere or could not. */
+  readonly registryEntry: string | undefined;
   /** Resolves once the broker has closed, for whatever reason; never rejects. */
   readonly closed: Promise<BrokerClosed>;
   /** Stops listening, removes its own socket file and pid file, closes every connection; resolves with `closed`. */
@@ -75,22 +80,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Creates `dir` private to the user (0700), tightening an existing one; refuses one owned by someone else. */
-function ensurePrivateDir(dir: string): void {
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-  } catch (cause) {
-    throw new BrokerDirectoryError(dir, (cause as Error).message, { cause });
-  }
-  const stats = lstatSync(dir);
-  if (!stats.isDirectory()) throw new BrokerDirectoryError(dir, "it is not a directory");
-  const uid = process.getuid?.();
-  if (uid !== undefined && stats.uid !== uid) {
-    throw new BrokerDirectoryError(dir, `it belongs to uid ${stats.uid}, not to this user (uid ${uid})`);
-  }
-  if ((stats.mode & 0o077) !== 0) chmodSync(dir, 0o700);
-}
-
 /**
  * Starts the broker of `options.agentDir`, or stands down when one already answers there.
  *
@@ -103,7 +92,8 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerStart> 
   const resolved = resolveBrokerOptions(options);
   const socketPath = brokerSocketPath(resolved.agentDir, resolved.platform);
   checkSocketPath(socketPath, resolved.platform);
-  ensurePrivateDir(brokerDir(resolved.agentDir, resolved.platform));
+  const dir = brokerDir(resolved.agentDir, resolved.platform);
+  ensurePrivateDir(dir, (problem, cause) => new BrokerDirectoryError(dir, problem, { cause }));
   const server = createServer();
   const claim = await claimSocket({
     server,
@@ -129,6 +119,7 @@ class RunningBroker implements Broker, ConnectionHost {
   readonly agentDir: string;
   readonly pid = process.pid;
   readonly startedAt: number;
+  readonly registryEntry: string | undefined;
   readonly closed: Promise<BrokerClosed>;
   readonly maxFrameBytes: number;
   readonly maxOutboundBytes: number;
@@ -146,6 +137,7 @@ class RunningBroker implements Broker, ConnectionHost {
   #resolveClosed!: (closed: BrokerClosed) => void;
   #backpressureCloses = 0;
   #framingCloses = 0;
+  #helloTimeouts = 0;
 
   constructor(
     options: ResolvedBrokerOptions,
@@ -173,8 +165,32 @@ class RunningBroker implements Broker, ConnectionHost {
       startedAt: this.startedAt,
       instance: this.#instance,
     });
+    this.registryEntry = this.#register();
     options.logger.info("broker listening", { socketPath, pid: this.pid, version: BROKER_VERSION });
     this.#armIdle();
+  }
+
+  /** Adds this broker to the per-user registry; a failure is logged, never fatal (the registry is diagnostic). */
+  #register(): string | undefined {
+    const dir = this.#options.registryDir;
+    if (dir === false) return undefined;
+    try {
+      return registerBroker(dir, {
+        pid: this.pid,
+        instance: this.#instance,
+        agentDir: this.agentDir,
+        socketPath: this.socketPath,
+        brokerVersion: BROKER_VERSION,
+        protocol: PROTOCOL_NAME,
+        protocolVersion: PROTOCOL_VERSION,
+        startedAt: Math.round(this.startedAt),
+      });
+    } catch (error) {
+      this.#options.logger.warn("running unregistered: the broker registry cannot be written", {
+        error: error instanceof Error ? error.message : String(error),
+      });
+      return undefined;
+    }
   }
 
   stats(): BrokerStats {
@@ -184,6 +200,7 @@ class RunningBroker implements Broker, ConnectionHost {
       pingsDropped: this.#service.pingsDropped(this.#connections),
       backpressureCloses: this.#backpressureCloses,
       framingCloses: this.#framingCloses,
+      helloTimeouts: this.#helloTimeouts,
     };
   }
 
@@ -218,9 +235,43 @@ class RunningBroker implements Broker, ConnectionHost {
     this.#cancelIdle();
     const connection = new BrokerConnection(this.#nextConnectionId++, socket, this);
     this.#connections.add(connection);
+    const { timers, helloTimeoutMs } = this.#options;
+    connection.helloTimer = timers.setTimeout(() => this.#helloTimedOut(connection), helloTimeoutMs);
+  }
+
+  /** Ends the wait for a connection's hello, if it is still running. */
+  #clearHelloTimer(connection: BrokerConnection): void {
+    if (connection.helloTimer === undefined) return;
+    this.#options.timers.clearTimeout(connection.helloTimer);
+    connection.helloTimer = undefined;
+  }
+
+  /** A connection that never said hello: told why (when its queue is empty) and closed. */
+  #helloTimedOut(connection: BrokerConnection): void {
+    connection.helloTimer = undefined;
+    if (connection.role !== undefined || connection.closeReason !== undefined) return;
+    this.#helloTimeouts++;
+    const { helloTimeoutMs } = this.#options;
+    this.#options.logger.warn("closing connection: no hello within the hello timeout", {
+      connection: connection.id,
+      helloTimeoutMs,
+    });
+    const refusal: ErrorReply = {
+      id: null,
+      ok: false,
+      error: {
+        code: "ERR_HELLO_REQUIRED",
+        message: `No hello within ${helloTimeoutMs} ms of connecting; the broker closes connections that do not say hello`,
+        details: { helloTimeoutMs },
+      },
+    };
+    // A peer that is not reading gets no last word: the frame would only wait behind its backlog.
+    if (connection.queuedBytes === 0) connection.endWith(encodeFrame(refusal), "hello-timeout");
+    else connection.destroy("hello-timeout");
   }
 
   onClose(connection: BrokerConnection): void {
+    this.#clearHelloTimer(connection);
     if (!this.#connections.delete(connection)) return;
     this.#service.drop(connection);
     if (this.#connections.size === 0) this.#armIdle();
@@ -280,6 +331,7 @@ class RunningBroker implements Broker, ConnectionHost {
         return;
       }
       connection.role = request.role;
+      this.#clearHelloTimer(connection);
       this.#reply(connection, {
         id: request.id,
         ok: true,
@@ -426,6 +478,7 @@ class RunningBroker implements Broker, ConnectionHost {
       // Unlink first so no new client connects to a broker on its way out; only our own file is removed.
       releaseSocket(this.socketPath, this.#identity);
       removePidFile(this.#pidPath, { pid: this.pid, instance: this.#instance });
+      if (this.registryEntry !== undefined) removeRegistryEntry(this.registryEntry);
       this.#server.close(() => resolve({ reason }));
       for (const connection of this.#connections) connection.destroy("shutdown");
     });

@@ -2,7 +2,7 @@ import type { Socket } from "node:net";
 import { attachFrameDecoder } from "@orphus/framing";
 
 /** Why a connection ended, as the log says it. */
-export type CloseReason = "peer" | "framing" | "backpressure" | "refused" | "shutdown";
+export type CloseReason = "peer" | "framing" | "backpressure" | "refused" | "shutdown" | "hello-timeout";
 
 /** What a connection needs from its broker. */
 export interface ConnectionHost {
@@ -29,6 +29,8 @@ export class BrokerConnection {
   readonly rooms = new Set<string>();
   /** Pings dropped because this connection was not reading fast enough. */
   pingsDropped = 0;
+  /** The pending hello timeout (a handle of the broker's injected timers) until the connection says hello. */
+  helloTimer: unknown;
   #closeReason: CloseReason | undefined;
   /** Whether this turn of the event loop wrote nothing yet, one frame, or more (then the socket is corked). */
   #turn: "idle" | "written" | "corked" = "idle";

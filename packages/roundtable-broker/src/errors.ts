@@ -50,6 +50,19 @@ export class BrokerDirectoryError extends BrokerError {
   }
 }
 
+/**
+ * The registry of running brokers (`~/.orphus/roundtable-brokers`) cannot be used: its directory cannot be created,
+ * is not a directory or belongs to another user, or an entry cannot be written. The broker logs it and runs on
+ * unregistered: the registry is diagnostic, read by `roundtable doctor`.
+ */
+export class BrokerRegistryError extends BrokerError {
+  override readonly name = "BrokerRegistryError";
+  readonly code = "ERR_BROKER_REGISTRY";
+  constructor(readonly directory: string, problem: string, options?: { cause?: unknown }) {
+    super(`Cannot register the broker in ${directory}: ${problem}`, options);
+  }
+}
+
 /** Listening on or claiming the socket path failed for a reason other than contention. */
 export class BrokerListenError extends BrokerError {
   override readonly name = "BrokerListenError";

@@ -33,11 +33,21 @@ export {
   socketPathLimit,
   checkSocketPath,
 } from "./paths.js";
+export {
+  REGISTRY_DIR_ENV,
+  REGISTRY_DIR_NAME,
+  resolveRegistryDir,
+  registryEntryPath,
+  registerBroker,
+  removeRegistryEntry,
+  readBrokerRegistry,
+} from "./registry.js";
 export { brokerBinPath, brokerSourceBinPath, brokerCommand, runningFromSource } from "./bin-path.js";
 export { createFileLogger, silentLogger, formatLogLine } from "./log.js";
 export { BROKER_VERSION } from "./version.js";
 export {
   DEFAULT_IDLE_MS,
+  DEFAULT_HELLO_TIMEOUT_MS,
   DEFAULT_PROBE_TIMEOUT_MS,
   DEFAULT_MAX_CONNECTIONS,
   DEFAULT_MAX_FRAME_BYTES,
@@ -48,12 +58,15 @@ export {
   MAX_CLAIM_ATTEMPTS,
   LINUX_SOCKET_PATH_LIMIT,
   BSD_SOCKET_PATH_LIMIT,
+  MAX_REGISTRY_ENTRIES,
+  MAX_REGISTRY_ENTRY_BYTES,
 } from "./limits.js";
 export {
   BrokerError,
   SocketPathTooLongError,
   SocketPathOccupiedError,
   BrokerDirectoryError,
+  BrokerRegistryError,
   BrokerListenError,
   BrokerOptionError,
   BrokerArgumentsError,
@@ -64,3 +77,4 @@ export type { BrokerLogger, LogFields, FileLoggerOptions } from "./log.js";
 export type { BrokerCommand, BrokerCommandOptions } from "./bin-path.js";
 export type { ProbeResult, ProbeAnswer } from "./probe.js";
 export type { PidFileContents } from "./pidfile.js";
+export type { RegistryEntry, RegisteredBroker, RegistryListing } from "./registry.js";

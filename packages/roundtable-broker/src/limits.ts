@@ -1,6 +1,12 @@
 /** Default wait after the last connection closes before the broker shuts down: 5 seconds. */
 export const DEFAULT_IDLE_MS = 5000;
 
+/**
+ * Default wait for a new connection's hello: a connection that has not said hello by then is closed, so a peer that
+ * connects and stays silent can neither hold one of the broker's connections nor keep an idle broker alive.
+ */
+export const DEFAULT_HELLO_TIMEOUT_MS = 10_000;
+
 /** Default wait for an answer when probing an existing socket at start-up before calling it stale. */
 export const DEFAULT_PROBE_TIMEOUT_MS = 1000;
 
@@ -30,3 +36,9 @@ export const LINUX_SOCKET_PATH_LIMIT = 108;
 
 /** Longest Unix socket path on macOS and the BSDs, in bytes, counting the terminating NUL of `sun_path`. */
 export const BSD_SOCKET_PATH_LIMIT = 104;
+
+/** Entries the broker registry lists at most; further files in the registry directory are ignored. */
+export const MAX_REGISTRY_ENTRIES = 256;
+
+/** Largest registry entry file read, in bytes; a larger file is reported as invalid and not parsed. */
+export const MAX_REGISTRY_ENTRY_BYTES = 4096;

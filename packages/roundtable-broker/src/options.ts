@@ -7,6 +7,7 @@ import {
 } from "@orphus/rooms";
 import { BrokerOptionError } from "./errors.js";
 import {
+  DEFAULT_HELLO_TIMEOUT_MS,
   DEFAULT_IDLE_MS,
   DEFAULT_MAX_CONNECTIONS,
   DEFAULT_MAX_FETCH_BYTES,
@@ -16,6 +17,7 @@ import {
   DEFAULT_PROBE_TIMEOUT_MS,
 } from "./limits.js";
 import { silentLogger, type BrokerLogger } from "./log.js";
+import { resolveRegistryDir } from "./registry.js";
 
 /** A timer handle as the injected timers return it. */
 export type TimerHandle = unknown;
@@ -39,6 +41,14 @@ export interface BrokerOptions {
   readonly ownsProcess?: boolean;
   /** Wait for an answer when probing an existing socket at start-up; default {@link DEFAULT_PROBE_TIMEOUT_MS}. */
   readonly probeTimeoutMs?: number;
+  /** Wait for a new connection's hello before closing it; default {@link DEFAULT_HELLO_TIMEOUT_MS}. */
+  readonly helloTimeoutMs?: number;
+  /**
+   * Directory of the per-user registry of running brokers, where this broker adds its entry while it listens (read
+   * by `roundtable doctor`); false registers nowhere. Default: `ORPHUS_ROUNDTABLE_REGISTRY_DIR`, else
+   * `~/.orphus/roundtable-brokers` (resolveRegistryDir).
+   */
+  readonly registryDir?: string | false;
   /** Connections served at once; default {@link DEFAULT_MAX_CONNECTIONS}. */
   readonly maxConnections?: number;
   /** Largest frame in either direction, in bytes; default {@link DEFAULT_MAX_FRAME_BYTES}. */
@@ -75,6 +85,8 @@ export interface ResolvedBrokerOptions {
   readonly idleMs: number;
   readonly ownsProcess: boolean;
   readonly probeTimeoutMs: number;
+  readonly helloTimeoutMs: number;
+  readonly registryDir: string | false;
   readonly maxConnections: number;
   readonly maxFrameBytes: number;
   readonly maxOutboundBytes: number;
@@ -121,6 +133,8 @@ export function resolveBrokerOptions(options: BrokerOptions): ResolvedBrokerOpti
     idleMs: integer("idleMs", options.idleMs, DEFAULT_IDLE_MS, 0, 2 ** 31 - 1),
     ownsProcess: options.ownsProcess ?? false,
     probeTimeoutMs: integer("probeTimeoutMs", options.probeTimeoutMs, DEFAULT_PROBE_TIMEOUT_MS, 1, 2 ** 31 - 1),
+    helloTimeoutMs: integer("helloTimeoutMs", options.helloTimeoutMs, DEFAULT_HELLO_TIMEOUT_MS, 1, 2 ** 31 - 1),
+    registryDir: options.registryDir ?? resolveRegistryDir(),
     maxConnections: integer("maxConnections", options.maxConnections, DEFAULT_MAX_CONNECTIONS, 1),
     maxFrameBytes,
     // At least one frame of the largest size must fit, or a single legitimate reply would close its connection.
@@ -149,6 +163,9 @@ export function resolveBrokerOptions(options: BrokerOptions): ResolvedBrokerOpti
   };
   if (typeof resolved.clock !== "function")
     throw new BrokerOptionError("clock", "a function returning epoch ms", resolved.clock);
+  if (resolved.registryDir !== false && (typeof resolved.registryDir !== "string" || resolved.registryDir === "")) {
+    throw new BrokerOptionError("registryDir", "a directory path or false", resolved.registryDir);
+  }
   if (typeof resolved.ownsProcess !== "boolean") {
     throw new BrokerOptionError("ownsProcess", "a boolean", resolved.ownsProcess);
   }

@@ -14,6 +14,8 @@ test("the public export list", () => {
       "BrokerError",
       "BrokerListenError",
       "BrokerOptionError",
+      "BrokerRegistryError",
+      "DEFAULT_HELLO_TIMEOUT_MS",
       "DEFAULT_IDLE_MS",
       "DEFAULT_MAX_CONNECTIONS",
       "DEFAULT_MAX_FETCH_BYTES",
@@ -25,8 +27,12 @@ test("the public export list", () => {
       "LINUX_SOCKET_PATH_LIMIT",
       "LOG_FILE_NAME",
       "MAX_CLAIM_ATTEMPTS",
+      "MAX_REGISTRY_ENTRIES",
+      "MAX_REGISTRY_ENTRY_BYTES",
       "PID_FILE_NAME",
       "PROBE_ROLE",
+      "REGISTRY_DIR_ENV",
+      "REGISTRY_DIR_NAME",
       "SOCKET_FILE_NAME",
       "SocketPathOccupiedError",
       "SocketPathTooLongError",
@@ -42,6 +48,11 @@ test("the public export list", () => {
       "createFileLogger",
       "formatLogLine",
       "probeBroker",
+      "readBrokerRegistry",
+      "registerBroker",
+      "registryEntryPath",
+      "removeRegistryEntry",
+      "resolveRegistryDir",
       "resolveAgentDir",
       "runningFromSource",
       "silentLogger",
@@ -54,6 +65,7 @@ test("the public export list", () => {
 test("default limits and names", () => {
   expect({
     idle: broker.DEFAULT_IDLE_MS,
+    hello: broker.DEFAULT_HELLO_TIMEOUT_MS,
     probe: broker.DEFAULT_PROBE_TIMEOUT_MS,
     connections: broker.DEFAULT_MAX_CONNECTIONS,
     frame: broker.DEFAULT_MAX_FRAME_BYTES,
@@ -64,8 +76,11 @@ test("default limits and names", () => {
     claims: broker.MAX_CLAIM_ATTEMPTS,
     linux: broker.LINUX_SOCKET_PATH_LIMIT,
     bsd: broker.BSD_SOCKET_PATH_LIMIT,
+    registryEntries: broker.MAX_REGISTRY_ENTRIES,
+    registryEntryBytes: broker.MAX_REGISTRY_ENTRY_BYTES,
   }).toEqual({
     idle: 5000,
+    hello: 10000,
     probe: 1000,
     connections: 256,
     frame: 1048576,
@@ -76,6 +91,8 @@ test("default limits and names", () => {
     claims: 4,
     linux: 108,
     bsd: 104,
+    registryEntries: 256,
+    registryEntryBytes: 4096,
   });
   expect([broker.AGENT_DIR_ENV, broker.BROKER_DIR_NAME, broker.SOCKET_FILE_NAME, broker.PID_FILE_NAME]).toEqual([
     "ORPHUS_CODING_AGENT_DIR",
@@ -88,6 +105,10 @@ test("default limits and names", () => {
     "\\\\.\\pipe\\orphus-roundtable-",
     "broker-probe",
   ]);
+  expect([broker.REGISTRY_DIR_ENV, broker.REGISTRY_DIR_NAME]).toEqual([
+    "ORPHUS_ROUNDTABLE_REGISTRY_DIR",
+    "roundtable-brokers",
+  ]);
 });
 
 test("error codes", () => {
@@ -95,6 +116,7 @@ test("error codes", () => {
     new broker.SocketPathTooLongError("/x", 200, 108, "linux"),
     new broker.SocketPathOccupiedError("/x", "a regular file"),
     new broker.BrokerDirectoryError("/x", "why"),
+    new broker.BrokerRegistryError("/x", "why"),
     new broker.BrokerListenError("/x", "why"),
     new broker.BrokerOptionError("idleMs", "an integer", -1),
     new broker.BrokerArgumentsError("why"),
@@ -104,6 +126,7 @@ test("error codes", () => {
     ["SocketPathTooLongError", "ERR_SOCKET_PATH_TOO_LONG"],
     ["SocketPathOccupiedError", "ERR_SOCKET_PATH_OCCUPIED"],
     ["BrokerDirectoryError", "ERR_BROKER_DIRECTORY"],
+    ["BrokerRegistryError", "ERR_BROKER_REGISTRY"],
     ["BrokerListenError", "ERR_BROKER_LISTEN_FAILED"],
     ["BrokerOptionError", "ERR_BROKER_INVALID_OPTION"],
     ["BrokerArgumentsError", "ERR_BROKER_INVALID_ARGUMENTS"],

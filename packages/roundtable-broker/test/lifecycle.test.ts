@@ -194,3 +194,64 @@ describe("idle exit and close", () => {
     });
   });
 });
+
+describe("hello timeout", () => {
+  function manualTimers(): BrokerTimers & { scheduled: Map<number, { callback: () => void; ms: number }> } {
+    const scheduled = new Map<number, { callback: () => void; ms: number }>();
+    let nextHandle = 1;
+    return {
+      scheduled,
+      setTimeout: (callback, ms) => {
+        scheduled.set(nextHandle, { callback, ms });
+        return nextHandle++;
+      },
+      clearTimeout: (handle) => void scheduled.delete(handle as number),
+    };
+  }
+
+  test("a connection silent past the hello timeout is told why and closed; one that said hello stays", async () => {
+    const timers = manualTimers();
+    const broker = await startTestBroker({ timers, idleMs: 60_000, helloTimeoutMs: 750 });
+    const talker = await RawPeer.hello(broker.socketPath, "planner");
+    const silent = new RawPeer(broker.socketPath);
+    await silent.connected;
+    await eventually(() => broker.stats().connections === 2);
+    // The talker's timer was cleared by its hello; only the silent connection's is pending.
+    const pending = [...timers.scheduled.values()];
+    expect(pending.map((t) => t.ms)).toEqual([750]);
+    pending[0]!.callback();
+    await silent.closed;
+    expect(silent.frames).toEqual([
+      {
+        id: null,
+        ok: false,
+        error: {
+          code: "ERR_HELLO_REQUIRED",
+          message: "No hello within 750 ms of connecting; the broker closes connections that do not say hello",
+          details: { helloTimeoutMs: 750 },
+        },
+      },
+    ]);
+    expect(broker.stats()).toMatchObject({ connections: 1, helloTimeouts: 1 });
+    expect(await talker.request({ id: 2, op: "status" })).toMatchObject({ ok: true, result: { connections: 1 } });
+  });
+
+  test("a silent connection cannot keep an idle broker alive", async () => {
+    const start = await startBroker({ agentDir: tempAgentDir(), idleMs: 20, helloTimeoutMs: 50 });
+    if (start.status !== "listening") throw new Error("expected to listen");
+    const silent = new RawPeer(start.broker.socketPath);
+    await silent.connected;
+    await silent.closed;
+    expect(await start.broker.closed).toEqual({ reason: "idle" });
+    expect(start.broker.stats().helloTimeouts).toBe(1);
+  });
+
+  test("the hello timeout is checked with the other options", async () => {
+    await expect(startBroker({ agentDir: "/nonexistent/x", helloTimeoutMs: 0 })).rejects.toThrow(
+      /Invalid broker option helloTimeoutMs: expected an integer from 1 to 2147483647, got 0/
+    );
+    await expect(startBroker({ agentDir: "/nonexistent/x", registryDir: "" })).rejects.toThrow(
+      /Invalid broker option registryDir: expected a directory path or false/
+    );
+  });
+});

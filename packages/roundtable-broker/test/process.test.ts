@@ -140,6 +140,9 @@ describe("the bin", () => {
       "Usage: orphus-roundtable-broker [--agent-dir DIR] [--idle-ms MS] (--help for more)"
     );
     expect(existsSync(join(agentDir, "roundtable"))).toBe(false);
+    const hello = await spawnBroker(agentDir, { args: ["--hello-timeout-ms", "0"], bundle }).exit;
+    expect(hello.code).toBe(2);
+    expect(hello.stderr).toContain("--hello-timeout-ms is from 1 to 2147483647");
   });
 
   test("--help prints the usage and --version the version, both exit 0 without starting anything", async () => {
@@ -148,7 +151,9 @@ describe("the bin", () => {
     const version = spawnBroker(agentDir, { args: ["--version"], bundle });
     const [helped, versioned] = await Promise.all([help.exit, version.exit]);
     expect(helped).toMatchObject({ code: 0, stderr: "" });
-    expect(helped.stdout).toMatch(/^Usage: orphus-roundtable-broker \[--agent-dir DIR\] \[--idle-ms MS\]\n/);
+    expect(helped.stdout).toMatch(
+      /^Usage: orphus-roundtable-broker \[--agent-dir DIR\] \[--idle-ms MS\] \[--hello-timeout-ms MS\]\n/
+    );
     expect(helped.stdout).toContain(
       "--idle-ms MS     wait after the last connection closes before exiting (default: 5000)"
     );

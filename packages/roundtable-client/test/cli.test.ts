@@ -1,6 +1,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
+import { REGISTRY_DIR_ENV } from "@orphus/roundtable-broker";
 import { CLI_EXIT, CLI_USAGE, parseCliArguments, runCli, type CliIo } from "../src/cli.js";
 import { TEST_IDLE_MS, useAgentDir } from "./support/brokers.js";
 import { until } from "./support/tmp.js";
@@ -13,7 +14,9 @@ function io(extra: Partial<CliIo> = {}): CliIo & { out: () => string; err: () =>
   return {
     stdout: { write: (text: string) => (out += text) },
     stderr: { write: (text: string) => (err += text) },
-    env: { ORPHUS_CODING_AGENT_DIR: agent.dir() },
+    // The registry variable too (set by support/tmp.ts): a broker spawned with this environment must not register in
+    // the user's home.
+    env: { ORPHUS_CODING_AGENT_DIR: agent.dir(), [REGISTRY_DIR_ENV]: process.env[REGISTRY_DIR_ENV] },
     clientOptions: {
       brokerIdleMs: TEST_IDLE_MS,
       brokerCommand: agent.brokerCommand(),

@@ -11,29 +11,39 @@ import { createFileLogger, silentLogger, type BrokerLogger } from "../log.js";
 import { brokerDir, brokerLogPath, resolveAgentDir } from "../paths.js";
 import { BROKER_VERSION } from "../version.js";
 
-const USAGE = `Usage: orphus-roundtable-broker [--agent-dir DIR] [--idle-ms MS]
+const USAGE = `Usage: orphus-roundtable-broker [--agent-dir DIR] [--idle-ms MS] [--hello-timeout-ms MS]
 
 Serves the roundtable rooms of one agent directory on <DIR>/roundtable/broker.sock, or stands down (exit 0) when a
 broker already answers there. Exits 0 once idle. Clients spawn it detached; there is no need to run it by hand.
 
   --agent-dir DIR  the agent directory (default: $ORPHUS_CODING_AGENT_DIR, else ~/.orphus/agent)
   --idle-ms MS     wait after the last connection closes before exiting (default: 5000)
+  --hello-timeout-ms MS
+                   close a connection that has not said hello by then (default: 10000)
   --help           print this and exit
   --version        print the version and exit
 
-Logs to <DIR>/roundtable/broker.log. Exit codes: 0 done or stood down, 1 could not start, 2 bad arguments.
+Logs to <DIR>/roundtable/broker.log. While it listens, an entry in $ORPHUS_ROUNDTABLE_REGISTRY_DIR (default
+~/.orphus/roundtable-brokers) names it, for \`roundtable doctor\`.
+Exit codes: 0 done or stood down, 1 could not start, 2 bad arguments.
 `;
+
+/** A whole number of milliseconds from `min` to 2^31-1, as a flag's string. */
+function milliseconds(flag: string, min: number) {
+  return z
+    .string()
+    .regex(/^\d{1,10}$/, { error: `${flag} needs a whole number of milliseconds` })
+    .transform(Number)
+    .refine((ms) => ms >= min && ms <= 2 ** 31 - 1, { error: `${flag} is from ${min} to 2147483647` })
+    .optional();
+}
 
 const argumentsSchema = z.object({
   help: z.boolean().optional(),
   version: z.boolean().optional(),
   "agent-dir": z.string().min(1, { error: "--agent-dir needs a directory" }).optional(),
-  "idle-ms": z
-    .string()
-    .regex(/^\d{1,10}$/, { error: "--idle-ms needs a whole number of milliseconds" })
-    .transform(Number)
-    .refine((ms) => ms <= 2 ** 31 - 1, { error: "--idle-ms is at most 2147483647" })
-    .optional(),
+  "idle-ms": milliseconds("--idle-ms", 0),
+  "hello-timeout-ms": milliseconds("--hello-timeout-ms", 1),
 });
 
 function parseArguments(argv: readonly string[]): z.infer<typeof argumentsSchema> {
@@ -44,6 +54,7 @@ function parseArguments(argv: readonly string[]): z.infer<typeof argumentsSchema
       options: {
         "agent-dir": { type: "string" },
         "idle-ms": { type: "string" },
+        "hello-timeout-ms": { type: "string" },
         help: { type: "boolean" },
         version: { type: "boolean" },
       },
@@ -98,6 +109,7 @@ async function main(): Promise<number> {
       ownsProcess: true,
       logger,
       ...(args["idle-ms"] === undefined ? {} : { idleMs: args["idle-ms"] }),
+      ...(args["hello-timeout-ms"] === undefined ? {} : { helloTimeoutMs: args["hello-timeout-ms"] }),
     });
     if (start.status === "stood-down") return 0;
     const shutdown = (): void => void start.broker.close();

@@ -4,10 +4,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+
+/**
+ * Brokers started by these tests register in a registry of this test process, never in the user's home: the
+ * variable is the broker's REGISTRY_DIR_ENV, inherited by every server (and so every broker) spawned from here.
+ */
+const registryDir = mkdtempSync(join(tmpdir(), "rtm-reg-"));
+process.env["ORPHUS_ROUNDTABLE_REGISTRY_DIR"] = registryDir;
+process.on("exit", () => rmSync(registryDir, { recursive: true, force: true }));
 
 /** The package folder: the server runs from its source there, as `pnpm test` has it (no build needed). */
 export const packageRoot = fileURLToPath(new URL("../../", import.meta.url));
@@ -29,6 +37,8 @@ export async function connectSdkStdio(role: string, agentDir: string): Promise<{
     command: process.execPath,
     args: serverArgs(["--as", role, "--agent-dir", agentDir]),
     cwd: packageRoot,
+    // The SDK passes only a few variables by default; the registry's must reach the broker the server spawns.
+    env: { ...getDefaultEnvironment(), ORPHUS_ROUNDTABLE_REGISTRY_DIR: registryDir },
     stderr: "pipe",
   });
   let stderr = "";
