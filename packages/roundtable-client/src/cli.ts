@@ -3,6 +3,7 @@ import { z } from "zod";
 import { WireRefusalError, roleNameSchema, roomNameSchema, type FetchedMessage } from "@orphus/roundtable-protocol";
 import type { RoundtableClient } from "./client.js";
 import { createRoundtableClient, locateBroker, type CreateRoundtableClientOptions } from "./create.js";
+import { doctorExitCode, renderDoctorReport, runDoctor, type DoctorOptions } from "./doctor/run.js";
 import { BrokerNotRunningError, CliUsageError, ConnectionLostError, RoundtableClientError } from "./errors.js";
 import { TOOL_MAX_POST_CHARS } from "./limits.js";
 import { plural, safeLine, safeText } from "./text.js";
@@ -34,6 +35,8 @@ export interface CliIo {
   readonly signal?: AbortSignal;
   /** Passed to the client (tests use it to shorten timeouts or count spawns). */
   readonly clientOptions?: CreateRoundtableClientOptions;
+  /** Passed to the doctor (tests use it to point at a registry or shorten timeouts). */
+  readonly doctorOptions?: DoctorOptions;
 }
 
 export const CLI_USAGE = `Usage: roundtable <command> [options]
@@ -45,15 +48,19 @@ Commands:
   rooms                the rooms, one per line
   tail <room>          print the last messages of a room, then follow new ones until Ctrl-C
   post <room> <text>   post a message (starts a broker when none is running)
+  doctor               find what silently goes wrong (split fleet, stale socket, permissions, protocol version,
+                       role names that do not survive a restart) and say what to do
 
 Options:
   --agent-dir <dir>    agent directory (default: $ORPHUS_CODING_AGENT_DIR, else ~/.orphus/agent)
-  --as <role>          role to speak as (default: ${CLI_DEFAULT_ROLE})
+  --as <role>          role to speak as (default: ${CLI_DEFAULT_ROLE}); doctor: the role sessions here use
+                       (default: $ORPHUS_ROUNDTABLE_ROLE)
   --lines <n>          tail: messages to show before following (default: ${CLI_DEFAULT_TAIL_LINES})
   --headline <text>    post: one-line summary a digest falls back to
   -h, --help           this help
 
-status, rooms and tail never start a broker. Exit codes: 0 done, 1 failed, 2 bad arguments, 3 no broker running.
+status, rooms, tail and doctor never start a broker. Exit codes: 0 done (doctor: all well), 1 failed (doctor: a
+problem found), 2 bad arguments, 3 no broker running.
 `;
 
 const lines = z.coerce.number().int().min(0).max(200);
@@ -81,8 +88,17 @@ const argumentsSchema = z.object({
   ]),
 });
 
+const doctorSchema = z.object({
+  agentDir: z.string().min(1).optional(),
+  role: roleNameSchema.optional(),
+  action: z.object({ command: z.literal("doctor") }),
+});
+
+/** Arguments of the commands that talk to the broker as a client. */
+type ClientCommandArguments = z.infer<typeof argumentsSchema>;
+
 /** Parsed and validated CLI arguments. */
-export type CliArguments = z.infer<typeof argumentsSchema>;
+export type CliArguments = ClientCommandArguments | z.infer<typeof doctorSchema>;
 
 /** Parses argv (without node and the script); returns "help" for --help, throws CliUsageError for anything wrong. */
 export function parseCliArguments(argv: readonly string[]): CliArguments | "help" {
@@ -107,10 +123,15 @@ export function parseCliArguments(argv: readonly string[]): CliArguments | "help
   if (values.help === true) return "help";
   const [command, room, ...rest] = positionals;
   if (command === undefined) throw new CliUsageError("no command given");
-  const expectsArgs: Record<string, number> = { status: 0, rooms: 0, tail: 1 };
+  const expectsArgs: Record<string, number> = { status: 0, rooms: 0, tail: 1, doctor: 0 };
   const expected = expectsArgs[command];
   if (expected !== undefined && positionals.length - 1 > expected) {
     throw new CliUsageError(`${command} takes ${expected === 0 ? "no arguments" : "one argument, the room"}`);
+  }
+  if (command === "doctor") {
+    const doctor = doctorSchema.safeParse({ agentDir: values["agent-dir"], role: values.as, action: { command } });
+    if (!doctor.success) throw new CliUsageError(`--as: ${doctor.error.issues[0]?.message ?? "invalid"}`);
+    return doctor.data;
   }
   const input = {
     agentDir: values["agent-dir"],
@@ -129,7 +150,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments | "help
     const where = issue?.path.filter((p) => p !== "action").join(".") ?? "";
     const what =
       where === "command" || where === ""
-        ? `unknown command ${JSON.stringify(command)} (expected status, rooms, tail or post)`
+        ? `unknown command ${JSON.stringify(command)} (expected status, rooms, tail, post or doctor)`
         : `${where === "role" ? "--as" : where === "lines" ? "--lines" : `<${where}>`}: ${issue?.message ?? "invalid"}`;
     throw new CliUsageError(what, { cause: result.error });
   }
@@ -262,7 +283,7 @@ function describe(error: unknown): string {
 async function execute(
   client: RoundtableClient,
   io: CliIo,
-  action: CliArguments["action"],
+  action: ClientCommandArguments["action"],
   socketPath: string,
 ): Promise<number> {
   switch (action.command) {
@@ -280,6 +301,22 @@ async function execute(
   }
 }
 
+async function doctor(args: CliArguments, io: CliIo): Promise<number> {
+  try {
+    const report = await runDoctor({
+      ...io.doctorOptions,
+      ...(io.env === undefined ? {} : { env: io.env }),
+      ...(args.agentDir === undefined ? {} : { agentDir: args.agentDir }),
+      ...(args.role === undefined ? {} : { role: args.role }),
+    });
+    io.stdout.write(renderDoctorReport(report));
+    return doctorExitCode(report);
+  } catch (error) {
+    io.stderr.write(`roundtable doctor: ${describe(error)}\n`);
+    return CLI_EXIT.failed;
+  }
+}
+
 /** Runs the CLI; resolves with the exit code. Never throws. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let args: CliArguments | "help";
@@ -293,7 +330,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.stdout.write(CLI_USAGE);
     return CLI_EXIT.ok;
   }
-  const { action } = args;
+  if (args.action.command === "doctor") return doctor(args, io);
+  const { action } = args as ClientCommandArguments;
   let client: RoundtableClient | undefined;
   try {
     const options: CreateRoundtableClientOptions = {

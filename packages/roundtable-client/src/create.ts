@@ -2,6 +2,7 @@ import { parse } from "node:path";
 import { brokerCommand, brokerLogPath, brokerSocketPath, resolveAgentDir } from "@orphus/roundtable-broker";
 import { RoundtableClient, type Connector, type RoundtableClientOptions } from "./client.js";
 import { ClientOptionError } from "./errors.js";
+import { roleFromEnv } from "./role.js";
 import { openBrokerSocket, type BrokerSpawnPlan } from "./ensure.js";
 import type { BrokerCommand, SpawnFunction, SpawnedBroker } from "./spawner.js";
 
@@ -15,9 +16,14 @@ export interface BrokerLocation {
 
 /** Options of {@link createRoundtableClient}: a client wired to the broker of an agent directory. */
 export interface CreateRoundtableClientOptions extends Omit<RoundtableClientOptions, "connector"> {
+  /**
+   * The role to speak as; default `ORPHUS_ROUNDTABLE_ROLE` from `env`, else `session-<pid>` with a warning that read
+   * positions will not survive a restart.
+   */
+  readonly role?: string;
   /** The agent directory; default `ORPHUS_CODING_AGENT_DIR`, else `~/.orphus/agent`. One per fleet. */
   readonly agentDir?: string;
-  /** Environment the agent directory is resolved from, and the spawned broker runs with; default process.env. */
+  /** Environment the agent directory and the role are resolved from, and the spawned broker runs with; default process.env. */
   readonly env?: NodeJS.ProcessEnv;
   /** Start a broker when nothing answers; default true. False for read-only callers (BrokerNotRunningError). */
   readonly spawnBroker?: boolean;
@@ -92,5 +98,6 @@ export function createRoundtableClient(options: CreateRoundtableClientOptions = 
         ...(onSpawn === undefined ? {} : { onSpawn }),
       });
     });
-  return new RoundtableClient({ ...clientOptions, connector });
+  const role = clientOptions.role ?? roleFromEnv(options.env ?? process.env);
+  return new RoundtableClient({ ...clientOptions, ...(role === undefined ? {} : { role }), connector });
 }

@@ -22,10 +22,13 @@ export { RoundtableClient } from "./client.js";
 export { createRoundtableClient, locateBroker } from "./create.js";
 export { BrokerConnection } from "./connection.js";
 export { ActivityCoalescer, renderActivityNotice } from "./pings.js";
-export { resolveRoleName, sessionRoleName } from "./role.js";
+export { resolveRoleName, sessionRoleName, roleFromEnv, ROLE_ENV } from "./role.js";
 export { openBrokerSocket, connectBrokerSocket } from "./ensure.js";
 export { spawnDetachedBroker, readLogTail } from "./spawner.js";
 export { systemTimers } from "./timers.js";
+export { runDoctor, renderDoctorReport, doctorExitCode, DOCTOR_TIMEOUT_MS } from "./doctor/run.js";
+export { DOCTOR_FINDINGS } from "./doctor/findings.js";
+export { DOCTOR_ROLE, DOCTOR_MAX_ROOMS } from "./doctor/live.js";
 export {
   ROUNDTABLE_TOOL_NAME,
   ROUNDTABLE_ACTIONS,
@@ -81,6 +84,8 @@ export type { ResolvedRole } from "./role.js";
 export type { OpenBrokerSocketOptions, BrokerSpawnPlan } from "./ensure.js";
 export type { BrokerCommand, SpawnFunction, SpawnBrokerOptions, SpawnedBroker, BrokerExit } from "./spawner.js";
 export type { Timers, TimerHandle } from "./timers.js";
+export type { DoctorOptions, DoctorReport } from "./doctor/run.js";
+export type { DoctorFinding, DoctorFindingCode } from "./doctor/findings.js";
 export type {
   RoundtableAction,
   RoundtableToolInput,

@@ -1,6 +1,18 @@
 import { roleNameSchema } from "@orphus/roundtable-protocol";
 import { ClientOptionError } from "./errors.js";
 
+/**
+ * The variable a session's role name can come from when none is given in code or on the command line
+ * (createRoundtableClient reads it); without either, a session speaks as `session-<pid>`.
+ */
+export const ROLE_ENV = "ORPHUS_ROUNDTABLE_ROLE";
+
+/** The role name configured in `env` ({@link ROLE_ENV}, trimmed), or undefined when it is unset or blank. */
+export function roleFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): string | undefined {
+  const configured = env[ROLE_ENV]?.trim();
+  return configured === undefined || configured === "" ? undefined : configured;
+}
+
 /** A role name as the client will use it, and whether it survives a restart. */
 export interface ResolvedRole {
   readonly role: string;
@@ -27,7 +39,7 @@ export function resolveRoleName(name: string | undefined, pid: number = process.
       ephemeral: true,
       warning:
         `roundtable: no role name given, speaking as "${role}"; read positions key on the role name and will not ` +
-        "survive a restart of this session (give a stable name, e.g. --name planner)",
+        `survive a restart of this session (give a stable name, e.g. --as planner or ${ROLE_ENV}=planner)`,
     };
   }
   const parsed = roleNameSchema.safeParse(name);

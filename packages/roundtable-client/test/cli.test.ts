@@ -40,15 +40,18 @@ test("arguments are validated before anything connects", async () => {
     role: "lead",
     action: { command: "post", room: "design", text: "ship it" },
   });
+  expect(parseCliArguments(["doctor", "--agent-dir", "/a"])).toEqual({ agentDir: "/a", action: { command: "doctor" } });
   const cases: [string[], string][] = [
     [[], "roundtable: no command given"],
-    [["dance"], 'roundtable: unknown command "dance" (expected status, rooms, tail or post)'],
+    [["dance"], 'roundtable: unknown command "dance" (expected status, rooms, tail, post or doctor)'],
     [["tail"], "roundtable: <room>: Invalid input: expected string, received undefined"],
     [["post", "design"], "roundtable: <text>: Invalid input: expected string, received undefined"],
     [["status", "extra"], "roundtable: status takes no arguments"],
     [["tail", "design", "--lines", "lots"], "roundtable: --lines: Invalid input: expected number, received NaN"],
     [["rooms", "--as", "no spaces"], "roundtable: --as: a role name is 1 to 64 letters"],
     [["rooms", "--loud"], "roundtable: Unknown option '--loud'"],
+    [["doctor", "now"], "roundtable: doctor takes no arguments"],
+    [["doctor", "--as", "no spaces"], "roundtable: --as: a role name is 1 to 64 letters"],
   ];
   for (const [argv, message] of cases) {
     const cli = io();

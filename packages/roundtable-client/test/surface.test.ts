@@ -18,6 +18,10 @@ test("the public surface is exactly this", () => {
     "ConnectionLostError",
     "DEFAULT_BROKER_START_TIMEOUT_MS",
     "DEFAULT_REQUEST_TIMEOUT_MS",
+    "DOCTOR_FINDINGS",
+    "DOCTOR_MAX_ROOMS",
+    "DOCTOR_ROLE",
+    "DOCTOR_TIMEOUT_MS",
     "MAX_BROKER_LOG_BYTES",
     "MAX_BROKER_SPAWNS",
     "MAX_PENDING_REQUESTS",
@@ -26,6 +30,7 @@ test("the public surface is exactly this", () => {
     "NotJoinedError",
     "PING_MAX_DELAY_MS",
     "PING_WINDOW_MS",
+    "ROLE_ENV",
     "ROUNDTABLE_ACTIONS",
     "ROUNDTABLE_TOOL_DESCRIPTION",
     "ROUNDTABLE_TOOL_NAME",
@@ -44,16 +49,20 @@ test("the public surface is exactly this", () => {
     "connectBrokerSocket",
     "createRoundtableClient",
     "describeToolError",
+    "doctorExitCode",
     "locateBroker",
     "openBrokerSocket",
     "parseRoundtableToolInput",
     "readLogTail",
     "renderActivityNotice",
+    "renderDoctorReport",
     "resolveRoleName",
+    "roleFromEnv",
     "roundtableActionSchemas",
     "roundtableToolInputSchema",
     "roundtableToolJsonSchema",
     "roundtableToolParameters",
+    "runDoctor",
     "runRoundtableTool",
     "sessionRoleName",
     "spawnDetachedBroker",
@@ -83,6 +92,8 @@ test("limits are pinned", () => {
     TOOL_DEFAULT_WAIT_MS: client.TOOL_DEFAULT_WAIT_MS,
     TOOL_MAX_WAIT_MS: client.TOOL_MAX_WAIT_MS,
     TOOL_MAX_POST_CHARS: client.TOOL_MAX_POST_CHARS,
+    DOCTOR_TIMEOUT_MS: client.DOCTOR_TIMEOUT_MS,
+    DOCTOR_MAX_ROOMS: client.DOCTOR_MAX_ROOMS,
   }).toEqual({
     PING_WINDOW_MS: 1500,
     PING_MAX_DELAY_MS: 10000,
@@ -104,7 +115,19 @@ test("limits are pinned", () => {
     TOOL_DEFAULT_WAIT_MS: 30000,
     TOOL_MAX_WAIT_MS: 120000,
     TOOL_MAX_POST_CHARS: 32768,
+    DOCTOR_TIMEOUT_MS: 2000,
+    DOCTOR_MAX_ROOMS: 64,
   });
+  expect([client.ROLE_ENV, client.DOCTOR_ROLE]).toEqual(["ORPHUS_ROUNDTABLE_ROLE", "roundtable-doctor"]);
+  expect(Object.keys(client.DOCTOR_FINDINGS)).toEqual([
+    "split-fleet",
+    "stale-socket",
+    "unresponsive-broker",
+    "socket-path-occupied",
+    "permissions",
+    "protocol-mismatch",
+    "ephemeral-role",
+  ]);
   expect(CLI_EXIT).toEqual({ ok: 0, failed: 1, usage: 2, noBroker: 3 });
   expect(CLI_DEFAULT_ROLE).toBe("human");
   expect(CLI_DEFAULT_TAIL_LINES).toBe(10);

@@ -26,8 +26,8 @@ export function helloReply(request: Record<string, unknown>): unknown {
   };
 }
 
-export async function startFramedServer(dir: string, script: Script): Promise<FramedServer> {
-  const socketPath = join(dir, "s.sock");
+/** Starts a scripted server on `socketPath` (default `<dir>/s.sock`). */
+export async function startFramedServer(dir: string, script: Script, socketPath = join(dir, "s.sock")): Promise<FramedServer> {
   const sockets = new Set<Socket>();
   const requests: Record<string, unknown>[] = [];
   const server: Server = createServer((socket) => {

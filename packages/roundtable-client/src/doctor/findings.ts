@@ -1,0 +1,149 @@
+import { PROTOCOL_NAME, PROTOCOL_VERSION } from "@orphus/roundtable-protocol";
+import { ROLE_ENV } from "../role.js";
+
+/**
+ * What `roundtable doctor` can find wrong, each a failure the roundtable would otherwise show quietly or not at all.
+ * Codes are stable across releases.
+ */
+export const DOCTOR_FINDINGS = {
+  "split-fleet": "Live brokers of this user serve different agent directories, so their sessions cannot see each other.",
+  "stale-socket": "A socket file nothing answers on: a broker was killed and its rooms are gone.",
+  "unresponsive-broker": "Something accepts connections on the socket but does not answer hello in time.",
+  "socket-path-occupied": "Something other than a socket sits at the socket path, so no broker can start there.",
+  permissions: "The broker directory, the socket or the registry is open to other users or belongs to another user.",
+  "protocol-mismatch": "A running broker speaks another protocol version than this client.",
+  "ephemeral-role": "A session speaks (or would speak) as session-<pid>, so its read positions die with the process.",
+} as const;
+
+/** The code of one finding. */
+export type DoctorFindingCode = keyof typeof DOCTOR_FINDINGS;
+
+/** One problem the doctor found: what, the facts behind it, and what to do. */
+export interface DoctorFinding {
+  readonly code: DoctorFindingCode;
+  /** One line: what is wrong. */
+  readonly summary: string;
+  /** Further facts, one per line (which brokers, which rooms). */
+  readonly details: readonly string[];
+  /** What to do about it. */
+  readonly fix: string;
+}
+
+function finding(code: DoctorFindingCode, summary: string, fix: string, details: readonly string[] = []): DoctorFinding {
+  return { code, summary, details, fix };
+}
+
+/** A live broker as the split-fleet finding lists it. */
+export interface FleetBroker {
+  readonly agentDir: string;
+  readonly pid: number;
+}
+
+export function splitFleet(brokers: readonly FleetBroker[], ownAgentDir: string): DoctorFinding {
+  const dirs = new Set(brokers.map((b) => b.agentDir));
+  return finding(
+    "split-fleet",
+    `${brokers.length} live brokers of yours serve ${dirs.size} different agent directories; sessions reach only the ` +
+      "broker of their own directory, so peers post and nobody's unread count moves, with no error",
+    `give every session of the fleet one agent directory: export ORPHUS_CODING_AGENT_DIR=${ownAgentDir} (the one this ` +
+      "shell resolves) before starting them, or the same --agent-dir for roundtable-mcp; brokers left without " +
+      "sessions exit by themselves once idle",
+    brokers.map((b) => `${b.agentDir}  broker pid ${b.pid}${b.agentDir === ownAgentDir ? "  (this agent directory)" : ""}`),
+  );
+}
+
+export function staleSocket(socketPath: string): DoctorFinding {
+  return finding(
+    "stale-socket",
+    `nothing answers on ${socketPath}: a broker was killed (SIGKILL, a crash, a reboot) and left its socket, and ` +
+      "its rooms went with it",
+    `harmless for starting: the next session's broker reclaims the path (or remove it: rm ${socketPath}); sessions ` +
+      "that used the killed broker must join their rooms again",
+  );
+}
+
+export function unresponsiveBroker(socketPath: string, timeoutMs: number, pid: number | undefined): DoctorFinding {
+  return finding(
+    "unresponsive-broker",
+    `a connection to ${socketPath} was accepted but hello got no answer within ${timeoutMs} ms`,
+    pid === undefined
+      ? "the broker may be overloaded or hung; if it stays so, stop the process serving the socket"
+      : `the broker (pid ${pid}, per its pid file) may be overloaded or hung; if it stays so: kill ${pid}`,
+  );
+}
+
+export function socketPathOccupied(socketPath: string, what: string): DoctorFinding {
+  return finding(
+    "socket-path-occupied",
+    `${socketPath} is ${what}, not a socket: no broker can start there, and every session's first call fails`,
+    `move it away yourself (the broker never removes what it did not create): mv ${socketPath} ${socketPath}.moved`,
+  );
+}
+
+export function openToOthers(path: string, kind: "directory" | "socket", mode: number): DoctorFinding {
+  const wanted = kind === "directory" ? "700" : "600";
+  return finding(
+    "permissions",
+    `${path} has mode ${mode.toString(8).padStart(3, "0")}: other users ${kind === "directory" ? "can look inside" : "may connect"}; it must be ${wanted}`,
+    kind === "directory"
+      ? `chmod ${wanted} ${path} (a broker tightens its own directory when it starts)`
+      : `chmod ${wanted} ${path}, or stop the broker and let the next one create its socket`,
+  );
+}
+
+export function notYours(path: string, owner: number, uid: number): DoctorFinding {
+  return finding(
+    "permissions",
+    `${path} belongs to uid ${owner}, not to you (uid ${uid}): your brokers cannot use it`,
+    "use an agent directory of your own (ORPHUS_CODING_AGENT_DIR), or have its owner remove it",
+  );
+}
+
+export function notADirectory(path: string): DoctorFinding {
+  return finding(
+    "permissions",
+    `${path} is not a directory: a broker cannot keep its socket there`,
+    `move it away: mv ${path} ${path}.moved`,
+  );
+}
+
+export function protocolMismatch(where: string, theirs: string, pid: number | undefined, message?: string): DoctorFinding {
+  return finding(
+    "protocol-mismatch",
+    `the broker ${where}${pid === undefined ? "" : ` (pid ${pid})`} speaks ${theirs}; this client speaks ` +
+      `${PROTOCOL_NAME} v${PROTOCOL_VERSION}, and sessions of the two versions cannot share it`,
+    "close the sessions still using it, or stop it" +
+      (pid === undefined ? "" : `: kill ${pid}`) +
+      "; the next session starts a broker of its own version. Upgrade every session of a fleet together",
+    message === undefined ? [] : [`the broker said: ${message}`],
+  );
+}
+
+export function noRoleConfigured(): DoctorFinding {
+  return finding(
+    "ephemeral-role",
+    `no role name is configured here (no --as, no ${ROLE_ENV}): a session started from this environment without a ` +
+      "name speaks as session-<pid> and loses its read positions on every restart",
+    `give every session a stable name: ${ROLE_ENV}=<role> in its environment, or --as <role> (roundtable-mcp, ` +
+      "roundtable doctor)",
+  );
+}
+
+export function invalidRole(role: string, source: string): DoctorFinding {
+  return finding(
+    "ephemeral-role",
+    `the configured role ${JSON.stringify(role.slice(0, 80))} (${source}) is not a role name, so a client refuses it`,
+    "use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit",
+  );
+}
+
+export function ephemeralMembers(members: readonly { room: string; roles: readonly string[] }[]): DoctorFinding {
+  const count = members.reduce((sum, m) => sum + m.roles.length, 0);
+  return finding(
+    "ephemeral-role",
+    `${count === 1 ? "a session speaks" : `${count} sessions speak`} as session-<pid> on the running broker: ` +
+      "their read positions die with their process",
+    `start those sessions with a stable name (--as <role>, or ${ROLE_ENV}=<role>)`,
+    members.map((m) => `room ${m.room}: ${m.roles.join(", ")}`),
+  );
+}

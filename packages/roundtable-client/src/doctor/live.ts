@@ -1,0 +1,111 @@
+import { readFileSync } from "node:fs";
+import { PROTOCOL_NAME, PROTOCOL_VERSION, WireRefusalError } from "@orphus/roundtable-protocol";
+import { BrokerConnection } from "../connection.js";
+import { connectBrokerSocket } from "../ensure.js";
+import { RequestTimeoutError } from "../errors.js";
+import { plural } from "../text.js";
+import {
+  ephemeralMembers,
+  protocolMismatch,
+  staleSocket,
+  unresponsiveBroker,
+  type DoctorFinding,
+} from "./findings.js";
+
+/** The role the doctor says hello as; it joins nothing, so it never shows among a room's members. */
+export const DOCTOR_ROLE = "roundtable-doctor";
+
+/** Rooms whose members the doctor lists at most (a broker holds 64 by default). */
+export const DOCTOR_MAX_ROOMS = 64;
+
+/** A fallback role name, as the client makes it. */
+const SESSION_ROLE = /^session-\d+$/;
+
+/** What talking to the broker of the agent directory showed. */
+export interface LiveSeen {
+  /** The broker's pid when it answered hello (whatever its version), for the registry checks to skip it. */
+  readonly pid: number | undefined;
+  readonly notes: string[];
+  readonly findings: DoctorFinding[];
+}
+
+function errorCode(error: unknown): string | undefined {
+  return typeof error === "object" && error !== null && "code" in error ? String(error.code) : undefined;
+}
+
+function pidFromFile(pidPath: string): number | undefined {
+  try {
+    const pid = (JSON.parse(readFileSync(pidPath, "utf8")) as { pid?: unknown }).pid;
+    return typeof pid === "number" ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function uptime(ms: number): string {
+  const seconds = Math.floor(ms / 1000);
+  return seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m ${seconds % 60}s`;
+}
+
+/**
+ * Says hello to the broker on `socketPath` and, when it answers in this protocol, reads its status and the members
+ * of its rooms. Starts nothing and joins nothing. Every step is bounded by `timeoutMs`.
+ */
+export async function checkLiveBroker(socketPath: string, pidPath: string, timeoutMs: number, pid: number): Promise<LiveSeen> {
+  let connection: BrokerConnection;
+  try {
+    connection = new BrokerConnection(await connectBrokerSocket(socketPath, timeoutMs), { requestTimeoutMs: timeoutMs });
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === "ECONNREFUSED") return { pid: undefined, notes: [], findings: [staleSocket(socketPath)] };
+    if (code === "ETIMEDOUT") {
+      return { pid: undefined, notes: [], findings: [unresponsiveBroker(socketPath, timeoutMs, pidFromFile(pidPath))] };
+    }
+    if (code === "ENOENT") return { pid: undefined, notes: [`the socket went away while looking: the broker exited`], findings: [] };
+    // EACCES and the like: the permission findings above already say why.
+    return { pid: undefined, notes: [`could not connect to ${socketPath}: ${(error as Error).message}`], findings: [] };
+  }
+  try {
+    const hello = await connection.request("hello", {
+      protocol: PROTOCOL_NAME,
+      version: PROTOCOL_VERSION,
+      role: DOCTOR_ROLE,
+      pid,
+    });
+    const status = await connection.request("status", {});
+    const notes = [
+      `broker answers: pid ${status.pid}, ${status.protocol} v${status.protocolVersion}, broker ${status.version}, ` +
+        `up ${uptime(status.uptimeMs)}, ${plural(status.rooms, "room")}, ` +
+        `${plural(Math.max(0, status.connections - 1), "other connection")}`,
+    ];
+    const { rooms } = await connection.request("rooms", {});
+    const ephemeral: { room: string; roles: string[] }[] = [];
+    for (const room of rooms.slice(0, DOCTOR_MAX_ROOMS)) {
+      const { members } = await connection.request("members", { room: room.room });
+      const roles = members.filter((role) => SESSION_ROLE.test(role));
+      if (roles.length > 0) ephemeral.push({ room: room.room, roles });
+    }
+    return { pid: hello.brokerPid, notes, findings: ephemeral.length === 0 ? [] : [ephemeralMembers(ephemeral)] };
+  } catch (error) {
+    if (error instanceof WireRefusalError && error.wireCode === "ERR_PROTOCOL_MISMATCH") {
+      const details = (error.details ?? {}) as Record<string, unknown>;
+      const brokerPid = typeof details["brokerPid"] === "number" ? details["brokerPid"] : undefined;
+      const theirs = `${String(details["brokerProtocol"] ?? "another protocol")} v${String(details["brokerVersion"] ?? "?")}`;
+      return {
+        pid: brokerPid,
+        notes: [],
+        findings: [protocolMismatch(`of this agent directory`, theirs, brokerPid, error.message)],
+      };
+    }
+    if (error instanceof WireRefusalError) {
+      // ERR_SHUTTING_DOWN and the like: a broker on its way out is no fault; the next session starts another.
+      return { pid: undefined, notes: [`the broker refused the doctor: ${error.message}`], findings: [] };
+    }
+    if (error instanceof RequestTimeoutError || errorCode(error) === "ERR_CONNECTION_LOST") {
+      return { pid: undefined, notes: [], findings: [unresponsiveBroker(socketPath, timeoutMs, pidFromFile(pidPath))] };
+    }
+    throw error;
+  } finally {
+    connection.close();
+  }
+}

@@ -1,0 +1,389 @@
+// `roundtable doctor` against real brokers (embedded in this process, registered in a temporary registry), real
+// files and scripted servers: one test per finding, and the all-well case that exits 0.
+import { chmodSync, existsSync, lstatSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, test } from "vitest";
+import { registerBroker, startBroker, type Broker, type RegistryEntry } from "@orphus/roundtable-broker";
+import { runCli, type CliIo } from "../src/cli.js";
+import {
+  createRoundtableClient,
+  doctorExitCode,
+  renderDoctorReport,
+  runDoctor,
+  type DoctorOptions,
+  type DoctorReport,
+} from "../src/index.js";
+import { startFramedServer, type FramedServer } from "./support/framed-server.js";
+import { staleSocket } from "./support/sockets.js";
+import { shortTempDir, until } from "./support/tmp.js";
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function tempDir(): string {
+  const temp = shortTempDir("rtd-");
+  cleanups.push(temp.remove);
+  return temp.dir;
+}
+
+/** A fresh registry and the doctor options pointing at it: a role configured, nothing taken from this process. */
+function setting(): { registryDir: string; options: (agentDir: string, extra?: DoctorOptions) => DoctorOptions } {
+  const registryDir = join(tempDir(), "registry");
+  return {
+    registryDir,
+    options: (agentDir, extra = {}) => ({ agentDir, registryDir, env: { ORPHUS_ROUNDTABLE_ROLE: "planner" }, timeoutMs: 500, ...extra }),
+  };
+}
+
+async function broker(agentDir: string, registryDir: string): Promise<Broker> {
+  const start = await startBroker({ agentDir, registryDir, idleMs: 60_000 });
+  if (start.status !== "listening") throw new Error("expected a listening broker");
+  cleanups.push(() => start.broker.close());
+  return start.broker;
+}
+
+async function fakeServer(dir: string, socketPath: string, script: Parameters<typeof startFramedServer>[1]): Promise<FramedServer> {
+  mkdirSync(join(socketPath, ".."), { recursive: true, mode: 0o700 });
+  const server = await startFramedServer(dir, script, socketPath);
+  chmodSync(socketPath, 0o600);
+  cleanups.push(() => server.close());
+  return server;
+}
+
+function codes(report: DoctorReport): string[] {
+  return report.findings.map((finding) => finding.code);
+}
+
+function entry(agentDir: string, pid: number, overrides: Partial<RegistryEntry> = {}): RegistryEntry {
+  return {
+    pid,
+    instance: "abcdef",
+    agentDir,
+    socketPath: join(agentDir, "roundtable", "broker.sock"),
+    brokerVersion: "0.0.0",
+    protocol: "orphus-roundtable",
+    protocolVersion: 1,
+    startedAt: 1,
+    ...overrides,
+  };
+}
+
+function cliIo(doctorOptions: DoctorOptions, env: NodeJS.ProcessEnv = { ORPHUS_ROUNDTABLE_ROLE: "planner" }): CliIo & { out: () => string } {
+  let out = "";
+  return {
+    stdout: { write: (text: string) => (out += text) },
+    stderr: { write: (text: string) => (out += text) },
+    env,
+    doctorOptions,
+    out: () => out,
+  };
+}
+
+describe("all well", () => {
+  test("a running broker, private paths, one agent directory, a stable role: exit 0", async () => {
+    const { registryDir, options } = setting();
+    const agentDir = tempDir();
+    const running = await broker(agentDir, registryDir);
+    const report = await runDoctor(options(agentDir));
+    expect(report.findings).toEqual([]);
+    expect(doctorExitCode(report)).toBe(0);
+    expect(report.liveBrokers.map((b) => b.agentDir)).toEqual([agentDir]);
+    const text = renderDoctorReport(report)
+      .replaceAll(agentDir, "<agent>")
+      .replaceAll(registryDir, "<registry>")
+      .replace(/pid \d+/, "pid <pid>")
+      .replace(/broker \S+, up \d+s/, "broker <v>, up <t>");
+    expect(text).toBe(
+      [
+        "roundtable doctor: agent directory <agent> (--agent-dir)",
+        "  ok  broker directory <agent>/roundtable: yours, mode 700",
+        "  ok  socket <agent>/roundtable/broker.sock: yours, mode 600",
+        "  ok  broker answers: pid <pid>, orphus-roundtable v1, broker <v>, up <t>, 0 rooms, 0 other connections",
+        "  ok  registry <registry>: yours, mode 700",
+        "  ok  registry <registry>: 1 live broker of yours under 1 agent directory",
+        "  ok  role planner (from ORPHUS_ROUNDTABLE_ROLE): stable across restarts",
+        "",
+        "All well.",
+        "",
+      ].join("\n"),
+    );
+    // The doctor's connections came and went; it joined nothing.
+    await until(() => running.stats().connections === 0);
+    expect(running.stats().rooms).toBe(0);
+  });
+
+  test("no broker has run yet, and the doctor starts none: exit 0", async () => {
+    const { options } = setting();
+    const agentDir = tempDir();
+    const io = cliIo(options(agentDir, { agentDir: undefined }), { ORPHUS_ROUNDTABLE_ROLE: "critic" });
+    expect(await runCli(["doctor", "--agent-dir", agentDir], io)).toBe(0);
+    expect(io.out()).toContain(`ok  no broker directory yet (${agentDir}/roundtable): no broker has run here`);
+    expect(io.out()).toContain("ok  role critic (from ORPHUS_ROUNDTABLE_ROLE)");
+    expect(io.out()).toMatch(/All well\.\n$/);
+    expect(existsSync(join(agentDir, "roundtable"))).toBe(false);
+  });
+});
+
+describe("split fleet", () => {
+  test("live brokers under two agent directories: the finding names both and the one variable to set", async () => {
+    const { registryDir, options } = setting();
+    const here = tempDir();
+    const there = tempDir();
+    const first = await broker(here, registryDir);
+    await broker(there, registryDir);
+    const report = await runDoctor(options(here));
+    expect(codes(report)).toEqual(["split-fleet"]);
+    const [split] = report.findings;
+    expect(split?.summary).toBe(
+      "2 live brokers of yours serve 2 different agent directories; sessions reach only the broker of their own " +
+        "directory, so peers post and nobody's unread count moves, with no error",
+    );
+    expect(split?.details).toEqual([
+      `${here}  broker pid ${first.pid}  (this agent directory)`,
+      `${there}  broker pid ${first.pid}`,
+    ]);
+    expect(split?.fix).toContain(`export ORPHUS_CODING_AGENT_DIR=${here}`);
+    const io = cliIo(options(here));
+    expect(await runCli(["doctor", "--agent-dir", here], io)).toBe(1);
+    expect(io.out()).toContain("problem [split-fleet]: 2 live brokers of yours serve 2 different agent directories");
+    expect(io.out()).toMatch(/1 problem found; each says what to do\.\n$/);
+  });
+});
+
+describe("stale socket", () => {
+  test("a socket nothing answers on, here or under a registered agent directory, until it is gone", async () => {
+    const { registryDir, options } = setting();
+    const here = tempDir();
+    const there = tempDir();
+    await staleSocket(join(here, "roundtable", "broker.sock"));
+    await staleSocket(join(there, "roundtable", "broker.sock"));
+    const killed = registerBroker(registryDir, entry(there, 999_999));
+    const report = await runDoctor(options(here));
+    expect(codes(report)).toEqual(["stale-socket", "stale-socket"]);
+    expect(report.findings.map((f) => f.summary)).toEqual([
+      `nothing answers on ${here}/roundtable/broker.sock: a broker was killed (SIGKILL, a crash, a reboot) and left ` +
+        "its socket, and its rooms went with it",
+      `nothing answers on ${there}/roundtable/broker.sock: a broker was killed (SIGKILL, a crash, a reboot) and left ` +
+        "its socket, and its rooms went with it",
+    ]);
+    expect(report.findings[0]?.fix).toContain(`rm ${here}/roundtable/broker.sock`);
+    // The entry stays as the stale socket's witness, so a second run says the same.
+    expect(existsSync(killed)).toBe(true);
+    expect(codes(await runDoctor(options(here)))).toEqual(["stale-socket", "stale-socket"]);
+  });
+
+  test("an entry whose broker is gone and left no socket is removed, which is no problem", async () => {
+    const { registryDir, options } = setting();
+    const here = tempDir();
+    const gone = registerBroker(registryDir, entry(tempDir(), 999_998));
+    const report = await runDoctor(options(here));
+    expect(report.findings).toEqual([]);
+    expect(report.removedEntries).toEqual([gone]);
+    expect(existsSync(gone)).toBe(false);
+    expect(report.notes).toContain(`registry ${registryDir}: 0 live brokers of yours; removed 1 entry of brokers that are gone`);
+  });
+});
+
+describe("unresponsive broker", () => {
+  test("a socket that accepts and never answers hello", async () => {
+    const { options } = setting();
+    const here = tempDir();
+    const socketPath = join(here, "roundtable", "broker.sock");
+    await fakeServer(tempDir(), socketPath, () => null);
+    writeFileSync(join(here, "roundtable", "broker.pid"), JSON.stringify({ pid: 4321 }));
+    const report = await runDoctor(options(here, { timeoutMs: 200 }));
+    expect(codes(report)).toEqual(["unresponsive-broker"]);
+    expect(report.findings[0]).toMatchObject({
+      summary: `a connection to ${socketPath} was accepted but hello got no answer within 200 ms`,
+      fix: "the broker (pid 4321, per its pid file) may be overloaded or hung; if it stays so: kill 4321",
+    });
+  });
+});
+
+describe("something foreign at the socket path", () => {
+  test.each([
+    ["a regular file", (path: string) => writeFileSync(path, "notes")],
+    ["a directory", (path: string) => mkdirSync(path)],
+    ["a symbolic link", (path: string) => symlinkSync("/nonexistent/target", path)],
+  ])("%s: the finding says to move it, and the doctor leaves it alone", async (what, make) => {
+    const { options } = setting();
+    const here = tempDir();
+    const socketPath = join(here, "roundtable", "broker.sock");
+    mkdirSync(join(here, "roundtable"), { mode: 0o700 });
+    make(socketPath);
+    const report = await runDoctor(options(here));
+    expect(codes(report)).toEqual(["socket-path-occupied"]);
+    expect(report.findings[0]).toMatchObject({
+      summary: `${socketPath} is ${what}, not a socket: no broker can start there, and every session's first call fails`,
+      fix: `move it away yourself (the broker never removes what it did not create): mv ${socketPath} ${socketPath}.moved`,
+    });
+    expect(lstatSync(socketPath).isSocket()).toBe(false);
+  });
+});
+
+describe("permissions", () => {
+  test("a broker directory, a socket and a registry open to others, each with its chmod", async () => {
+    const { registryDir, options } = setting();
+    const here = tempDir();
+    const running = await broker(here, registryDir);
+    chmodSync(join(here, "roundtable"), 0o755);
+    chmodSync(running.socketPath, 0o666);
+    chmodSync(registryDir, 0o750);
+    const report = await runDoctor(options(here));
+    expect(codes(report)).toEqual(["permissions", "permissions", "permissions"]);
+    expect(report.findings.map((f) => [f.summary, f.fix])).toEqual([
+      [
+        `${here}/roundtable has mode 755: other users can look inside; it must be 700`,
+        `chmod 700 ${here}/roundtable (a broker tightens its own directory when it starts)`,
+      ],
+      [
+        `${running.socketPath} has mode 666: other users may connect; it must be 600`,
+        `chmod 600 ${running.socketPath}, or stop the broker and let the next one create its socket`,
+      ],
+      [
+        `${registryDir} has mode 750: other users can look inside; it must be 700`,
+        `chmod 700 ${registryDir} (a broker tightens its own directory when it starts)`,
+      ],
+    ]);
+  });
+
+  test("paths that belong to another user", async () => {
+    const { registryDir, options } = setting();
+    const here = tempDir();
+    await broker(here, registryDir);
+    const owner = process.getuid?.() ?? 0;
+    const report = await runDoctor(options(here, { uid: owner + 4242 }));
+    expect(codes(report)).toEqual(["permissions", "permissions"]);
+    expect(report.findings[0]?.summary).toBe(
+      `${here}/roundtable belongs to uid ${owner}, not to you (uid ${owner + 4242}): your brokers cannot use it`,
+    );
+    expect(report.findings[1]?.summary).toContain(`${registryDir} belongs to uid ${owner}`);
+  });
+});
+
+describe("protocol mismatch", () => {
+  const refuse = (request: Record<string, unknown>): unknown => ({
+    id: request["id"],
+    ok: false,
+    op: "hello",
+    error: {
+      code: "ERR_PROTOCOL_MISMATCH",
+      message: "Protocol mismatch: the running broker (pid 7777) speaks orphus-roundtable v2, this client speaks orphus-roundtable v1.",
+      details: {
+        brokerProtocol: "orphus-roundtable",
+        brokerVersion: 2,
+        brokerPid: 7777,
+        peerProtocol: "orphus-roundtable",
+        peerVersion: 1,
+      },
+    },
+  });
+
+  test("the broker of this agent directory refuses our hello: one finding, with its own words", async () => {
+    const { registryDir, options } = setting();
+    const here = tempDir();
+    await fakeServer(tempDir(), join(here, "roundtable", "broker.sock"), refuse);
+    // Registered too, as a broker of that version would be: still reported once.
+    registerBroker(registryDir, entry(here, 7777, { protocolVersion: 2 }));
+    const report = await runDoctor(options(here));
+    expect(codes(report)).toEqual(["protocol-mismatch"]);
+    expect(report.findings[0]).toMatchObject({
+      summary:
+        "the broker of this agent directory (pid 7777) speaks orphus-roundtable v2; this client speaks " +
+        "orphus-roundtable v1, and sessions of the two versions cannot share it",
+      details: [
+        "the broker said: Protocol mismatch: the running broker (pid 7777) speaks orphus-roundtable v2, this client speaks orphus-roundtable v1.",
+      ],
+    });
+    expect(report.findings[0]?.fix).toContain("kill 7777");
+  });
+
+  test("a registered broker elsewhere of another version", async () => {
+    const { registryDir, options } = setting();
+    const here = tempDir();
+    const there = tempDir();
+    await fakeServer(tempDir(), join(there, "roundtable", "broker.sock"), refuse);
+    registerBroker(registryDir, entry(there, 7777, { protocolVersion: 2 }));
+    const report = await runDoctor(options(here));
+    expect(codes(report)).toEqual(["protocol-mismatch"]);
+    expect(report.findings[0]?.summary).toContain(`the broker of ${there} (pid 7777) speaks orphus-roundtable v2`);
+  });
+});
+
+describe("role names", () => {
+  test("no --as and no ORPHUS_ROUNDTABLE_ROLE: a session here would speak as session-<pid>", async () => {
+    const { options } = setting();
+    const report = await runDoctor(options(tempDir(), { env: {} }));
+    expect(codes(report)).toEqual(["ephemeral-role"]);
+    expect(report.findings[0]?.summary).toBe(
+      "no role name is configured here (no --as, no ORPHUS_ROUNDTABLE_ROLE): a session started from this environment " +
+        "without a name speaks as session-<pid> and loses its read positions on every restart",
+    );
+    expect(codes(await runDoctor(options(tempDir(), { env: {}, role: "reviewer" })))).toEqual([]);
+  });
+
+  test("a configured role that is not a role name", async () => {
+    const { options } = setting();
+    const report = await runDoctor(options(tempDir(), { env: { ORPHUS_ROUNDTABLE_ROLE: "two words" } }));
+    expect(report.findings.map((f) => f.summary)).toEqual([
+      'the configured role "two words" (ORPHUS_ROUNDTABLE_ROLE) is not a role name, so a client refuses it',
+    ]);
+    const io = cliIo(options(tempDir()));
+    expect(await runCli(["doctor", "--as", "two words"], io)).toBe(2);
+  });
+
+  test("sessions on the running broker that speak as session-<pid>", async () => {
+    const { registryDir, options } = setting();
+    const here = tempDir();
+    await broker(here, registryDir);
+    const nameless = createRoundtableClient({ agentDir: here, env: {}, pid: 4242, spawnBroker: false, onWarning: () => undefined });
+    const named = createRoundtableClient({ agentDir: here, env: { ORPHUS_ROUNDTABLE_ROLE: "critic" }, spawnBroker: false });
+    cleanups.push(() => nameless.close(), () => named.close());
+    expect(nameless.role).toBe("session-4242");
+    expect(named.role).toBe("critic");
+    await nameless.join("design");
+    await named.join("design");
+    const report = await runDoctor(options(here));
+    expect(codes(report)).toEqual(["ephemeral-role"]);
+    expect(report.findings[0]).toMatchObject({
+      summary: "a session speaks as session-<pid> on the running broker: their read positions die with their process",
+      details: ["room design: session-4242"],
+    });
+  });
+});
+
+test("the doctor's rendering of a finding: summary, facts, fix, count", () => {
+  const report: DoctorReport = {
+    agentDir: "/a",
+    agentDirSource: "default",
+    socketPath: "/a/roundtable/broker.sock",
+    registryDir: "/r",
+    notes: ["one fine thing"],
+    findings: [
+      { code: "stale-socket", summary: "what is wrong", details: ["fact one", "fact two"], fix: "what to do" },
+      { code: "ephemeral-role", summary: "another", details: [], fix: "its remedy" },
+    ],
+    liveBrokers: [],
+    removedEntries: [],
+  };
+  expect(renderDoctorReport(report)).toBe(
+    [
+      "roundtable doctor: agent directory /a (default)",
+      "  ok  one fine thing",
+      "",
+      "problem [stale-socket]: what is wrong",
+      "    fact one",
+      "    fact two",
+      "  fix: what to do",
+      "",
+      "problem [ephemeral-role]: another",
+      "  fix: its remedy",
+      "",
+      "2 problems found; each says what to do.",
+      "",
+    ].join("\n"),
+  );
+  expect(doctorExitCode(report)).toBe(1);
+});
