@@ -1,17 +1,20 @@
-// The broker bin bundled into one file (our packages from source, zod included), as the broker's package build
-// ships it: spawned with plain node it starts in a fraction of the time tsx needs to load the sources.
+// Programs bundled into one file each (our packages from source, zod included), as the broker's package build ships
+// its bin: spawned with plain node they start in a fraction of the time tsx needs to load the sources.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "tsup";
 import { brokerSourceBinPath } from "@orphus/roundtable-broker";
 
-/** Bundles the broker bin into a fresh temporary directory; returns its path and the function that removes it. */
-export async function bundleBrokerBin(): Promise<{ bin: string; remove: () => void }> {
-  const outDir = mkdtempSync(join(tmpdir(), "rtc-bin-"));
+/**
+ * Bundles each entry (name → source file) into `<dir>/<name>.js` in a fresh temporary directory; returns the
+ * directory and the function that removes it.
+ */
+export async function bundlePrograms(entry: Record<string, string>, prefix = "rtc-bin-"): Promise<{ dir: string; remove: () => void }> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
   await build({
-    entry: { broker: brokerSourceBinPath() },
-    outDir,
+    entry,
+    outDir: dir,
     format: ["esm"],
     target: "node20",
     platform: "node",
@@ -25,5 +28,11 @@ export async function bundleBrokerBin(): Promise<{ bin: string; remove: () => vo
     silent: true,
     config: false,
   });
-  return { bin: join(outDir, "broker.js"), remove: () => rmSync(outDir, { recursive: true, force: true }) };
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Bundles the broker bin into a fresh temporary directory; returns its path and the function that removes it. */
+export async function bundleBrokerBin(): Promise<{ bin: string; remove: () => void }> {
+  const { dir, remove } = await bundlePrograms({ broker: brokerSourceBinPath() });
+  return { bin: join(dir, "broker.js"), remove };
 }

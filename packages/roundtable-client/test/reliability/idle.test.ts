@@ -1,0 +1,66 @@
+// Idle exit: a broker that owns its process exits within its idle time + 1 s of the last client leaving (and not
+// while one is still there), taking its socket, pid file and registry entry along; a broker embedded in a host
+// process closes when idle and the host lives on, then ends by itself with exit code 0.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { expect, test } from "vitest";
+import { readBrokerRegistry, resolveRegistryDir } from "@orphus/roundtable-broker";
+import { bounded, bundledClient, isGone, report, sleep, startDriver, tempDir, useHarness } from "./support/harness.js";
+
+const harness = useHarness();
+
+const IDLE_MS = 1000;
+
+test(`an owned broker exits within idle (${IDLE_MS} ms) + 1 s of the last client leaving`, async () => {
+  const bundles = harness.bundles();
+  const agentDir = tempDir();
+  const first = bundledClient(bundles, agentDir, { idleMs: IDLE_MS, role: "planner" });
+  const second = bundledClient(bundles, agentDir, { idleMs: IDLE_MS, role: "critic" });
+  await first.client.join("design");
+  await second.client.join("design");
+  await first.client.post("design", "one");
+  const [spawned] = first.spawned;
+  const pid = spawned?.pid as number;
+  expect(second.spawned).toEqual([]);
+  expect(readBrokerRegistry(resolveRegistryDir()).entries.map((e) => e.pid)).toContain(pid);
+
+  // One client leaves: the other is still there, so the broker stays past its idle time.
+  first.client.close();
+  await sleep(IDLE_MS + 500);
+  expect(isGone(pid)).toBe(false);
+  expect((await second.client.status()).connections).toBe(1);
+
+  // The last one leaves.
+  second.client.close();
+  const left = performance.now();
+  const exit = await bounded("the broker exits once idle", IDLE_MS + 10_000, (spawned as NonNullable<typeof spawned>).exited);
+  const afterMs = performance.now() - left;
+  expect(exit).toEqual({ code: 0, signal: null });
+  expect(afterMs).toBeLessThanOrEqual(IDLE_MS + 1000);
+  expect(afterMs).toBeGreaterThanOrEqual(IDLE_MS - 50);
+  expect(existsSync(join(agentDir, "roundtable", "broker.sock"))).toBe(false);
+  expect(existsSync(join(agentDir, "roundtable", "broker.pid"))).toBe(false);
+  expect(readBrokerRegistry(resolveRegistryDir()).entries.map((e) => e.pid)).not.toContain(pid);
+  report("idle exit (owned)", { idleMs: IDLE_MS, exitAfterLastLeftMs: Math.round(afterMs), bound: IDLE_MS + 1000, exitCode: 0, filesRemoved: true });
+});
+
+test("an embedded broker closes when idle and its host process lives on, then ends by itself", async () => {
+  const bundles = harness.bundles();
+  const agentDir = tempDir();
+  const host = startDriver(bundles, "embedded-host", { agentDir, idleMs: IDLE_MS, deadlineMs: 30_000 });
+  const closed = await host.next("closed");
+  expect(closed).toMatchObject({ reason: "idle" });
+  expect(closed["afterLastLeftMs"] as number).toBeLessThanOrEqual(IDLE_MS + 1000);
+  const alive = await host.next("alive");
+  expect(alive["pid"]).toBe(host.pid);
+  expect(await bounded("the host ends by itself", 10_000, host.exit)).toMatchObject({ code: 0, signal: null });
+  expect(host.messages.map((m) => m.type)).toEqual(["closed", "alive"]);
+  expect(existsSync(join(agentDir, "roundtable", "broker.sock"))).toBe(false);
+  report("idle exit (embedded)", {
+    idleMs: IDLE_MS,
+    closedAfterLastLeftMs: closed["afterLastLeftMs"] as number,
+    reason: "idle",
+    hostAliveAfterClose: true,
+    hostExitCode: 0,
+  });
+});

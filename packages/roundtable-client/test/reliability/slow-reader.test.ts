@@ -1,0 +1,122 @@
+// Slow reader: while 4 writer processes post as fast as the broker answers, one member of their room stops reading
+// (its pings back up until the broker drops them) and another stops reading while asking for large replies (its
+// queue passes the high-water mark and the broker closes it). The broker's memory stays bounded, and the writers
+// are slowed by no more than a stated factor, measured against rounds without the slow readers in the same run.
+import { readFileSync } from "node:fs";
+import { connect, type Socket } from "node:net";
+import { join } from "node:path";
+import { expect, test } from "vitest";
+import { FrameDecoder, encodeFrame } from "@orphus/framing";
+import { createRoundtableClient } from "../../src/index.js";
+import { fixed, onCleanup, report, sampleRss, spawnBroker, startDriver, tempDir, useHarness, within } from "./support/harness.js";
+
+const harness = useHarness();
+
+const WRITERS = 4;
+const POSTS_PER_ROUND = 2000;
+/** A warm-up round, then plain, slow, plain, slow. */
+const ROUNDS = 5;
+/** The stated factor: a round with the slow readers present takes at most this many times a round without. */
+const SLOWDOWN_FACTOR = 3;
+/** Resident memory the slow readers may add: the hog's queue is cut at 8 MiB, the sloth's pings at 256 KiB. */
+const RSS_SLACK_KIB = 96 * 1024;
+const HOG_BODY = "h".repeat(30_000);
+
+/** A raw member that can stop reading: it says hello, joins, and from then on reads only when told. */
+async function rawMember(socketPath: string, role: string, room: string): Promise<{ socket: Socket; frames: () => number; closed: () => boolean }> {
+  const socket = connect(socketPath);
+  onCleanup(() => socket.destroy());
+  socket.on("error", () => undefined);
+  const decoder = new FrameDecoder({ maxFrameBytes: 4 * 1024 * 1024 });
+  let frames = 0;
+  let closed = false;
+  const replies: Record<string, unknown>[] = [];
+  socket.on("data", (chunk: Buffer) => decoder.push(chunk, (value) => (frames++, replies.push(value as Record<string, unknown>))));
+  socket.on("close", () => (closed = true));
+  await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+  socket.write(encodeFrame({ id: 1, op: "hello", protocol: "orphus-roundtable", version: 1, role, pid: process.pid }));
+  socket.write(encodeFrame({ id: 2, op: "join", room }));
+  await within(`${role} joined`, 10_000, () => replies.some((r) => r["id"] === 2));
+  return { socket, frames: () => frames, closed: () => closed };
+}
+
+test("a member that stops reading: bounded broker memory, the others barely slowed", async () => {
+  const bundles = harness.bundles();
+  const agentDir = tempDir();
+  const broker = await spawnBroker(bundles, agentDir, ["--idle-ms", "60000"], { probeMemory: true });
+  const writers = Array.from({ length: WRITERS }, (_, i) =>
+    startDriver(bundles, "writer", { agentDir, role: `w${i}`, room: "busy", posts: POSTS_PER_ROUND, bodyBytes: 200, rounds: ROUNDS, deadlineMs: 120_000 }),
+  );
+  await Promise.all(writers.map((w) => w.next("ready")));
+  const baseline = await broker.liveMemory();
+  const rss = sampleRss(broker.pid);
+
+  const observer = createRoundtableClient({ agentDir, role: "observer", spawnBroker: false });
+  onCleanup(() => observer.close());
+  // Round 0 warms up (not counted); then rounds alternate without and with a fresh pair of slow readers.
+  const roundMs: { slow: boolean; ms: number }[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const slow = round % 2 === 0 && round > 0;
+    let sloth: Awaited<ReturnType<typeof rawMember>> | undefined;
+    let hog: Awaited<ReturnType<typeof rawMember>> | undefined;
+    if (slow) {
+      // The sloth joins the writers' room and stops reading: every post queues a ping for it.
+      sloth = await rawMember(broker.socketPath, "sloth", "busy");
+      sloth.socket.pause();
+      // The hog fills its own room with large posts, then asks for them again and again without reading.
+      hog = await rawMember(broker.socketPath, "hog", "hogroom");
+      hog.socket.pause();
+      for (let i = 0; i < 16; i++) hog.socket.write(encodeFrame({ id: 10 + i, op: "post", room: "hogroom", body: HOG_BODY }));
+      for (let i = 0; i < 64; i++) hog.socket.write(encodeFrame({ id: 100 + i, op: "fetch", room: "hogroom", afterSeq: 0, limit: 16 }));
+    }
+    const dropped = (await observer.status()).pingsDropped;
+    const started = performance.now();
+    for (const writer of writers) writer.send("go");
+    await within(`round ${round} done`, 60_000, () => writers.every((w) => w.messages.filter((m) => m.type === "round").length > round));
+    if (round > 0) roundMs.push({ slow, ms: performance.now() - started });
+    if (sloth === undefined || hog === undefined) continue;
+    // The hog passed the high-water mark and was closed; the sloth only lost pings and is still a member.
+    expect((await observer.status()).pingsDropped).toBeGreaterThan(dropped);
+    expect((await observer.members("busy")).members).toContain("sloth");
+    expect((await observer.members("hogroom")).members).not.toContain("hog");
+    // Reading again, the sloth gets what was queued for it, then answers like any member.
+    const { socket, frames, closed } = sloth;
+    socket.resume();
+    const queued = frames();
+    socket.write(encodeFrame({ id: 99, op: "status" }));
+    await within("the sloth reads again", 10_000, () => frames() > queued);
+    expect(closed()).toBe(false);
+    socket.destroy();
+    const gone = hog;
+    gone.socket.resume();
+    await within("the hog sees its connection closed", 10_000, () => gone.closed());
+  }
+  rss.stop();
+  expect((await Promise.all(writers.map((w) => w.exit))).map((e) => e.code)).toEqual(writers.map(() => 0));
+  const log = readFileSync(join(agentDir, "roundtable", "broker.log"), "utf8");
+  expect(log.match(/warn closing connection: outbound queue passed the high-water mark; the peer is not reading .*role=hog/g)).toHaveLength(2);
+  expect(log).not.toMatch(/high-water mark.*role=sloth/);
+  const status = await observer.status();
+
+  const after = await broker.liveMemory();
+  const live = (m: typeof baseline): number => m.heapUsed + m.external;
+  expect(rss.peakKiB() - rss.baselineKiB).toBeLessThanOrEqual(RSS_SLACK_KIB);
+  const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+  const fast = median(roundMs.filter((r) => !r.slow).map((r) => r.ms));
+  const slowed = median(roundMs.filter((r) => r.slow).map((r) => r.ms));
+  report("slow reader", {
+    writers: WRITERS,
+    postsPerRound: WRITERS * POSTS_PER_ROUND,
+    roundsMs: roundMs.map((r) => `${r.slow ? "slow" : "plain"}:${fixed(r.ms, 0)}`).join(","),
+    slowdown: `${fixed(slowed / fast, 2)}x`,
+    statedFactor: `${SLOWDOWN_FACTOR}x`,
+    pingsDropped: status.pingsDropped,
+    hogClosedAtHighWaterMark: true,
+    slothStillMember: true,
+    rssBaselineMiB: fixed(rss.baselineKiB / 1024),
+    rssPeakMiB: fixed(rss.peakKiB() / 1024),
+    liveBaselineMiB: fixed(live(baseline) / 1048576),
+    liveAfterMiB: fixed(live(after) / 1048576),
+  });
+  expect(slowed / fast).toBeLessThanOrEqual(SLOWDOWN_FACTOR);
+});

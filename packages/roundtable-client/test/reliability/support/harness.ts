@@ -1,0 +1,337 @@
+// What every reliability scenario shares: the broker bin and the client driver bundled into one file each (plain
+// node starts them fast, so 32 can start on a small machine), child processes speaking JSON lines, a broker spawned
+// from the bundle, and readings of real processes from /proc.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { afterAll, afterEach, beforeAll } from "vitest";
+import { REGISTRY_DIR_ENV, brokerSourceBinPath, probeBroker } from "@orphus/roundtable-broker";
+import { bundlePrograms } from "../../support/bundle.js";
+import { createRoundtableClient, type CreateRoundtableClientOptions, type RoundtableClient, type SpawnedBroker } from "../../../src/index.js";
+
+/** The bundled programs of one test file. */
+export interface Bundles {
+  /** The broker bin, as a published install ships it. */
+  readonly broker: string;
+  /** The client driver (support/driver.ts). */
+  readonly driver: string;
+  /** Instrumentation preloaded into a broker whose live memory a test reads (see {@link spawnBroker}). */
+  readonly memoryProbe: string;
+}
+
+/**
+ * The memory probe: on SIGUSR2 it collects garbage (twice, so finalizers of external memory have run) and writes
+ * process.memoryUsage() to $RELIABILITY_MEMORY_FILE. It changes nothing in the broker; it lets a test tell memory the
+ * broker still holds from garbage V8 has not collected yet, which resident memory alone cannot.
+ */
+const MEMORY_PROBE = `import { renameSync, writeFileSync } from "node:fs";
+let reading = 0;
+process.on("SIGUSR2", () => {
+  globalThis.gc();
+  setTimeout(() => {
+    globalThis.gc();
+    const file = process.env.RELIABILITY_MEMORY_FILE;
+    writeFileSync(file + ".tmp", JSON.stringify({ reading: ++reading, ...process.memoryUsage() }));
+    renameSync(file + ".tmp", file);
+  }, 50);
+});
+`;
+
+/** process.memoryUsage() of the broker after a full collection, in bytes. */
+export interface LiveMemory {
+  readonly rss: number;
+  readonly heapTotal: number;
+  readonly heapUsed: number;
+  readonly external: number;
+  readonly arrayBuffers: number;
+}
+
+/** A line the driver printed. */
+export type DriverMessage = Record<string, unknown> & { readonly type: string };
+
+/** A driver process: its messages as they come, a way to send it commands, and how it ended. */
+export interface Driver {
+  readonly child: ChildProcess;
+  readonly pid: number;
+  readonly messages: DriverMessage[];
+  /** Resolves with the first message of `type` (already received or to come); rejects if the process ends first. */
+  next(type: string): Promise<DriverMessage>;
+  send(command: string): void;
+  readonly exit: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
+}
+
+const cleanups: (() => unknown)[] = [];
+const pids = new Set<number>();
+
+/** Runs `cleanup` after the current test, latest first. */
+export function onCleanup(cleanup: () => unknown): void {
+  cleanups.push(cleanup);
+}
+
+/** Kills `pid` with SIGKILL after the test unless it is gone by then: no process outlives its scenario. */
+export function reap(pid: number | undefined): void {
+  if (pid !== undefined) pids.add(pid);
+}
+
+/**
+ * Per-file set-up: bundles the broker and the driver once, points the broker registry at a temporary directory
+ * (every broker spawned from here inherits it, so nothing is written to the user's home), and after each test kills
+ * whatever it left running and removes its directories.
+ */
+export function useHarness(): { bundles: () => Bundles } {
+  let programs: Awaited<ReturnType<typeof bundlePrograms>> | undefined;
+  let bundles: Bundles | undefined;
+  const registryDir = mkdtempSync(join(tmpdir(), "rtr-reg-"));
+  process.env[REGISTRY_DIR_ENV] = registryDir;
+  beforeAll(async () => {
+    programs = await bundlePrograms({ broker: brokerSourceBinPath(), driver: join(import.meta.dirname, "driver.ts") }, "rtr-bin-");
+    const memoryProbe = join(programs.dir, "memory-probe.mjs");
+    writeFileSync(memoryProbe, MEMORY_PROBE);
+    bundles = { broker: join(programs.dir, "broker.js"), driver: join(programs.dir, "driver.js"), memoryProbe };
+  }, 60_000);
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+    for (const pid of pids) {
+      if (!isGone(pid)) process.kill(pid, "SIGKILL");
+    }
+    pids.clear();
+  });
+  afterAll(() => {
+    programs?.remove();
+    rmSync(registryDir, { recursive: true, force: true });
+  });
+  return {
+    bundles: () => {
+      if (bundles === undefined) throw new Error("bundles are built in beforeAll");
+      return bundles;
+    },
+  };
+}
+
+/** A short temporary directory (socket paths stay well under 108 bytes), removed after the test. */
+export function tempDir(prefix = "rtr-"): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  onCleanup(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Starts a driver process in `mode` with `config`; it is killed after the test if still running. */
+export function startDriver(bundles: Bundles, mode: string, config: Record<string, unknown>): Driver {
+  const child = spawn(process.execPath, [bundles.driver, mode, JSON.stringify(config)], {
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const pid = child.pid as number;
+  reap(pid);
+  const messages: DriverMessage[] = [];
+  const listeners = new Set<() => void>();
+  let stderr = "";
+  let ended = false;
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
+  createInterface({ input: child.stdout as NodeJS.ReadableStream }).on("line", (line) => {
+    try {
+      messages.push(JSON.parse(line) as DriverMessage);
+    } catch {
+      messages.push({ type: "garbage", line: line.slice(0, 200) });
+    }
+    for (const listener of listeners) listener();
+  });
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) =>
+    child.on("close", (code, signal) => {
+      ended = true;
+      for (const listener of listeners) listener();
+      resolve({ code, signal, stderr });
+    }),
+  );
+  child.stdin?.on("error", () => undefined);
+  return {
+    child,
+    pid,
+    messages,
+    exit,
+    send: (command) => void child.stdin?.write(`${command}\n`),
+    next: (type) =>
+      new Promise((resolve, reject) => {
+        const check = (): void => {
+          const found = messages.find((m) => m.type === type);
+          const failed = messages.find((m) => m.type === "error");
+          if (found !== undefined) resolve(found);
+          else if (failed !== undefined) reject(new Error(`driver ${pid} failed: ${JSON.stringify(failed)}`));
+          else if (ended) reject(new Error(`driver ${pid} ended before "${type}": ${stderr}`));
+          else return;
+          listeners.delete(check);
+        };
+        listeners.add(check);
+        check();
+      }),
+  };
+}
+
+/**
+ * A client in this process that spawns the bundled broker bin (idle `idleMs`) when nothing answers; closed after
+ * the test, and every broker it spawned killed if still running. `spawned` lists them as they start.
+ */
+export function bundledClient(
+  bundles: Bundles,
+  agentDir: string,
+  options: CreateRoundtableClientOptions & { idleMs?: number } = {},
+): { client: RoundtableClient; spawned: SpawnedBroker[] } {
+  const spawned: SpawnedBroker[] = [];
+  const { idleMs = 2000, ...rest } = options;
+  const client = createRoundtableClient({
+    agentDir,
+    role: "tester",
+    onWarning: () => undefined,
+    brokerCommand: { command: process.execPath, args: [bundles.broker, "--agent-dir", agentDir, "--idle-ms", String(idleMs)] },
+    ...rest,
+    onSpawn: (broker) => {
+      spawned.push(broker);
+      reap(broker.pid);
+      rest.onSpawn?.(broker);
+    },
+  });
+  onCleanup(() => client.close());
+  return { client, spawned };
+}
+
+/** A broker spawned from the bundle. */
+export interface SpawnedBundle {
+  readonly child: ChildProcess;
+  readonly pid: number;
+  readonly socketPath: string;
+  readonly exit: Promise<number | null>;
+  /** With `{ probeMemory: true }`: collects garbage in the broker and reads what it still holds. */
+  readonly liveMemory: () => Promise<LiveMemory>;
+}
+
+/**
+ * Spawns the bundled broker bin for `agentDir` and resolves once it answers; it is killed after the test. With
+ * `probeMemory`, node runs it with --expose-gc and the memory probe preloaded (nothing else differs).
+ */
+export async function spawnBroker(
+  bundles: Bundles,
+  agentDir: string,
+  flags: readonly string[] = [],
+  options: { probeMemory?: boolean } = {},
+): Promise<SpawnedBundle> {
+  const memoryFile = join(agentDir, "memory.json");
+  const probe = options.probeMemory === true ? ["--expose-gc", "--import", bundles.memoryProbe] : [];
+  const child = spawn(process.execPath, [...probe, bundles.broker, "--agent-dir", agentDir, ...flags], {
+    stdio: "ignore",
+    env: { ...process.env, RELIABILITY_MEMORY_FILE: memoryFile },
+  });
+  const pid = child.pid as number;
+  reap(pid);
+  const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const socketPath = join(agentDir, "roundtable", "broker.sock");
+  for (let attempt = 0; ; attempt++) {
+    const probe = await probeBroker(socketPath, 1000).catch(() => undefined);
+    if (probe?.state === "answered" && probe.pid === pid) break;
+    if (attempt > 300) throw new Error(`the broker ${pid} did not answer on ${socketPath}`);
+    await sleep(20);
+  }
+  let readings = 0;
+  const liveMemory = async (): Promise<LiveMemory> => {
+    if (options.probeMemory !== true) throw new Error("spawn the broker with { probeMemory: true } to read its live memory");
+    readings++;
+    process.kill(pid, "SIGUSR2");
+    let memory: (LiveMemory & { reading: number }) | undefined;
+    await within("the memory probe answers", 10_000, () => {
+      if (!existsSync(memoryFile)) return false;
+      memory = JSON.parse(readFileSync(memoryFile, "utf8")) as LiveMemory & { reading: number };
+      return memory.reading === readings;
+    });
+    return memory as LiveMemory;
+  };
+  return { child, pid, socketPath, exit, liveMemory };
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Polls `condition` every `everyMs` until it holds, or throws after `timeoutMs` naming `what`: a hang guard with a
+ * clear message, so a scenario that fails never waits out the test timeout in silence.
+ */
+export async function within(what: string, timeoutMs: number, condition: () => boolean | Promise<boolean>, everyMs = 10): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`${what}: still not so after ${timeoutMs} ms`);
+    await sleep(everyMs);
+  }
+}
+
+/** Rejects with `what` if `promise` takes longer than `timeoutMs`. */
+export function bounded<T>(what: string, timeoutMs: number, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${timeoutMs} ms`)), timeoutMs);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** The state letter of /proc/<pid>/stat (R, S, Z, ...), or undefined when there is no such process. */
+function processState(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+  } catch {
+    return undefined;
+  }
+}
+
+/** True once `pid` has exited: no such process, or a zombie nobody reaped yet (pid 1 here may not reap). */
+export function isGone(pid: number): boolean {
+  const state = processState(pid);
+  return state === undefined || state === "Z" || state === "X";
+}
+
+/** Resident memory of a process in KiB, from /proc/<pid>/status (VmRSS). */
+export function rssKiB(pid: number): number {
+  const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  if (match === null) throw new Error(`no VmRSS for ${pid}`);
+  return Number(match[1]);
+}
+
+/** Samples a process's resident memory every `everyMs` from now until stop() (or the end of the test). */
+export function sampleRss(pid: number, everyMs = 20): { readonly baselineKiB: number; peakKiB: () => number; stop: () => void } {
+  const baselineKiB = rssKiB(pid);
+  let peak = baselineKiB;
+  const timer = setInterval(() => {
+    if (!isGone(pid)) peak = Math.max(peak, rssKiB(pid));
+  }, everyMs);
+  const stop = (): void => clearInterval(timer);
+  onCleanup(stop);
+  return { baselineKiB, peakKiB: () => peak, stop };
+}
+
+/** Live (non-zombie) broker processes running the bundle `bin` for `agentDir` (argv: node, bin, ..., agentDir, ...). */
+export function brokerProcesses(bin: string, agentDir: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let argv: string[];
+    try {
+      argv = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
+    } catch {
+      continue;
+    }
+    if (argv[1] === bin && argv.includes(agentDir) && !isGone(Number(entry))) found.push(Number(entry));
+  }
+  return found;
+}
+
+/** Prints a scenario's figures as one line, the form docs/reliability.md quotes. */
+export function report(scenario: string, figures: Record<string, string | number | boolean>): void {
+  const text = Object.entries(figures)
+    .map(([key, value]) => `${key}=${value}`)
+    .join(" ");
+  process.stdout.write(`[reliability] ${scenario}: ${text}\n`);
+}
+
+/** A number with a fixed count of decimals, for figures. */
+export function fixed(value: number, digits = 1): string {
+  return value.toFixed(digits);
+}
