@@ -1,0 +1,54 @@
+// The doctor against real broker processes: what a kill -9 leaves behind, and a fleet split over two agent
+// directories, are found and named; once the remedy is applied, the doctor says all is well.
+import { existsSync } from "node:fs";
+import { expect, test } from "vitest";
+import { resolveRegistryDir } from "@orphus/roundtable-broker";
+import { runDoctor } from "../../src/index.js";
+import { bundledClient, isGone, report, spawnBroker, tempDir, useHarness, within } from "./support/harness.js";
+
+const harness = useHarness();
+
+const env = { ORPHUS_ROUNDTABLE_ROLE: "planner" };
+
+test("after a kill -9 the doctor finds the stale socket; after the next session's broker, all is well", async () => {
+  const bundles = harness.bundles();
+  const agentDir = tempDir();
+  const killed = await spawnBroker(bundles, agentDir, ["--idle-ms", "60000"]);
+  process.kill(killed.pid, "SIGKILL");
+  await within("the broker is gone", 5000, () => isGone(killed.pid));
+  const registryDir = resolveRegistryDir();
+
+  const broken = await runDoctor({ agentDir, env, registryDir });
+  expect(broken.findings.map((f) => f.code)).toEqual(["stale-socket"]);
+  expect(broken.findings[0]?.summary).toContain(`nothing answers on ${killed.socketPath}`);
+
+  // The remedy the finding names: nothing, the next session's broker reclaims the path.
+  const { client } = bundledClient(bundles, agentDir, { idleMs: 60_000 });
+  const hello = await client.connect();
+  const healed = await runDoctor({ agentDir, env, registryDir });
+  expect(healed.findings).toEqual([]);
+  expect(healed.liveBrokers.map((b) => b.pid)).toEqual([hello.brokerPid]);
+  // The killed broker's entry was its only leftover; the doctor removed it once its socket was another broker's.
+  expect(healed.removedEntries).toHaveLength(1);
+  expect(existsSync(healed.removedEntries[0] as string)).toBe(false);
+  report("doctor after kill -9", { before: "stale-socket", after: "all well", entriesRemoved: healed.removedEntries.length });
+});
+
+test("two live brokers of one user under different agent directories: a split fleet, then one directory heals it", async () => {
+  const bundles = harness.bundles();
+  const here = tempDir();
+  const there = tempDir();
+  await spawnBroker(bundles, here, ["--idle-ms", "60000"]);
+  const stray = await spawnBroker(bundles, there, ["--idle-ms", "60000"]);
+  const registryDir = resolveRegistryDir();
+  const split = await runDoctor({ agentDir: here, env, registryDir });
+  expect(split.findings.map((f) => f.code)).toEqual(["split-fleet"]);
+  expect(split.findings[0]?.details).toHaveLength(2);
+  expect(split.findings[0]?.fix).toContain(`ORPHUS_CODING_AGENT_DIR=${here}`);
+  // The fleet converges on one directory; the stray broker, left without sessions, goes away.
+  stray.child.kill("SIGTERM");
+  expect(await stray.exit).toBe(0);
+  const whole = await runDoctor({ agentDir: here, env, registryDir });
+  expect(whole.findings).toEqual([]);
+  report("doctor on a split fleet", { brokers: 2, finding: "split-fleet", afterConverging: "all well" });
+});
