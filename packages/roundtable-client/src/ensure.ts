@@ -38,10 +38,15 @@ export interface OpenBrokerSocketOptions {
   /** Called with each broker process this call starts. */
   readonly onSpawn?: (broker: SpawnedBroker) => void;
   readonly timers?: Timers;
+  /** One connection attempt; default {@link connectBrokerSocket}. Injected so tests choose what the socket does. */
+  readonly connect?: (socketPath: string, timeoutMs: number, timers: Timers) => Promise<Socket>;
 }
 
-/** Connection errors meaning nobody is serving the socket (yet): no file, a stale file, or no answer in time. */
-const NOT_ANSWERING = new Set(["ENOENT", "ECONNREFUSED", "ETIMEDOUT"]);
+/**
+ * Connection errors meaning nobody is serving the socket (yet): no file, a stale file, no answer in time, or a reset
+ * at connect, which is what a socket gives for a moment after its broker was killed, while the kernel releases it.
+ */
+const NOT_ANSWERING = new Set(["ENOENT", "ECONNREFUSED", "ETIMEDOUT", "ECONNRESET"]);
 
 function errorCode(error: unknown): string | undefined {
   return typeof error === "object" && error !== null && "code" in error && typeof error.code === "string"
@@ -90,6 +95,7 @@ export async function openBrokerSocket(options: OpenBrokerSocketOptions): Promis
   const connectTimeoutMs = checkPositiveInteger("connectTimeoutMs", options.connectTimeoutMs ?? CONNECT_ATTEMPT_TIMEOUT_MS, 600_000);
   const startTimeoutMs = checkPositiveInteger("startTimeoutMs", options.startTimeoutMs ?? DEFAULT_BROKER_START_TIMEOUT_MS, 600_000);
   const plan = options.spawn;
+  const connect = options.connect ?? connectBrokerSocket;
   const tail = (): string | undefined =>
     plan === false || plan.logPath === undefined ? undefined : readLogTail(plan.logPath);
   let broker: SpawnedBroker | undefined;
@@ -99,7 +105,7 @@ export async function openBrokerSocket(options: OpenBrokerSocketOptions): Promis
   for (;;) {
     let lastError: unknown;
     try {
-      return await connectBrokerSocket(socketPath, connectTimeoutMs, timers);
+      return await connect(socketPath, connectTimeoutMs, timers);
     } catch (error) {
       if (!NOT_ANSWERING.has(errorCode(error) ?? "")) {
         const reason = `connecting failed (${error instanceof Error ? error.message : String(error)})`;

@@ -187,6 +187,24 @@ describe("stale socket", () => {
 });
 
 describe("unresponsive broker", () => {
+  test("a socket that drops every connection before answering hello, after three tries", async () => {
+    const { options } = setting();
+    const here = tempDir();
+    const socketPath = join(here, "roundtable", "broker.sock");
+    let accepted = 0;
+    await fakeServer(tempDir(), socketPath, (_request, socket) => {
+      accepted++;
+      socket.destroy();
+      return null;
+    });
+    const report = await runDoctor(options(here));
+    expect(codes(report)).toEqual(["unresponsive-broker"]);
+    expect(report.findings[0]?.summary).toBe(
+      `something holds ${socketPath} but does not answer: the connection was dropped before hello was answered, 3 times`,
+    );
+    expect(accepted).toBe(3);
+  });
+
   test("a socket that accepts and never answers hello", async () => {
     const { options } = setting();
     const here = tempDir();
@@ -196,7 +214,7 @@ describe("unresponsive broker", () => {
     const report = await runDoctor(options(here, { timeoutMs: 200 }));
     expect(codes(report)).toEqual(["unresponsive-broker"]);
     expect(report.findings[0]).toMatchObject({
-      summary: `a connection to ${socketPath} was accepted but hello got no answer within 200 ms`,
+      summary: `something holds ${socketPath} but does not answer: hello got no answer within 200 ms`,
       fix: "the broker (pid 4321, per its pid file) may be overloaded or hung; if it stays so: kill 4321",
     });
   });

@@ -6,6 +6,7 @@ import {
   BrokerNotRunningError,
   BrokerStartError,
   MAX_BROKER_LOG_BYTES,
+  connectBrokerSocket,
   openBrokerSocket,
   readLogTail,
   spawnDetachedBroker,
@@ -79,6 +80,34 @@ test("when nothing answers, the broker is spawned and the socket retried until i
   expect(spawns).toBe(1);
   socket.destroy();
   expect(readFileSync(join(temp.dir, "broker.log"), "utf8")).toContain("listener starting");
+});
+
+test("a reset at connect (a broker killed a moment ago) counts as nothing answering: spawn and retry", async () => {
+  const socketPath = join(temp.dir, "b.sock");
+  let attempts = 0;
+  const spawned: number[] = [];
+  const socket = await openBrokerSocket({
+    socketPath,
+    spawn: { command: node(LISTENER, socketPath) },
+    onSpawn: (broker) => {
+      spawned.push(broker.pid as number);
+      started.push(broker.pid as number);
+    },
+    connect: (path, timeoutMs, timers) => {
+      attempts++;
+      if (attempts === 1) return Promise.reject(Object.assign(new Error(`connect ECONNRESET ${path}`), { code: "ECONNRESET" }));
+      return connectBrokerSocket(path, timeoutMs, timers);
+    },
+  });
+  socket.destroy();
+  expect(spawned).toHaveLength(1);
+  expect(attempts).toBeGreaterThan(1);
+  const refused = await openBrokerSocket({
+    socketPath: join(temp.dir, "other.sock"),
+    spawn: false,
+    connect: (path) => Promise.reject(Object.assign(new Error(`connect ECONNRESET ${path}`), { code: "ECONNRESET" })),
+  }).catch((e: unknown) => e);
+  expect(refused).toBeInstanceOf(BrokerNotRunningError);
 });
 
 test("a broker that cannot start fails with its log tail, after a bounded number of spawns", async () => {

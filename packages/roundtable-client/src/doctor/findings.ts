@@ -8,7 +8,7 @@ import { ROLE_ENV } from "../role.js";
 export const DOCTOR_FINDINGS = {
   "split-fleet": "Live brokers of this user serve different agent directories, so their sessions cannot see each other.",
   "stale-socket": "A socket file nothing answers on: a broker was killed and its rooms are gone.",
-  "unresponsive-broker": "Something accepts connections on the socket but does not answer hello in time.",
+  "unresponsive-broker": "Something holds the socket but does not answer hello: it times out, or drops the connection.",
   "socket-path-occupied": "Something other than a socket sits at the socket path, so no broker can start there.",
   permissions: "The broker directory, the socket or the registry is open to other users or belongs to another user.",
   "protocol-mismatch": "A running broker speaks another protocol version than this client.",
@@ -62,10 +62,10 @@ export function staleSocket(socketPath: string): DoctorFinding {
   );
 }
 
-export function unresponsiveBroker(socketPath: string, timeoutMs: number, pid: number | undefined): DoctorFinding {
+export function unresponsiveBroker(socketPath: string, what: string, pid: number | undefined): DoctorFinding {
   return finding(
     "unresponsive-broker",
-    `a connection to ${socketPath} was accepted but hello got no answer within ${timeoutMs} ms`,
+    `something holds ${socketPath} but does not answer: ${what}`,
     pid === undefined
       ? "the broker may be overloaded or hung; if it stays so, stop the process serving the socket"
       : `the broker (pid ${pid}, per its pid file) may be overloaded or hung; if it stays so: kill ${pid}`,

@@ -18,6 +18,12 @@ export const DOCTOR_ROLE = "roundtable-doctor";
 /** Rooms whose members the doctor lists at most (a broker holds 64 by default). */
 export const DOCTOR_MAX_ROOMS = 64;
 
+/** Attempts at a broker that drops the connection before answering (one on its way out, or a socket being released). */
+const ATTEMPTS = 3;
+
+/** Pause between those attempts. */
+const RETRY_PAUSE_MS = 100;
+
 /** A fallback role name, as the client makes it. */
 const SESSION_ROLE = /^session-\d+$/;
 
@@ -49,17 +55,33 @@ function uptime(ms: number): string {
 
 /**
  * Says hello to the broker on `socketPath` and, when it answers in this protocol, reads its status and the members
- * of its rooms. Starts nothing and joins nothing. Every step is bounded by `timeoutMs`.
+ * of its rooms. Starts nothing and joins nothing. Every step is bounded by `timeoutMs`. A connection reset or dropped
+ * before the answer is tried again ({@link ATTEMPTS} times): right after a broker is killed, the kernel may still
+ * accept on its socket for a moment and then reset, and that is a stale socket, not a hung broker.
  */
 export async function checkLiveBroker(socketPath: string, pidPath: string, timeoutMs: number, pid: number): Promise<LiveSeen> {
+  for (let attempt = 1; ; attempt++) {
+    const seen = await attemptLiveBroker(socketPath, pidPath, timeoutMs, pid);
+    if (seen !== "dropped") return seen;
+    if (attempt >= ATTEMPTS) {
+      const finding = unresponsiveBroker(socketPath, `the connection was dropped before hello was answered, ${ATTEMPTS} times`, pidFromFile(pidPath));
+      return { pid: undefined, notes: [], findings: [finding] };
+    }
+    await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
+  }
+}
+
+async function attemptLiveBroker(socketPath: string, pidPath: string, timeoutMs: number, pid: number): Promise<LiveSeen | "dropped"> {
+  const noAnswer = `hello got no answer within ${timeoutMs} ms`;
   let connection: BrokerConnection;
   try {
     connection = new BrokerConnection(await connectBrokerSocket(socketPath, timeoutMs), { requestTimeoutMs: timeoutMs });
   } catch (error) {
     const code = errorCode(error);
     if (code === "ECONNREFUSED") return { pid: undefined, notes: [], findings: [staleSocket(socketPath)] };
+    if (code === "ECONNRESET") return "dropped";
     if (code === "ETIMEDOUT") {
-      return { pid: undefined, notes: [], findings: [unresponsiveBroker(socketPath, timeoutMs, pidFromFile(pidPath))] };
+      return { pid: undefined, notes: [], findings: [unresponsiveBroker(socketPath, noAnswer, pidFromFile(pidPath))] };
     }
     if (code === "ENOENT") return { pid: undefined, notes: [`the socket went away while looking: the broker exited`], findings: [] };
     // EACCES and the like: the permission findings above already say why.
@@ -101,8 +123,9 @@ export async function checkLiveBroker(socketPath: string, pidPath: string, timeo
       // ERR_SHUTTING_DOWN and the like: a broker on its way out is no fault; the next session starts another.
       return { pid: undefined, notes: [`the broker refused the doctor: ${error.message}`], findings: [] };
     }
-    if (error instanceof RequestTimeoutError || errorCode(error) === "ERR_CONNECTION_LOST") {
-      return { pid: undefined, notes: [], findings: [unresponsiveBroker(socketPath, timeoutMs, pidFromFile(pidPath))] };
+    if (errorCode(error) === "ERR_CONNECTION_LOST") return "dropped";
+    if (error instanceof RequestTimeoutError) {
+      return { pid: undefined, notes: [], findings: [unresponsiveBroker(socketPath, noAnswer, pidFromFile(pidPath))] };
     }
     throw error;
   } finally {

@@ -4,7 +4,7 @@ import { afterEach, beforeEach } from "vitest";
 import { attachFrameDecoder, encodeFrame } from "@orphus/framing";
 import { shortTempDir } from "./tmp.js";
 
-/** What a scripted server does with one request: a value to send back, or nothing. */
+/** What a scripted server does with one request: a value to send back, undefined for the default, null for silence. */
 export type Script = (request: Record<string, unknown>, socket: Socket) => unknown;
 
 /** A real Unix-socket server speaking frames, scripted by the test, for the failure cases a real broker never shows. */
@@ -38,8 +38,10 @@ export async function startFramedServer(dir: string, script: Script, socketPath 
       onFrame: (value) => {
         const request = value as Record<string, unknown>;
         requests.push(request);
-        const reply = script(request, socket) ?? (request["op"] === "hello" ? helloReply(request) : undefined);
-        if (reply !== undefined) socket.write(encodeFrame(reply));
+        // undefined: the default (hello answered like a broker would); null: no answer at all.
+        const scripted = script(request, socket);
+        const reply = scripted === undefined && request["op"] === "hello" ? helloReply(request) : scripted;
+        if (reply !== undefined && reply !== null) socket.write(encodeFrame(reply));
       },
     });
   });
