@@ -84,7 +84,11 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
     findings.push(...seen.findings);
   };
 
-  const paths = checkBrokerPaths(brokerDir(agentDir), socketPath, uid);
+  // A Windows named pipe has no file to look at: go straight to asking whoever serves it.
+  const paths =
+    process.platform === "win32"
+      ? { socket: true, notes: [], findings: [] }
+      : checkBrokerPaths(brokerDir(agentDir), socketPath, uid);
   take(paths);
   const live = paths.socket
     ? await checkLiveBroker(socketPath, brokerPidPath(agentDir), timeoutMs, options.pid ?? process.pid)
