@@ -86,7 +86,8 @@ function describeExit(broker: SpawnedBroker, exit: BrokerExit): string {
 /**
  * Returns a socket connected to the broker, starting one when nothing answers: the broker is spawned detached and
  * the socket is retried with a doubling pause until it answers or `startTimeoutMs` passes. A spawned broker that
- * stands down (another one won the race) or dies is replaced, at most {@link MAX_BROKER_SPAWNS} times per call.
+ * stands down (exit 0: another one won the race) or is killed by a signal is replaced, at most
+ * {@link MAX_BROKER_SPAWNS} times per call; one that exits with a failure code fails the call at once.
  * Failure throws BrokerStartError quoting the tail of the broker log.
  */
 export async function openBrokerSocket(options: OpenBrokerSocketOptions): Promise<Socket> {
@@ -116,8 +117,11 @@ export async function openBrokerSocket(options: OpenBrokerSocketOptions): Promis
     if (plan === false) throw new BrokerNotRunningError(socketPath, { cause: lastError });
     const exit = broker?.exit();
     if (broker !== undefined && exit !== undefined) {
-      // Our broker ended without answering: it stood down for a rival that is not up yet, or it failed.
-      if (exit.error !== undefined || spawns >= MAX_BROKER_SPAWNS) {
+      // Our broker ended without answering. Exit 0 means it stood down for a rival that is not up yet: spawn again.
+      // Any other code is the broker saying it cannot start (a foreign file at the socket path, a directory it may
+      // not use): another spawn would meet the same cause, so fail now with its log.
+      const failed = exit.error !== undefined || (exit.code !== null && exit.code !== 0);
+      if (failed || spawns >= MAX_BROKER_SPAWNS) {
         throw new BrokerStartError(socketPath, describeExit(broker, exit), tail(), { cause: exit.error ?? lastError });
       }
     }

@@ -110,7 +110,7 @@ test("a reset at connect (a broker killed a moment ago) counts as nothing answer
   expect(refused).toBeInstanceOf(BrokerNotRunningError);
 });
 
-test("a broker that cannot start fails with its log tail, after a bounded number of spawns", async () => {
+test("a broker that exits with a failure code fails the call at once, with its log tail", async () => {
   const socketPath = join(temp.dir, "b.sock");
   let spawns = 0;
   const counting: SpawnFunction = (command, args, options) => {
@@ -126,11 +126,26 @@ test("a broker that cannot start fails with its log tail, after a bounded number
     },
   }).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(BrokerStartError);
-  expect(spawns).toBe(3);
+  expect(spawns).toBe(1);
   const message = (error as Error).message;
   expect(message).toMatch(/^The roundtable broker did not start on .*b\.sock: the broker process \(pid \d+\) exited with code 3 before it answered\n--- broker log \(tail\) ---\n/);
   expect(message).toContain("cannot bind: EACCES on the agent directory");
   expect((error as BrokerStartError).code).toBe("ERR_BROKER_START_FAILED");
+});
+
+test("a broker that keeps standing down (exit 0) is replaced, at most MAX_BROKER_SPAWNS times", async () => {
+  let spawns = 0;
+  const counting: SpawnFunction = (command, args, options) => {
+    spawns++;
+    return spawn(command, args, options);
+  };
+  const error = await openBrokerSocket({
+    socketPath: join(temp.dir, "b.sock"),
+    spawn: { command: node("process.exit(0)"), spawn: counting },
+  }).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(BrokerStartError);
+  expect(spawns).toBe(3);
+  expect((error as Error).message).toContain("exited with code 0 before it answered");
 });
 
 test("a broker program that does not exist fails at once, saying so", async () => {
