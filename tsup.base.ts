@@ -22,3 +22,25 @@ export function libraryBuild(options: LibraryBuildOptions = {}): Options {
     splitting: false,
   };
 }
+
+/**
+ * A program bundled whole into one file (our packages from source, and their dependencies such as zod): a spawned
+ * process then parses one file instead of loading a module graph file by file. The broker's bin ships this way;
+ * tests and benchmarks bundle their own programs (drivers, bins from source) with the same options.
+ */
+export function bundledProgramBuild(entry: Readonly<Record<string, string>>): Options {
+  return {
+    entry: { ...entry },
+    format: ["esm"],
+    target: "node20",
+    platform: "node",
+    dts: false,
+    sourcemap: false,
+    minify: true,
+    splitting: false,
+    noExternal: [/./],
+    esbuildOptions(options) {
+      options.conditions = ["@orphus/source"];
+    },
+  };
+}

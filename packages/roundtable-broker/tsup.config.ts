@@ -1,5 +1,5 @@
 import { defineConfig, type Options } from "tsup";
-import { libraryBuild } from "../../tsup.base.js";
+import { bundledProgramBuild, libraryBuild } from "../../tsup.base.js";
 
 /** The library: dependencies stay external, as a library's should. Both builds run at once, so the library's
  * clean must not race the bin's output. */
@@ -10,19 +10,6 @@ const library = libraryBuild({ clean: ["**/*", "!bin/**"] });
  * graph file by file costs a spawned broker about three times what parsing one bundle does, and a broker is started
  * cold whenever the first session of a fleet needs it. Shared with the tests and benchmarks (test/bundle-bin.ts).
  */
-export const binBuild: Options = {
-  entry: { "bin/broker": "src/bin/broker.ts" },
-  format: ["esm"],
-  target: "node20",
-  platform: "node",
-  dts: false,
-  sourcemap: false,
-  minify: true,
-  splitting: false,
-  noExternal: [/./],
-  esbuildOptions(options) {
-    options.conditions = ["@orphus/source"];
-  },
-};
+export const binBuild: Options = bundledProgramBuild({ "bin/broker": "src/bin/broker.ts" });
 
 export default defineConfig([library, { ...binBuild, clean: false }]);

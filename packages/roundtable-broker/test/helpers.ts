@@ -6,13 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FrameDecoder } from "@orphus/framing";
 import { afterEach } from "vitest";
-import { REGISTRY_DIR_ENV, startBroker, type Broker, type BrokerOptions } from "@orphus/roundtable-broker";
-
-// Brokers of these tests (embedded, and the bins they spawn, which inherit the environment) register in a registry
-// of this test process, never in the user's home.
-const registryDir = mkdtempSync(join(tmpdir(), "rt-reg-"));
-process.env[REGISTRY_DIR_ENV] = registryDir;
-process.on("exit", () => rmSync(registryDir, { recursive: true, force: true }));
+import { startBroker, type Broker, type BrokerOptions } from "@orphus/roundtable-broker";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 

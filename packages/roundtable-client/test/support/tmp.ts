@@ -1,13 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { REGISTRY_DIR_ENV } from "@orphus/roundtable-broker";
 
-// Brokers of these tests (embedded, and the bins they spawn, which inherit the environment) register in a registry
-// of this test process, never in the user's home.
-const registryDir = mkdtempSync(join(tmpdir(), "rtc-reg-"));
-process.env[REGISTRY_DIR_ENV] = registryDir;
-process.on("exit", () => rmSync(registryDir, { recursive: true, force: true }));
+// Brokers of these tests register in the temporary registry test-support/global-setup.ts names, never the home's.
 
 /** A short temporary directory (socket paths must stay well under 108 bytes); removed by the returned function. */
 export function shortTempDir(prefix = "rtc-"): { dir: string; remove: () => void } {

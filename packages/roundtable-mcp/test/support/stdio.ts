@@ -9,13 +9,12 @@ import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/s
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 
-/**
- * Brokers started by these tests register in a registry of this test process, never in the user's home: the
- * variable is the broker's REGISTRY_DIR_ENV, inherited by every server (and so every broker) spawned from here.
- */
-const registryDir = mkdtempSync(join(tmpdir(), "rtm-reg-"));
-process.env["ORPHUS_ROUNDTABLE_REGISTRY_DIR"] = registryDir;
-process.on("exit", () => rmSync(registryDir, { recursive: true, force: true }));
+/** The temporary broker registry test-support/global-setup.ts names, passed on so no broker registers in the home. */
+const registryDir: string =
+  process.env["ORPHUS_ROUNDTABLE_REGISTRY_DIR"] ??
+  ((): never => {
+    throw new Error("ORPHUS_ROUNDTABLE_REGISTRY_DIR is unset: run through the vitest config");
+  })();
 
 /** The package folder: the server runs from its source there, as `pnpm test` has it (no build needed). */
 export const packageRoot = fileURLToPath(new URL("../../", import.meta.url));
