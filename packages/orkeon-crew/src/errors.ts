@@ -1,4 +1,4 @@
-import { describeValue, quote } from "./text.js";
+import { describeValue } from "./text.js";
 
 /** Base class of every failure this package throws; `code` is stable across releases. */
 export abstract class OrkeonCrewError extends Error {
@@ -65,15 +65,16 @@ export class SessionContextInvalidError extends OrkeonCrewError {
 }
 
 /**
- * Thrown when a GitHub token setting cannot be used: `Orkeon:Tools:GitHub:TokenVariable` (or the variable
- * `Orkeon__Tools__GitHub__TokenVariable`) is not a variable name. The message never quotes a token.
+ * Thrown when `Orkeon:Tools:GitHub:TokenVariable` (or the variable `Orkeon__Tools__GitHub__TokenVariable`) is not a
+ * variable name, or looks like a token pasted into it. The message gives the value's length and what is wrong with
+ * it, never the value: a value in the wrong setting may well be the token itself.
  */
 export class GitHubTokenSettingInvalidError extends OrkeonCrewError {
   override readonly name = "GitHubTokenSettingInvalidError";
   readonly code = "ERR_GITHUB_TOKEN_SETTING_INVALID";
-  constructor(setting: string, got: string) {
+  constructor(setting: string, length: number, problem: string) {
     super(
-      `${setting} must name an environment variable (letters, digits and _, not starting with a digit), got ${JSON.stringify(quote(got, 40))}`,
+      `${setting} must name an environment variable (letters, digits and _, not starting with a digit), got a value of ${length} chars ${problem}`,
     );
   }
 }

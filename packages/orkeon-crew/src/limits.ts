@@ -25,8 +25,11 @@ export const MAX_RULE_LENGTH = 1_024;
 /** Longest mode name a session context read may answer. */
 export const MAX_MODE_NAME_LENGTH = 64;
 
-/** How much of a failure's message a printed line or notice quotes. */
+/** How much of a failure's message a printed line or notice quotes, counted after masking. */
 export const MAX_QUOTED_REASON_LENGTH = 200;
+
+/** Longest string an error message quotes whole; a longer one is described by its length, never cut. */
+export const MAX_QUOTED_VALUE_LENGTH = 40;
 
 /** The variable the github tool reads when `Orkeon:Tools:GitHub:TokenVariable` names none. */
 export const DEFAULT_GITHUB_TOKEN_VARIABLE = "GITHUB_TOKEN";

@@ -1,23 +1,22 @@
-import { MAX_QUOTED_REASON_LENGTH } from "./limits.js";
+import { MAX_QUOTED_VALUE_LENGTH } from "./limits.js";
 
-/** Cuts a text for a message, so a message says what arrived without quoting it whole. */
-export function quote(text: string, max = MAX_QUOTED_REASON_LENGTH): string {
-  return text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text;
-}
-
-/** The message of anything thrown, cut short for a line. */
-export function reasonOf(error: unknown): string {
-  if (error instanceof Error) return quote(error.message === "" ? error.name : error.message);
-  return quote(String(error));
-}
-
-/** Describes a value that failed validation: its type, and a cut-short rendering. */
+/**
+ * Describes a value that failed validation, for an error message. A short string is quoted whole, and a longer one
+ * (or one that JSON would escape) is described by its length alone, never cut: a message is masked later, where a
+ * masker is at hand, and a masker can only hide a token it sees whole (see `outgoing`).
+ */
 export function describeValue(value: unknown): string {
   if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return `an array of ${value.length}`;
-  if (typeof value === "string") return `the string ${JSON.stringify(quote(value, 40))}`;
+  if (typeof value === "string") {
+    const quoted = JSON.stringify(value);
+    return value.length <= MAX_QUOTED_VALUE_LENGTH && quoted === `"${value}"`
+      ? `the string ${quoted}`
+      : `a string of ${value.length} chars`;
+  }
+  if (typeof value === "number" || typeof value === "boolean") return `${typeof value} ${String(value)}`;
   if (typeof value === "object") return "an object";
-  return `${typeof value} ${quote(String(value), 40)}`;
+  return `a ${typeof value}`;
 }
 
 /** A plain object (not null, not an array), read without trusting its prototype. */

@@ -101,7 +101,7 @@ describe("the public surface", () => {
       [new api.HopInputInvalidError("dev-batches", "f", "e", 1), "HopInputInvalidError", "ERR_HOP_INPUT_INVALID"],
       [new api.SessionContextInvalidError("f", "e", 1), "SessionContextInvalidError", "ERR_SESSION_CONTEXT_INVALID"],
       [
-        new api.GitHubTokenSettingInvalidError("s", "v"),
+        new api.GitHubTokenSettingInvalidError("s", 1, "p"),
         "GitHubTokenSettingInvalidError",
         "ERR_GITHUB_TOKEN_SETTING_INVALID",
       ],

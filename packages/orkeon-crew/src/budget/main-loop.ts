@@ -1,6 +1,7 @@
 import { BudgetExhaustedAnswer } from "../errors.js";
 import { DEFAULT_MAX_STOP_CHECK_RETRIES } from "../limits.js";
 import { noMask, resolveInteger, type Mask } from "../options.js";
+import { outgoing } from "../outgoing.js";
 import type { ActRequest } from "../runtime.js";
 import type { Llm } from "./llm.js";
 
@@ -48,7 +49,7 @@ export async function runMainLoopTurn(request: ActRequest, options: MainLoopTurn
     0,
   );
   const mask = options.mask ?? noMask;
-  const print = (text: string): void => options.print(mask(text));
+  const print = (text: string): void => options.print(outgoing(text, mask));
   let current = request;
   for (let acts = 1; ; acts++) {
     let text: string;
@@ -58,11 +59,11 @@ export async function runMainLoopTurn(request: ActRequest, options: MainLoopTurn
       if (!(error instanceof BudgetExhaustedAnswer)) throw error;
       print(BUDGET_STOP_LINE);
       print(error.answer);
-      const answer = mask(error.answer);
+      const answer = outgoing(error.answer, mask);
       options.store(answer);
       return { answer, stoppedOnBudget: true, acts };
     }
-    const answer = mask(text);
+    const answer = outgoing(text, mask);
     print(text);
     const retry = acts <= maxRetries ? await options.stopCheck?.(text) : undefined;
     if (retry === undefined) {

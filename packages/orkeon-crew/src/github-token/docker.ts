@@ -1,6 +1,5 @@
-import { GitHubTokenSettingInvalidError } from "../errors.js";
 import { DEFAULT_GITHUB_TOKEN_VARIABLE, GH_TOKEN_VARIABLE, GITHUB_TOKEN_VARIABLE_SETTING } from "../limits.js";
-import { isVariableName } from "./resolve.js";
+import { checkTokenVariableName } from "./resolve.js";
 import { envValue, isSet, settingVariableName, type Environment } from "./settings.js";
 
 /** The variable that carries `Orkeon:Tools:GitHub:TokenVariable`: `Orkeon__Tools__GitHub__TokenVariable`. */
@@ -14,9 +13,7 @@ export const TOKEN_VARIABLE_SETTING_VARIABLE = settingVariableName(GITHUB_TOKEN_
  */
 export function dockerTokenArgs(env: Environment): string[] {
   const named = envValue(env, TOKEN_VARIABLE_SETTING_VARIABLE);
-  if (isSet(named) && !isVariableName(named)) {
-    throw new GitHubTokenSettingInvalidError(TOKEN_VARIABLE_SETTING_VARIABLE, named);
-  }
+  if (isSet(named)) checkTokenVariableName(TOKEN_VARIABLE_SETTING_VARIABLE, named);
   const names = [DEFAULT_GITHUB_TOKEN_VARIABLE, GH_TOKEN_VARIABLE];
   if (isSet(named) && !names.includes(named)) names.push(named);
   names.push(TOKEN_VARIABLE_SETTING_VARIABLE);

@@ -2,7 +2,7 @@ import { launchCrew, type CrewHost } from "../chain/crew-host.js";
 import { describeChainRefusal } from "../chain/refusal.js";
 import { noMask, type Mask } from "../options.js";
 import type { OrkeonCompletedHook } from "../runtime.js";
-import { reasonOf } from "../text.js";
+import { outgoing, reasonOf } from "../outgoing.js";
 import type { SessionContextPort } from "./context.js";
 import { parseHopInput, type DevCommand } from "./input.js";
 import { batchesNextLaunch, nextLaunch, type HopDecision } from "./next-launch.js";
@@ -47,7 +47,7 @@ function chainCompleted(
   const mask = options.mask ?? noMask;
   const print = (line: string): void => {
     try {
-      options.print(mask(line));
+      options.print(outgoing(line, mask));
     } catch {
       // Nowhere left to report to; the hook must still not reject.
     }
@@ -61,7 +61,7 @@ function chainCompleted(
       const outcome = await launchCrew(options.host, decision.launch);
       if (outcome.kind === "chain-refused") print(describeChainRefusal(outcome.refusal));
     } catch (error) {
-      print(`/${command}: the next hop was not launched: ${reasonOf(error)}`);
+      print(`/${command}: the next hop was not launched: ${reasonOf(error, mask)}`);
     }
   };
 }

@@ -3,7 +3,7 @@ import { DEFAULT_MAX_PLAN_BATCHES } from "../limits.js";
 import { ORKEON_MODES, parseMode, type OrkeonMode } from "../modes.js";
 import { noMask, resolveInteger, type Mask } from "../options.js";
 import type { CrewLaunchOptions } from "../runtime.js";
-import { quote, reasonOf } from "../text.js";
+import { outgoing, reasonOf } from "../outgoing.js";
 import { parseSessionContextRead, type SessionContextPort, type SessionContextRead } from "./context.js";
 import { DEV_BATCHES_CREW, DEV_IMPLEMENT_CREW, parseHopInput, type DevCommand, type HopInput } from "./input.js";
 
@@ -100,16 +100,16 @@ async function writingHop(
   try {
     read = parseSessionContextRead(await options.session.readPullRequestContext());
   } catch (error) {
-    return launch(plan, hop, mask(fallbackNotice(plan, hop, `the read failed: ${reasonOf(error)}`)));
+    return launch(plan, hop, outgoing(fallbackNotice(plan, hop, `the read failed: ${reasonOf(error, mask)}`), mask));
   }
-  if (read.mode === undefined) return launch(plan, hop, mask(fallbackNotice(plan, hop, "the read answered no mode")));
+  if (read.mode === undefined) return launch(plan, hop, outgoing(fallbackNotice(plan, hop, "the read answered no mode"), mask));
   const mode = parseMode(read.mode);
   const why = refusalReason(mode);
   if (mode === undefined || why !== undefined) {
     const message =
-      `/${plan.command} did not launch ${hopLabel(hop)}: the session is in ${quote(read.mode, 64)} mode, ${why}. ` +
+      `/${plan.command} did not launch ${hopLabel(hop)}: the session is in ${read.mode} mode, ${why}. ` +
       `Switch to a writing mode with /mode (e.g. /mode default), then type /${plan.command} to go on.`;
-    return { kind: "refused", hop, mode: mask(read.mode), message: mask(message) };
+    return { kind: "refused", hop, mode: outgoing(read.mode, mask), message: outgoing(message, mask) };
   }
   const githubTool = closeOfBatches ? false : read.githubTool;
   return launch(plan, { ...hop, context: { mode, rules: read.rules, githubTool } }, undefined);
