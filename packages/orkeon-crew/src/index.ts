@@ -25,6 +25,7 @@ export { FakeCrewHost } from "./chain/fake-crew-host.js";
 export { FakeOrkeonRuntime } from "./chain/fake-runtime.js";
 export { isReadOnlyMode, MODE_NAMES, ORKEON_MODES, parseMode } from "./modes.js";
 export { NO_RULES } from "./rules.js";
+export { systemTimers } from "./timers.js";
 export { createSessionContextAdapter, parseSessionContextRead } from "./hops/context.js";
 export { FakeSessionContext } from "./hops/fake-session.js";
 export { DEV_BATCHES_CREW, DEV_IMPLEMENT_CREW, parseHopInput } from "./hops/input.js";
@@ -55,6 +56,7 @@ export {
   DEFAULT_GITHUB_TOKEN_VARIABLE,
   DEFAULT_MAX_PLAN_BATCHES,
   DEFAULT_MAX_STOP_CHECK_RETRIES,
+  DEFAULT_SESSION_READ_TIMEOUT_MS,
   GH_TOKEN_VARIABLE,
   GITHUB_TOKEN_SETTING,
   GITHUB_TOKEN_VARIABLE_SETTING,
@@ -62,6 +64,7 @@ export {
   MAX_COMMAND_NAME_LENGTH,
   MAX_MODE_NAME_LENGTH,
   MAX_QUOTED_REASON_LENGTH,
+  MAX_QUOTED_VALUE_LENGTH,
   MAX_RULE_LENGTH,
   MAX_RUN_ID_LENGTH,
   MAX_SESSION_RULES,
@@ -99,6 +102,7 @@ export type { CrewHost, CrewLaunch, LaunchOutcome } from "./chain/crew-host.js";
 export type { FakeCrewDefinition, FakeCrewInstance, FakeOrkeonRuntimeOptions } from "./chain/fake-runtime.js";
 export type { ModeTraits, OrkeonMode } from "./modes.js";
 export type { PermissionRules } from "./rules.js";
+export type { TimerHandle, Timers } from "./timers.js";
 export type { PullRequestContext, SessionContextPort, SessionContextRead } from "./hops/context.js";
 export type { DevCommand, HopInput, HopName } from "./hops/input.js";
 export type { HopDecision, HopLaunch, NextLaunchOptions } from "./hops/next-launch.js";

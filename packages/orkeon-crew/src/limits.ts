@@ -13,6 +13,9 @@ export const DEFAULT_MAX_STOP_CHECK_RETRIES = 2;
 /** Most batches a /dev-batches plan may hold; a longer plan is refused as a malformed hop input. */
 export const DEFAULT_MAX_PLAN_BATCHES = 10_000;
 
+/** How long a writing hop waits for the session read before it goes on with the record's context. */
+export const DEFAULT_SESSION_READ_TIMEOUT_MS = 5_000;
+
 /** Longest run id a hop input may carry. */
 export const MAX_RUN_ID_LENGTH = 256;
 

@@ -1,8 +1,9 @@
 import type { CrewLaunch } from "../chain/crew-host.js";
-import { DEFAULT_MAX_PLAN_BATCHES } from "../limits.js";
+import { DEFAULT_MAX_PLAN_BATCHES, DEFAULT_SESSION_READ_TIMEOUT_MS } from "../limits.js";
 import { ORKEON_MODES, parseMode, type OrkeonMode } from "../modes.js";
 import { noMask, resolveInteger, type Mask } from "../options.js";
 import type { CrewLaunchOptions } from "../runtime.js";
+import { MAX_TIMER_MS, systemTimers, within, type Timers } from "../timers.js";
 import { outgoing, reasonOf } from "../outgoing.js";
 import { parseSessionContextRead, type SessionContextPort, type SessionContextRead } from "./context.js";
 import { DEV_BATCHES_CREW, DEV_IMPLEMENT_CREW, parseHopInput, type DevCommand, type HopInput } from "./input.js";
@@ -13,6 +14,10 @@ export interface NextLaunchOptions {
   readonly session: SessionContextPort;
   /** Masks every text the decision carries. */
   readonly mask?: Mask;
+  /** How long the session read may take before the hop goes on without it; default `DEFAULT_SESSION_READ_TIMEOUT_MS`. */
+  readonly readTimeoutMs?: number;
+  /** The timers the read's timeout runs on; default the real ones. */
+  readonly timers?: Timers;
 }
 
 /** A launch whose input is a hop input. */
@@ -96,9 +101,15 @@ async function writingHop(
   closeOfBatches: boolean,
 ): Promise<HopDecision> {
   const mask = options.mask ?? noMask;
+  const timeoutMs = resolveInteger("readTimeoutMs", options.readTimeoutMs, DEFAULT_SESSION_READ_TIMEOUT_MS, 1, MAX_TIMER_MS);
+  const answer = await within(() => options.session.readPullRequestContext(), timeoutMs, options.timers ?? systemTimers);
+  if (answer.kind === "timed-out") {
+    return launch(plan, hop, outgoing(fallbackNotice(plan, hop, `the read did not answer within ${timeoutMs} ms`), mask));
+  }
   let read: SessionContextRead;
   try {
-    read = parseSessionContextRead(await options.session.readPullRequestContext());
+    if (answer.kind === "rejected") throw answer.error;
+    read = parseSessionContextRead(answer.value);
   } catch (error) {
     return launch(plan, hop, outgoing(fallbackNotice(plan, hop, `the read failed: ${reasonOf(error, mask)}`), mask));
   }
