@@ -100,7 +100,7 @@ export type { FakeActStep } from "./budget/fake-llm.js";
 export type { ChainRefusal } from "./chain/refusal.js";
 export type { CrewHost, CrewLaunch, LaunchOutcome } from "./chain/crew-host.js";
 export type { FakeCrewDefinition, FakeCrewInstance, FakeOrkeonRuntimeOptions } from "./chain/fake-runtime.js";
-export type { ModeTraits, OrkeonMode } from "./modes.js";
+export type { ModeTable, ModeTraits, OrkeonMode } from "./modes.js";
 export type { PermissionRules } from "./rules.js";
 export type { TimerHandle, Timers } from "./timers.js";
 export type { PullRequestContext, SessionContextPort, SessionContextRead } from "./hops/context.js";

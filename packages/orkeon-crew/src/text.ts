@@ -28,3 +28,16 @@ export function isRecord(value: unknown): value is Readonly<Record<string, unkno
 export function ownField(record: Readonly<Record<string, unknown>>, key: string): unknown {
   return Object.hasOwn(record, key) ? record[key] : undefined;
 }
+
+/**
+ * Upper-cases the ASCII letters a to z alone. Unicode rules would turn `ſ` into `S` and `ı` into `I`, so a text no
+ * ASCII reader accepts (`optionſ`) would pass for one it does (`OPTIONS`).
+ */
+export function asciiUpperCase(text: string): string {
+  return text.replace(/[a-z]+/g, (letters) => letters.toUpperCase());
+}
+
+/** Equal when ASCII letter case is ignored, as .NET's OrdinalIgnoreCase compares ASCII text; nothing else is folded. */
+export function sameIgnoringAsciiCase(a: string, b: string): boolean {
+  return a.length === b.length && asciiUpperCase(a) === asciiUpperCase(b);
+}

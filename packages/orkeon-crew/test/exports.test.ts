@@ -180,7 +180,9 @@ describe("the public surface", () => {
       confirmWaves: { readOnly: false, asksBeforeWave: true },
     });
     expect(api.parseMode("plan")).toBe("plan");
-    expect(api.parseMode("Plan")).toBeUndefined();
+    expect(api.parseMode("Plan")).toBe("plan");
+    expect(api.parseMode("DontAsk")).toBe("dontAsk");
+    expect(api.parseMode("auto")).toBeUndefined();
     expect(api.parseMode("toString")).toBeUndefined();
   });
 });

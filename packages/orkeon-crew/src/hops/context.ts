@@ -1,6 +1,5 @@
 import { SessionContextInvalidError } from "../errors.js";
 import { MAX_MODE_NAME_LENGTH, MAX_RULE_LENGTH, MAX_SESSION_RULES } from "../limits.js";
-import type { OrkeonMode } from "../modes.js";
 import type { OrkeonSession } from "../runtime.js";
 import { NO_RULES, type PermissionRules } from "../rules.js";
 import { isRecord, ownField } from "../text.js";
@@ -14,7 +13,8 @@ export interface SessionContextRead {
 
 /** The fresh context a writing hop carries in its launch input; the crews prefer it to their record's. */
 export interface PullRequestContext {
-  readonly mode: OrkeonMode;
+  /** The mode as the session read answered it (any mode but a refusing one). */
+  readonly mode: string;
   readonly rules: PermissionRules;
   readonly githubTool: boolean;
 }

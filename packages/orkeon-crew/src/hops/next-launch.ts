@@ -1,6 +1,6 @@
 import type { CrewLaunch } from "../chain/crew-host.js";
 import { DEFAULT_MAX_PLAN_BATCHES, DEFAULT_SESSION_READ_TIMEOUT_MS } from "../limits.js";
-import { ORKEON_MODES, parseMode, type OrkeonMode } from "../modes.js";
+import { modeEntryOf, ORKEON_MODES, type ModeTable } from "../modes.js";
 import { noMask, resolveInteger, type Mask } from "../options.js";
 import type { CrewLaunchOptions } from "../runtime.js";
 import { MAX_TIMER_MS, systemTimers, within, type Timers } from "../timers.js";
@@ -18,6 +18,11 @@ export interface NextLaunchOptions {
   readonly readTimeoutMs?: number;
   /** The timers the read's timeout runs on; default the real ones. */
   readonly timers?: Timers;
+  /**
+   * The modes that refuse a writing hop, by what they promise; default `ORKEON_MODES`. Any mode the table does not
+   * hold launches: pass your runtime's table when its wave-asking mode has another name.
+   */
+  readonly modes?: ModeTable;
 }
 
 /** A launch whose input is a hop input. */
@@ -114,23 +119,27 @@ async function writingHop(
     return launch(plan, hop, outgoing(fallbackNotice(plan, hop, `the read failed: ${reasonOf(error, mask)}`), mask));
   }
   if (read.mode === undefined) return launch(plan, hop, outgoing(fallbackNotice(plan, hop, "the read answered no mode"), mask));
-  const mode = parseMode(read.mode);
-  const why = refusalReason(mode);
-  if (mode === undefined || why !== undefined) {
+  const why = refusalReason(read.mode, options.modes ?? ORKEON_MODES);
+  if (why !== undefined) {
     const message =
       `/${plan.command} did not launch ${hopLabel(hop)}: the session is in ${read.mode} mode, ${why}. ` +
       `Switch to a writing mode with /mode (e.g. /mode default), then type /${plan.command} to go on.`;
     return { kind: "refused", hop, mode: outgoing(read.mode, mask), message: outgoing(message, mask) };
   }
   const githubTool = closeOfBatches ? false : read.githubTool;
-  return launch(plan, { ...hop, context: { mode, rules: read.rules, githubTool } }, undefined);
+  return launch(plan, { ...hop, context: { mode: read.mode, rules: read.rules, githubTool } }, undefined);
 }
 
-/** Why a mode forbids an unattended writing hop, or undefined when it allows one. */
-function refusalReason(mode: OrkeonMode | undefined): string | undefined {
-  if (mode === undefined) return "which this crew does not know";
-  if (ORKEON_MODES[mode].readOnly) return "a read-only mode";
-  if (ORKEON_MODES[mode].asksBeforeWave) return "which asks before each parallel wave";
+/**
+ * Why a mode forbids an unattended writing hop, or undefined when it allows one. Only a mode the table says is
+ * read-only or asks before a parallel wave refuses; any other mode, one this package never heard of included,
+ * launches, as the ADR has every mode but those.
+ */
+function refusalReason(mode: string, modes: ModeTable): string | undefined {
+  const entry = modeEntryOf(mode, modes);
+  const traits = entry === undefined ? undefined : modes[entry];
+  if (traits?.readOnly === true) return "a read-only mode";
+  if (traits?.asksBeforeWave === true) return "which asks before each parallel wave";
   return undefined;
 }
 
