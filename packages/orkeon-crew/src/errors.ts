@@ -1,5 +1,11 @@
 import { describeValue } from "./text.js";
 
+/**
+ * The brand of a spent budget's errors: `"wrap-up"` on a BudgetExhaustedAnswer, `"empty-wrap-up"` on an
+ * EmptyWrapUpError. A registered symbol, so an error made by a second copy of this package is read the same way.
+ */
+export const SPENT_BUDGET_BRAND: unique symbol = Symbol.for("@orphus/orkeon-crew.spent-budget");
+
 /** Base class of every failure this package throws; `code` is stable across releases. */
 export abstract class OrkeonCrewError extends Error {
   abstract readonly code: string;
@@ -20,6 +26,7 @@ export class BudgetExhaustedAnswer extends OrkeonCrewError {
     readonly answer: string,
   ) {
     super(`The act stopped on its token budget; the runtime's wrap-up (${answer.length} chars) is the answer`);
+    Object.defineProperty(this, SPENT_BUDGET_BRAND, { value: "wrap-up" });
   }
 }
 
@@ -34,6 +41,7 @@ export class EmptyWrapUpError extends OrkeonCrewError {
   readonly dimension = "tokens";
   constructor(text: string) {
     super(`The act stopped on its token budget with an empty wrap-up: expected a non-blank answer, got ${describeValue(text)}`);
+    Object.defineProperty(this, SPENT_BUDGET_BRAND, { value: "empty-wrap-up" });
   }
 }
 
@@ -88,6 +96,19 @@ export class UnmaskableTokenError extends OrkeonCrewError {
   readonly code = "ERR_TOKEN_UNMASKABLE";
   constructor(source: string) {
     super(`The token from ${source} is made of asterisks alone: expected a token, got a masked placeholder`);
+  }
+}
+
+/**
+ * Thrown when the runtime's settings cannot be read as its configuration would read them: a settings file whose root
+ * is not an object or that holds a key twice (letter case aside), a setting that is neither a string nor null, or
+ * one key set by several variables with different values. The message names keys and variables, never values.
+ */
+export class SettingsInvalidError extends OrkeonCrewError {
+  override readonly name = "SettingsInvalidError";
+  readonly code = "ERR_SETTINGS_INVALID";
+  constructor(detail: string, options?: ErrorOptions) {
+    super(detail, options);
   }
 }
 

@@ -16,7 +16,7 @@
  * `FakeSessionContext`, `FakeOrkeonRuntime`).
  */
 export { createLlmAdapter, finishedAnswerOf } from "./budget/llm.js";
-export { BUDGET_EXHAUSTED_ERROR_NAME, isSpentBudget, wrapUpOf } from "./budget/spent.js";
+export { BUDGET_EXHAUSTED_ERROR_NAME, isBudgetExhaustedAnswer, isSpentBudget, wrapUpOf } from "./budget/spent.js";
 export { BUDGET_STOP_LINE, runMainLoopTurn } from "./budget/main-loop.js";
 export { FakeLlm, runtimeBudgetRejection } from "./budget/fake-llm.js";
 export { chainRefusalOf, describeChainRefusal, formatChainRefusal, parseChainRefusal } from "./chain/refusal.js";
@@ -42,7 +42,7 @@ export {
   httpApiAccess,
 } from "./access/table.js";
 export { catalogue, FAMILY_MODES, isExposed } from "./access/catalogue.js";
-export { gateDecision, toolRuleName } from "./access/gate.js";
+export { gateDecision, isNameable, parseToolRule, toolRuleName } from "./access/gate.js";
 export { fallbackDecision } from "./access/call-guard.js";
 export { SPEECH_SERVER, SPEECH_TOOL_ANNOTATIONS, speechToolCall } from "./access/speech.js";
 export { createSettingsReader, settingVariableName } from "./github-token/settings.js";
@@ -79,6 +79,7 @@ export {
   SessionContextInvalidError,
   GitHubTokenSettingInvalidError,
   UnmaskableTokenError,
+  SettingsInvalidError,
   OrkeonCrewOptionError,
   FakeMisuseError,
 } from "./errors.js";
@@ -117,7 +118,7 @@ export type {
   ToolFamily,
   ToolTable,
 } from "./access/table.js";
-export type { GateDecision } from "./access/gate.js";
+export type { GateDecision, ToolRule } from "./access/gate.js";
 export type { GuardDecision } from "./access/call-guard.js";
 export type { Environment, SettingsReader } from "./github-token/settings.js";
 export type { GitHubTokenResolution, GitHubTokenSources } from "./github-token/resolve.js";

@@ -24,6 +24,11 @@ export function isRecord(value: unknown): value is Readonly<Record<string, unkno
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** True when `key` is on the record's prototype chain but not its own: a field this package refuses to read. */
+export function isInherited(record: object, key: string): boolean {
+  return !Object.hasOwn(record, key) && key in record;
+}
+
 /** An own property of a record, never one inherited from its prototype. */
 export function ownField(record: Readonly<Record<string, unknown>>, key: string): unknown {
   return Object.hasOwn(record, key) ? record[key] : undefined;

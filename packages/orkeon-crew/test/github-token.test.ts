@@ -12,6 +12,7 @@ import {
   UnmaskableTokenError,
   type Environment,
 } from "@orphus/orkeon-crew";
+import { thrown } from "./support/thrown.js";
 
 const resolve = (json: unknown, env: Environment) =>
   resolveGitHubToken({ settings: createSettingsReader({ json, env }), env });
@@ -62,13 +63,7 @@ describe("the github tool's token, in the runtime's order", () => {
   });
 
   test("a TokenVariable that is not a variable name is refused", () => {
-    const error = (() => {
-      try {
-        resolve({ Orkeon: { Tools: { GitHub: { TokenVariable: "MY TOKEN" } } } }, {});
-      } catch (e) {
-        return e;
-      }
-    })();
+    const error = thrown(() => resolve({ Orkeon: { Tools: { GitHub: { TokenVariable: "MY TOKEN" } } } }, {}));
     expect(error).toBeInstanceOf(GitHubTokenSettingInvalidError);
     expect(error).toMatchObject({
       code: "ERR_GITHUB_TOKEN_SETTING_INVALID",
@@ -89,14 +84,7 @@ describe("the github tool's token, in the runtime's order", () => {
       () => resolve({ Orkeon: { Tools: { GitHub: { TokenVariable: pasted } } } }, {}),
       () => dockerTokenArgs({ Orkeon__Tools__GitHub__TokenVariable: pasted }),
     ]) {
-      const error = (() => {
-        try {
-          attempt();
-        } catch (e) {
-          return e as Error;
-        }
-        return undefined;
-      })();
+      const error = thrown(attempt);
       expect(error).toBeInstanceOf(GitHubTokenSettingInvalidError);
       expect(error?.message).toContain(`got a value of ${pasted.length} chars ${why}`);
       for (let i = 0; i + 8 <= pasted.length; i++) expect(error?.message).not.toContain(pasted.slice(i, i + 8));

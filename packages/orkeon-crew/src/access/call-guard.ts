@@ -1,8 +1,7 @@
 import { isReadOnlyMode, type OrkeonMode } from "../modes.js";
 import { NO_RULES } from "../rules.js";
-import { isExposed } from "./catalogue.js";
 import { gateDecision } from "./gate.js";
-import { accessOf, DEFAULT_TOOL_TABLE, familyOf, type ToolCall, type ToolTable } from "./table.js";
+import { DEFAULT_TOOL_TABLE, familyOf, type ToolCall, type ToolTable } from "./table.js";
 
 /** What the gateless fallback does with one call: it has no one to ask. */
 export type GuardDecision = "allow" | "deny";
@@ -13,16 +12,14 @@ export type GuardDecision = "allow" | "deny";
  * as the gate reads it: a call that declares a read runs, an edit runs in acceptEdits, and every other execute (a
  * github create_pr, an http_api POST, an MCP tool without readOnlyHint, an edit in default) is refused. In the
  * read-only modes it is stricter still: only a local read that declares a read, since a fallback must never widen
- * what the catalogue promised (a declared read of web_search or an MCP tool needs the gate there).
+ * what the catalogue promised (a declared read of web_search or an MCP tool needs the gate there). Since the gate
+ * with no rule runs only declared reads in the read-only modes, that is a local read that declares a read.
  */
 export function fallbackDecision(
   mode: OrkeonMode,
   call: ToolCall,
   table: ToolTable = DEFAULT_TOOL_TABLE,
 ): GuardDecision {
-  if (!isExposed(mode, call, table)) return "deny";
-  if (isReadOnlyMode(mode)) {
-    return familyOf(call, table) === "local-read" && accessOf(call, table) === "read" ? "allow" : "deny";
-  }
-  return gateDecision(mode, call, NO_RULES, table) === "allow" ? "allow" : "deny";
+  if (gateDecision(mode, call, NO_RULES, table) !== "allow") return "deny";
+  return isReadOnlyMode(mode) && familyOf(call, table) !== "local-read" ? "deny" : "allow";
 }

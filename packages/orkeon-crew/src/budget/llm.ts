@@ -1,6 +1,6 @@
 import { ActResultInvalidError, BudgetExhaustedAnswer, EmptyWrapUpError } from "../errors.js";
 import type { ActRequest, OrkeonLlm } from "../runtime.js";
-import { describeValue, isRecord, ownField } from "../text.js";
+import { describeValue, isInherited, isRecord, ownField } from "../text.js";
 
 /** A finished answer: the only thing the port's `act` resolves to. */
 export interface FinishedAnswer {
@@ -31,6 +31,11 @@ export function createLlmAdapter(llm: OrkeonLlm): Llm {
 /** Reads one act result at the runtime boundary: a finished answer, or the thrown form of a spent budget. */
 export function finishedAnswerOf(result: unknown): FinishedAnswer {
   if (!isRecord(result)) throw new ActResultInvalidError(`got ${describeValue(result)}`);
+  for (const field of ["text", "budgetExhausted"]) {
+    if (isInherited(result, field)) {
+      throw new ActResultInvalidError(`${field} must be an own property, got one inherited from its prototype`);
+    }
+  }
   const text = ownField(result, "text");
   const flag = ownField(result, "budgetExhausted");
   if (typeof text !== "string") throw new ActResultInvalidError(`got text as ${describeValue(text)}`);
