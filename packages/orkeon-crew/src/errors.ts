@@ -49,8 +49,8 @@ export class EmptyWrapUpError extends OrkeonCrewError {
 export class ActResultInvalidError extends OrkeonCrewError {
   override readonly name = "ActResultInvalidError";
   readonly code = "ERR_ACT_RESULT_INVALID";
-  constructor(detail: string) {
-    super(`ctx.llm.act resolved to an invalid result: expected { text: string, budgetExhausted?: true }, ${detail}`);
+  constructor(detail: string, options?: ErrorOptions) {
+    super(`ctx.llm.act resolved to an invalid result: expected { text: string, budgetExhausted?: true }, ${detail}`, options);
   }
 }
 
@@ -58,8 +58,8 @@ export class ActResultInvalidError extends OrkeonCrewError {
 export class HopInputInvalidError extends OrkeonCrewError {
   override readonly name = "HopInputInvalidError";
   readonly code = "ERR_HOP_INPUT_INVALID";
-  constructor(command: string, field: string, expected: string, got: unknown) {
-    super(`Invalid /${command} hop input: ${field} must be ${expected}, got ${describeValue(got)}`);
+  constructor(command: string, field: string, expected: string, got: unknown, options?: ErrorOptions) {
+    super(`Invalid /${command} hop input: ${field} must be ${expected}, got ${describeValue(got)}`, options);
   }
 }
 
@@ -67,8 +67,8 @@ export class HopInputInvalidError extends OrkeonCrewError {
 export class SessionContextInvalidError extends OrkeonCrewError {
   override readonly name = "SessionContextInvalidError";
   readonly code = "ERR_SESSION_CONTEXT_INVALID";
-  constructor(field: string, expected: string, got: unknown) {
-    super(`Invalid session context read: ${field} must be ${expected}, got ${describeValue(got)}`);
+  constructor(field: string, expected: string, got: unknown, options?: ErrorOptions) {
+    super(`Invalid session context read: ${field} must be ${expected}, got ${describeValue(got)}`, options);
   }
 }
 

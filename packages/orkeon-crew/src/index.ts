@@ -15,7 +15,7 @@
  * (`ctx.llm.act`, `runCrewAsync`, the session read) and in-memory fakes for tests (`FakeLlm`, `FakeCrewHost`,
  * `FakeSessionContext`, `FakeOrkeonRuntime`).
  */
-export { createLlmAdapter, finishedAnswerOf } from "./budget/llm.js";
+export { createLlmAdapter, finishedAnswerOf, orkeonActResultSchema } from "./budget/llm.js";
 export { BUDGET_EXHAUSTED_ERROR_NAME, isBudgetExhaustedAnswer, isSpentBudget, wrapUpOf } from "./budget/spent.js";
 export { BUDGET_STOP_LINE, runMainLoopTurn } from "./budget/main-loop.js";
 export { FakeLlm, runtimeBudgetRejection } from "./budget/fake-llm.js";
@@ -26,9 +26,23 @@ export { FakeOrkeonRuntime } from "./chain/fake-runtime.js";
 export { isReadOnlyMode, MODE_NAMES, ORKEON_MODES, parseMode } from "./modes.js";
 export { NO_RULES } from "./rules.js";
 export { systemTimers } from "./timers.js";
-export { createSessionContextAdapter, parseSessionContextRead } from "./hops/context.js";
+export {
+  createSessionContextAdapter,
+  orkeonSessionSnapshotSchema,
+  parseSessionContextRead,
+  permissionRulesSchema,
+  pullRequestContextSchema,
+  sessionContextReadSchema,
+} from "./hops/context.js";
 export { FakeSessionContext } from "./hops/fake-session.js";
-export { DEV_BATCHES_CREW, DEV_IMPLEMENT_CREW, parseHopInput } from "./hops/input.js";
+export {
+  DEV_BATCHES_CREW,
+  DEV_IMPLEMENT_CREW,
+  devBatchesHopInputSchema,
+  devImplementHopInputSchema,
+  hopInputSchema,
+  parseHopInput,
+} from "./hops/input.js";
 export { batchesNextLaunch, hopLabel, nextLaunch } from "./hops/next-launch.js";
 export { devBatchesCompleted, devImplementCompleted } from "./hops/completed.js";
 export {
@@ -45,7 +59,13 @@ export { catalogue, FAMILY_MODES, isExposed } from "./access/catalogue.js";
 export { gateDecision, isNameable, parseToolRule, toolRuleName } from "./access/gate.js";
 export { fallbackDecision } from "./access/call-guard.js";
 export { SPEECH_SERVER, SPEECH_TOOL_ANNOTATIONS, speechToolCall } from "./access/speech.js";
-export { createSettingsReader, settingVariableName } from "./github-token/settings.js";
+export {
+  createSettingsReader,
+  settingsFileSchema,
+  settingValueSchema,
+  settingVariableName,
+  settingVariables,
+} from "./github-token/settings.js";
 export { isVariableName, resolveGitHubToken, tokenVariableOf } from "./github-token/resolve.js";
 export { createTokenMasker, NO_TOKENS } from "./github-token/mask.js";
 export { GitHubToken } from "./github-token/token.js";
@@ -67,7 +87,9 @@ export {
   MAX_QUOTED_VALUE_LENGTH,
   MAX_RULE_LENGTH,
   MAX_RUN_ID_LENGTH,
+  MAX_TOOL_NAME_LENGTH,
   MAX_SESSION_RULES,
+  MAX_SESSION_TOOLS,
   TOKEN_MASK,
 } from "./limits.js";
 export {

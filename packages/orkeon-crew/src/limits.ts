@@ -25,6 +25,12 @@ export const MAX_SESSION_RULES = 1_000;
 /** Longest single permission rule a session context read may answer. */
 export const MAX_RULE_LENGTH = 1_024;
 
+/** Most tool names a session read may list. */
+export const MAX_SESSION_TOOLS = 1_000;
+
+/** Longest tool name a session read may list. */
+export const MAX_TOOL_NAME_LENGTH = 256;
+
 /** Longest mode name a session context read may answer. */
 export const MAX_MODE_NAME_LENGTH = 64;
 

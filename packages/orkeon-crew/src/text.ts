@@ -1,11 +1,15 @@
 import { MAX_QUOTED_VALUE_LENGTH } from "./limits.js";
 
+/** Stands for a field found only on a value's prototype chain: a field this package refuses to read. */
+export const INHERITED: unique symbol = Symbol("a field inherited from a prototype");
+
 /**
  * Describes a value that failed validation, for an error message. A short string is quoted whole, and a longer one
  * (or one that JSON would escape) is described by its length alone, never cut: a message is masked later, where a
  * masker is at hand, and a masker can only hide a token it sees whole (see `outgoing`).
  */
 export function describeValue(value: unknown): string {
+  if (value === INHERITED) return "one inherited from its prototype";
   if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return `an array of ${value.length}`;
   if (typeof value === "string") {
@@ -22,11 +26,6 @@ export function describeValue(value: unknown): string {
 /** A plain object (not null, not an array), read without trusting its prototype. */
 export function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** True when `key` is on the record's prototype chain but not its own: a field this package refuses to read. */
-export function isInherited(record: object, key: string): boolean {
-  return !Object.hasOwn(record, key) && key in record;
 }
 
 /** An own property of a record, never one inherited from its prototype. */

@@ -267,14 +267,14 @@ describe("the session context adapter over the runtime's session read", () => {
     );
     await expect(
       createSessionContextAdapter({ read: async () => ({ tools: "github" }) as never }).readPullRequestContext(),
-    ).rejects.toThrow("Invalid session context read: tools must be an array of tool names");
+    ).rejects.toThrow("Invalid session context read: tools must be an array of at most 1000 tool names of at most 256 chars, got the string \"github\"");
   });
 
   test("validation bounds every field", () => {
     expect(() => parseSessionContextRead({ mode: 3 })).toThrow(SessionContextInvalidError);
     expect(() => parseSessionContextRead({ mode: "x".repeat(65) })).toThrow("mode must be a string of at most 64 chars");
     expect(() => parseSessionContextRead({ githubTool: "yes" })).toThrow("githubTool must be a boolean");
-    expect(() => parseSessionContextRead({ rules: { allow: [1] } })).toThrow("rules.allow must be an array");
+    expect(() => parseSessionContextRead({ rules: { allow: [1] } })).toThrow("rules.allow.0 must be an array");
     expect(() => parseSessionContextRead({ rules: { deny: Array(1001).fill("x") } })).toThrow(
       "rules.deny must be an array of at most 1000 rules",
     );

@@ -47,7 +47,7 @@ describe("an act result is read off its own properties alone", () => {
     const inherited = Object.assign(Object.create({ budgetExhausted: true }) as object, { text: "wrap-up" });
     const error = await adapter(inherited).act({ prompt: "p" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ActResultInvalidError);
-    expect((error as Error).message).toContain("budgetExhausted must be an own property, got one inherited from its prototype");
+    expect((error as Error).message).toContain("budgetExhausted must be true, false or absent, got one inherited from its prototype");
   });
 
   test("a getter on a class's prototype is no own property either", async () => {

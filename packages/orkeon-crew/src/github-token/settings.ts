@@ -1,3 +1,4 @@
+import * as z from "zod";
 import { SettingsInvalidError } from "../errors.js";
 import { asciiUpperCase, isRecord, sameIgnoringAsciiCase } from "../text.js";
 
@@ -6,6 +7,12 @@ export type SettingsReader = (key: string) => string | undefined;
 
 /** Environment variables, as `process.env` holds them. */
 export type Environment = Readonly<Record<string, string | undefined>>;
+
+/** A settings file as the runtime's configuration reads it: a JSON object at its root. */
+export const settingsFileSchema = z.record(z.string(), z.unknown(), { error: "a JSON object" });
+
+/** A setting's own value in a settings file: a string, or null for unset (an object or array holds children). */
+export const settingValueSchema = z.string({ error: "a string or null" }).nullable();
 
 /** The variable that carries a settings key in its usual spelling: `:` becomes `__`. */
 export function settingVariableName(key: string): string {
@@ -31,8 +38,13 @@ export function settingVariables(env: Environment, key: string): string[] {
  */
 export function createSettingsReader(sources: { readonly json?: unknown; readonly env?: Environment }): SettingsReader {
   const { json, env } = sources;
-  if (json !== undefined && json !== null && !isRecord(json)) {
-    throw new SettingsInvalidError("The settings file's root must be a JSON object");
+  if (json !== undefined && json !== null) {
+    const root = settingsFileSchema.safeParse(json);
+    if (!root.success) {
+      throw new SettingsInvalidError(`The settings file's root must be a JSON object, got ${kindOf(json)}`, {
+        cause: root.error,
+      });
+    }
   }
   return (key) => (env === undefined ? undefined : envSetting(env, key)) ?? fileSetting(json, key);
 }
@@ -70,11 +82,20 @@ function fileSetting(json: unknown, key: string): string | undefined {
     throw new SettingsInvalidError(`The settings file holds the key ${key} more than once, letter case aside`);
   }
   const [value] = found;
-  if (value === undefined || value === null || Array.isArray(value)) return undefined;
-  if (typeof value !== "string") {
-    throw new SettingsInvalidError(`${key} in the settings file must be a string or null, got a ${typeof value}`);
+  if (value === undefined || Array.isArray(value)) return undefined;
+  const setting = settingValueSchema.safeParse(value);
+  if (!setting.success) {
+    // Never the value: a setting in the wrong shape may still be a token.
+    throw new SettingsInvalidError(`${key} in the settings file must be a string or null, got ${kindOf(value)}`, {
+      cause: setting.error,
+    });
   }
-  return value;
+  return setting.data ?? undefined;
+}
+
+/** What kind of value arrived, never the value: a setting in the wrong place or shape may still be a token. */
+function kindOf(value: unknown): string {
+  return Array.isArray(value) ? "an array" : `a ${typeof value}`;
 }
 
 /** A value counts as set when it is not blank. */
