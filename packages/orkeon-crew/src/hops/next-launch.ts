@@ -107,18 +107,23 @@ async function writingHop(
 ): Promise<HopDecision> {
   const mask = options.mask ?? noMask;
   const timeoutMs = resolveInteger("readTimeoutMs", options.readTimeoutMs, DEFAULT_SESSION_READ_TIMEOUT_MS, 1, MAX_TIMER_MS);
+  // The record's context is a fallback, never a refusal: the hop launches as the crew named it, saying why.
+  const withRecord = (reason: string): HopDecision => {
+    const notice =
+      `/${plan.command}: the session context was not read again (${reason}); ` +
+      `${hopLabel(hop)} goes on with the context recorded when the run started.`;
+    return launch(plan, hop, outgoing(notice, mask));
+  };
   const answer = await within(() => options.session.readPullRequestContext(), timeoutMs, options.timers ?? systemTimers);
-  if (answer.kind === "timed-out") {
-    return launch(plan, hop, outgoing(fallbackNotice(plan, hop, `the read did not answer within ${timeoutMs} ms`), mask));
-  }
+  if (answer.kind === "timed-out") return withRecord(`the read did not answer within ${timeoutMs} ms`);
   let read: SessionContextRead;
   try {
     if (answer.kind === "rejected") throw answer.error;
     read = parseSessionContextRead(answer.value);
   } catch (error) {
-    return launch(plan, hop, outgoing(fallbackNotice(plan, hop, `the read failed: ${reasonOf(error, mask)}`), mask));
+    return withRecord(`the read failed: ${reasonOf(error, mask)}`);
   }
-  if (read.mode === undefined) return launch(plan, hop, outgoing(fallbackNotice(plan, hop, "the read answered no mode"), mask));
+  if (read.mode === undefined) return withRecord("the read answered no mode");
   const why = refusalReason(read.mode, options.modes ?? ORKEON_MODES);
   if (why !== undefined) {
     const message =
@@ -141,13 +146,6 @@ function refusalReason(mode: string, modes: ModeTable): string | undefined {
   if (traits?.readOnly === true) return "a read-only mode";
   if (traits?.asksBeforeWave === true) return "which asks before each parallel wave";
   return undefined;
-}
-
-function fallbackNotice(plan: ChainPlan, hop: HopInput, reason: string): string {
-  return (
-    `/${plan.command}: the session context was not read again (${reason}); ` +
-    `${hopLabel(hop)} goes on with the context recorded when the run started.`
-  );
 }
 
 /** How a hop is named in a line: "the close", "batch 3 of 5". */
