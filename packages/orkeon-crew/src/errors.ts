@@ -1,4 +1,10 @@
-import { describeValue, quote } from "./text.js";
+import { describeValue } from "./text.js";
+
+/**
+ * The brand of a spent budget's errors: `"wrap-up"` on a BudgetExhaustedAnswer, `"empty-wrap-up"` on an
+ * EmptyWrapUpError. A registered symbol, so an error made by a second copy of this package is read the same way.
+ */
+export const SPENT_BUDGET_BRAND: unique symbol = Symbol.for("@orphus/orkeon-crew.spent-budget");
 
 /** Base class of every failure this package throws; `code` is stable across releases. */
 export abstract class OrkeonCrewError extends Error {
@@ -20,6 +26,7 @@ export class BudgetExhaustedAnswer extends OrkeonCrewError {
     readonly answer: string,
   ) {
     super(`The act stopped on its token budget; the runtime's wrap-up (${answer.length} chars) is the answer`);
+    Object.defineProperty(this, SPENT_BUDGET_BRAND, { value: "wrap-up" });
   }
 }
 
@@ -34,6 +41,7 @@ export class EmptyWrapUpError extends OrkeonCrewError {
   readonly dimension = "tokens";
   constructor(text: string) {
     super(`The act stopped on its token budget with an empty wrap-up: expected a non-blank answer, got ${describeValue(text)}`);
+    Object.defineProperty(this, SPENT_BUDGET_BRAND, { value: "empty-wrap-up" });
   }
 }
 
@@ -41,8 +49,8 @@ export class EmptyWrapUpError extends OrkeonCrewError {
 export class ActResultInvalidError extends OrkeonCrewError {
   override readonly name = "ActResultInvalidError";
   readonly code = "ERR_ACT_RESULT_INVALID";
-  constructor(detail: string) {
-    super(`ctx.llm.act resolved to an invalid result: expected { text: string, budgetExhausted?: true }, ${detail}`);
+  constructor(detail: string, options?: ErrorOptions) {
+    super(`ctx.llm.act resolved to an invalid result: expected { text: string, budgetExhausted?: true }, ${detail}`, options);
   }
 }
 
@@ -50,8 +58,8 @@ export class ActResultInvalidError extends OrkeonCrewError {
 export class HopInputInvalidError extends OrkeonCrewError {
   override readonly name = "HopInputInvalidError";
   readonly code = "ERR_HOP_INPUT_INVALID";
-  constructor(command: string, field: string, expected: string, got: unknown) {
-    super(`Invalid /${command} hop input: ${field} must be ${expected}, got ${describeValue(got)}`);
+  constructor(command: string, field: string, expected: string, got: unknown, options?: ErrorOptions) {
+    super(`Invalid /${command} hop input: ${field} must be ${expected}, got ${describeValue(got)}`, options);
   }
 }
 
@@ -59,21 +67,22 @@ export class HopInputInvalidError extends OrkeonCrewError {
 export class SessionContextInvalidError extends OrkeonCrewError {
   override readonly name = "SessionContextInvalidError";
   readonly code = "ERR_SESSION_CONTEXT_INVALID";
-  constructor(field: string, expected: string, got: unknown) {
-    super(`Invalid session context read: ${field} must be ${expected}, got ${describeValue(got)}`);
+  constructor(field: string, expected: string, got: unknown, options?: ErrorOptions) {
+    super(`Invalid session context read: ${field} must be ${expected}, got ${describeValue(got)}`, options);
   }
 }
 
 /**
- * Thrown when a GitHub token setting cannot be used: `Orkeon:Tools:GitHub:TokenVariable` (or the variable
- * `Orkeon__Tools__GitHub__TokenVariable`) is not a variable name. The message never quotes a token.
+ * Thrown when `Orkeon:Tools:GitHub:TokenVariable` (or the variable `Orkeon__Tools__GitHub__TokenVariable`) is not a
+ * variable name, or looks like a token pasted into it. The message gives the value's length and what is wrong with
+ * it, never the value: a value in the wrong setting may well be the token itself.
  */
 export class GitHubTokenSettingInvalidError extends OrkeonCrewError {
   override readonly name = "GitHubTokenSettingInvalidError";
   readonly code = "ERR_GITHUB_TOKEN_SETTING_INVALID";
-  constructor(setting: string, got: string) {
+  constructor(setting: string, length: number, problem: string) {
     super(
-      `${setting} must name an environment variable (letters, digits and _, not starting with a digit), got ${JSON.stringify(quote(got, 40))}`,
+      `${setting} must name an environment variable (letters, digits and _, not starting with a digit), got a value of ${length} chars ${problem}`,
     );
   }
 }
@@ -87,6 +96,19 @@ export class UnmaskableTokenError extends OrkeonCrewError {
   readonly code = "ERR_TOKEN_UNMASKABLE";
   constructor(source: string) {
     super(`The token from ${source} is made of asterisks alone: expected a token, got a masked placeholder`);
+  }
+}
+
+/**
+ * Thrown when the runtime's settings cannot be read as its configuration would read them: a settings file whose root
+ * is not an object or that holds a key twice (letter case aside), a setting that is neither a string nor null, or
+ * one key set by several variables with different values. The message names keys and variables, never values.
+ */
+export class SettingsInvalidError extends OrkeonCrewError {
+  override readonly name = "SettingsInvalidError";
+  readonly code = "ERR_SETTINGS_INVALID";
+  constructor(detail: string, options?: ErrorOptions) {
+    super(detail, options);
   }
 }
 

@@ -15,8 +15,8 @@
  * (`ctx.llm.act`, `runCrewAsync`, the session read) and in-memory fakes for tests (`FakeLlm`, `FakeCrewHost`,
  * `FakeSessionContext`, `FakeOrkeonRuntime`).
  */
-export { createLlmAdapter, finishedAnswerOf } from "./budget/llm.js";
-export { BUDGET_EXHAUSTED_ERROR_NAME, isSpentBudget, wrapUpOf } from "./budget/spent.js";
+export { createLlmAdapter, finishedAnswerOf, orkeonActResultSchema } from "./budget/llm.js";
+export { BUDGET_EXHAUSTED_ERROR_NAME, isBudgetExhaustedAnswer, isSpentBudget, wrapUpOf } from "./budget/spent.js";
 export { BUDGET_STOP_LINE, runMainLoopTurn } from "./budget/main-loop.js";
 export { FakeLlm, runtimeBudgetRejection } from "./budget/fake-llm.js";
 export { chainRefusalOf, describeChainRefusal, formatChainRefusal, parseChainRefusal } from "./chain/refusal.js";
@@ -25,9 +25,24 @@ export { FakeCrewHost } from "./chain/fake-crew-host.js";
 export { FakeOrkeonRuntime } from "./chain/fake-runtime.js";
 export { isReadOnlyMode, MODE_NAMES, ORKEON_MODES, parseMode } from "./modes.js";
 export { NO_RULES } from "./rules.js";
-export { createSessionContextAdapter, parseSessionContextRead } from "./hops/context.js";
+export { systemTimers } from "./timers.js";
+export {
+  createSessionContextAdapter,
+  orkeonSessionSnapshotSchema,
+  parseSessionContextRead,
+  permissionRulesSchema,
+  pullRequestContextSchema,
+  sessionContextReadSchema,
+} from "./hops/context.js";
 export { FakeSessionContext } from "./hops/fake-session.js";
-export { DEV_BATCHES_CREW, DEV_IMPLEMENT_CREW, parseHopInput } from "./hops/input.js";
+export {
+  DEV_BATCHES_CREW,
+  DEV_IMPLEMENT_CREW,
+  devBatchesHopInputSchema,
+  devImplementHopInputSchema,
+  hopInputSchema,
+  parseHopInput,
+} from "./hops/input.js";
 export { batchesNextLaunch, hopLabel, nextLaunch } from "./hops/next-launch.js";
 export { devBatchesCompleted, devImplementCompleted } from "./hops/completed.js";
 export {
@@ -41,10 +56,16 @@ export {
   httpApiAccess,
 } from "./access/table.js";
 export { catalogue, FAMILY_MODES, isExposed } from "./access/catalogue.js";
-export { gateDecision, toolRuleName } from "./access/gate.js";
+export { gateDecision, isNameable, parseToolRule, toolRuleName } from "./access/gate.js";
 export { fallbackDecision } from "./access/call-guard.js";
 export { SPEECH_SERVER, SPEECH_TOOL_ANNOTATIONS, speechToolCall } from "./access/speech.js";
-export { createSettingsReader, settingVariableName } from "./github-token/settings.js";
+export {
+  createSettingsReader,
+  settingsFileSchema,
+  settingValueSchema,
+  settingVariableName,
+  settingVariables,
+} from "./github-token/settings.js";
 export { isVariableName, resolveGitHubToken, tokenVariableOf } from "./github-token/resolve.js";
 export { createTokenMasker, NO_TOKENS } from "./github-token/mask.js";
 export { GitHubToken } from "./github-token/token.js";
@@ -55,6 +76,7 @@ export {
   DEFAULT_GITHUB_TOKEN_VARIABLE,
   DEFAULT_MAX_PLAN_BATCHES,
   DEFAULT_MAX_STOP_CHECK_RETRIES,
+  DEFAULT_SESSION_READ_TIMEOUT_MS,
   GH_TOKEN_VARIABLE,
   GITHUB_TOKEN_SETTING,
   GITHUB_TOKEN_VARIABLE_SETTING,
@@ -62,9 +84,12 @@ export {
   MAX_COMMAND_NAME_LENGTH,
   MAX_MODE_NAME_LENGTH,
   MAX_QUOTED_REASON_LENGTH,
+  MAX_QUOTED_VALUE_LENGTH,
   MAX_RULE_LENGTH,
   MAX_RUN_ID_LENGTH,
+  MAX_TOOL_NAME_LENGTH,
   MAX_SESSION_RULES,
+  MAX_SESSION_TOOLS,
   TOKEN_MASK,
 } from "./limits.js";
 export {
@@ -76,6 +101,7 @@ export {
   SessionContextInvalidError,
   GitHubTokenSettingInvalidError,
   UnmaskableTokenError,
+  SettingsInvalidError,
   OrkeonCrewOptionError,
   FakeMisuseError,
 } from "./errors.js";
@@ -97,8 +123,9 @@ export type { FakeActStep } from "./budget/fake-llm.js";
 export type { ChainRefusal } from "./chain/refusal.js";
 export type { CrewHost, CrewLaunch, LaunchOutcome } from "./chain/crew-host.js";
 export type { FakeCrewDefinition, FakeCrewInstance, FakeOrkeonRuntimeOptions } from "./chain/fake-runtime.js";
-export type { ModeTraits, OrkeonMode } from "./modes.js";
+export type { ModeTable, ModeTraits, OrkeonMode } from "./modes.js";
 export type { PermissionRules } from "./rules.js";
+export type { TimerHandle, Timers } from "./timers.js";
 export type { PullRequestContext, SessionContextPort, SessionContextRead } from "./hops/context.js";
 export type { DevCommand, HopInput, HopName } from "./hops/input.js";
 export type { HopDecision, HopLaunch, NextLaunchOptions } from "./hops/next-launch.js";
@@ -113,7 +140,7 @@ export type {
   ToolFamily,
   ToolTable,
 } from "./access/table.js";
-export type { GateDecision } from "./access/gate.js";
+export type { GateDecision, ToolRule } from "./access/gate.js";
 export type { GuardDecision } from "./access/call-guard.js";
 export type { Environment, SettingsReader } from "./github-token/settings.js";
 export type { GitHubTokenResolution, GitHubTokenSources } from "./github-token/resolve.js";

@@ -1,23 +1,26 @@
-import { MAX_QUOTED_REASON_LENGTH } from "./limits.js";
+import { MAX_QUOTED_VALUE_LENGTH } from "./limits.js";
 
-/** Cuts a text for a message, so a message says what arrived without quoting it whole. */
-export function quote(text: string, max = MAX_QUOTED_REASON_LENGTH): string {
-  return text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text;
-}
+/** Stands for a field found only on a value's prototype chain: a field this package refuses to read. */
+export const INHERITED: unique symbol = Symbol("a field inherited from a prototype");
 
-/** The message of anything thrown, cut short for a line. */
-export function reasonOf(error: unknown): string {
-  if (error instanceof Error) return quote(error.message === "" ? error.name : error.message);
-  return quote(String(error));
-}
-
-/** Describes a value that failed validation: its type, and a cut-short rendering. */
+/**
+ * Describes a value that failed validation, for an error message. A short string is quoted whole, and a longer one
+ * (or one that JSON would escape) is described by its length alone, never cut: a message is masked later, where a
+ * masker is at hand, and a masker can only hide a token it sees whole (see `outgoing`).
+ */
 export function describeValue(value: unknown): string {
+  if (value === INHERITED) return "one inherited from its prototype";
   if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return `an array of ${value.length}`;
-  if (typeof value === "string") return `the string ${JSON.stringify(quote(value, 40))}`;
+  if (typeof value === "string") {
+    const quoted = JSON.stringify(value);
+    return value.length <= MAX_QUOTED_VALUE_LENGTH && quoted === `"${value}"`
+      ? `the string ${quoted}`
+      : `a string of ${value.length} chars`;
+  }
+  if (typeof value === "number" || typeof value === "boolean") return `${typeof value} ${String(value)}`;
   if (typeof value === "object") return "an object";
-  return `${typeof value} ${quote(String(value), 40)}`;
+  return `a ${typeof value}`;
 }
 
 /** A plain object (not null, not an array), read without trusting its prototype. */
@@ -28,4 +31,17 @@ export function isRecord(value: unknown): value is Readonly<Record<string, unkno
 /** An own property of a record, never one inherited from its prototype. */
 export function ownField(record: Readonly<Record<string, unknown>>, key: string): unknown {
   return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+/**
+ * Upper-cases the ASCII letters a to z alone. Unicode rules would turn `ſ` into `S` and `ı` into `I`, so a text no
+ * ASCII reader accepts (`optionſ`) would pass for one it does (`OPTIONS`).
+ */
+export function asciiUpperCase(text: string): string {
+  return text.replace(/[a-z]+/g, (letters) => letters.toUpperCase());
+}
+
+/** Equal when ASCII letter case is ignored, as .NET's OrdinalIgnoreCase compares ASCII text; nothing else is folded. */
+export function sameIgnoringAsciiCase(a: string, b: string): boolean {
+  return a.length === b.length && asciiUpperCase(a) === asciiUpperCase(b);
 }

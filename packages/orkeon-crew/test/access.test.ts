@@ -6,6 +6,7 @@ import {
   fallbackDecision,
   gateDecision,
   isExposed,
+  MODE_NAMES,
   SPEECH_TOOL_ANNOTATIONS,
   speechToolCall,
   toolRuleName,
@@ -176,11 +177,44 @@ describe("the gate", () => {
 });
 
 describe("the gateless fallback guard", () => {
-  test("in the writing modes it allows what the catalogue offers", () => {
-    expect(fallbackDecision("default", github("create_pr"))).toBe("allow");
-    expect(fallbackDecision("confirmWaves", http("POST"))).toBe("allow");
-    expect(fallbackDecision("acceptEdits", speechToolCall("speak"))).toBe("allow");
-    expect(fallbackDecision("default", builtin("rm_rf"))).toBe("deny");
+  // Finding 5 of issue 16: in the writing modes the fallback allowed whatever the catalogue offered, so it ran
+  // without a question what the gate would have asked about. It reads the per-call access table instead.
+  test("in the writing modes it reads the per-call access: a declared read runs, what the gate would ask is refused", () => {
+    for (const mode of ["default", "acceptEdits", "confirmWaves"] as const) {
+      expect(fallbackDecision(mode, github("get_issue"))).toBe("allow");
+      expect(fallbackDecision(mode, github("create_pr"))).toBe("deny");
+      expect(fallbackDecision(mode, github("create_issue"))).toBe("deny");
+      expect(fallbackDecision(mode, github("delete_repo"))).toBe("deny");
+      expect(fallbackDecision(mode, http("GET"))).toBe("allow");
+      expect(fallbackDecision(mode, http())).toBe("allow");
+      expect(fallbackDecision(mode, http("POST"))).toBe("deny");
+      expect(fallbackDecision(mode, builtin("rag_eval"))).toBe("allow");
+      expect(fallbackDecision(mode, builtin("web_search"))).toBe("allow");
+      expect(fallbackDecision(mode, speechToolCall("transcribe_audio"))).toBe("allow");
+      expect(fallbackDecision(mode, speechToolCall("speak"))).toBe("deny");
+      expect(fallbackDecision(mode, builtin("read_file"))).toBe("allow");
+      expect(fallbackDecision(mode, builtin("rm_rf"))).toBe("deny");
+    }
+    // The edits: acceptEdits runs them without a question, the other writing modes ask.
+    expect(fallbackDecision("acceptEdits", builtin("write_file"))).toBe("allow");
+    expect(fallbackDecision("default", builtin("write_file"))).toBe("deny");
+    expect(fallbackDecision("confirmWaves", builtin("edit_file"))).toBe("deny");
+  });
+
+  test("in no mode does it allow a call the gate would ask about or deny without rules", () => {
+    const calls: ToolCall[] = [
+      ...["get_issue", "create_pr", "create_issue", "delete_repo", undefined].map(github),
+      ...["GET", "HEAD", "OPTIONS", "POST", "DELETE", undefined].map(http),
+      ...Object.keys(DEFAULT_TOOL_TABLE).map((tool) => builtin(tool)),
+      ...Object.keys(SPEECH_TOOL_ANNOTATIONS).map((tool) => speechToolCall(tool)),
+      builtin("rm_rf"),
+    ];
+    const widened = MODE_NAMES.flatMap((mode) =>
+      calls
+        .filter((call) => fallbackDecision(mode, call) === "allow" && gateDecision(mode, call) !== "allow")
+        .map((call) => `${mode} × ${toolRuleName(call)} ${JSON.stringify(call.args ?? null)}`),
+    );
+    expect(widened).toEqual([]);
   });
 
   test("in the read-only modes it allows the local reads alone", () => {

@@ -68,10 +68,10 @@ describe("the Llm adapter over ctx.llm.act", () => {
   test.each([
     [null, "ctx.llm.act resolved to an invalid result: expected { text: string, budgetExhausted?: true }, got null"],
     ["text", 'ctx.llm.act resolved to an invalid result: expected { text: string, budgetExhausted?: true }, got the string "text"'],
-    [{ text: 3 }, "ctx.llm.act resolved to an invalid result: expected { text: string, budgetExhausted?: true }, got text as number 3"],
+    [{ text: 3 }, "ctx.llm.act resolved to an invalid result: expected { text: string, budgetExhausted?: true }, text must be a string, got number 3"],
     [
       { text: "a", budgetExhausted: "yes" },
-      'ctx.llm.act resolved to an invalid result: expected { text: string, budgetExhausted?: true }, got budgetExhausted as the string "yes"',
+      'ctx.llm.act resolved to an invalid result: expected { text: string, budgetExhausted?: true }, budgetExhausted must be true, false or absent, got the string "yes"',
     ],
   ])("an act result of another shape is ActResultInvalidError: %j", async (result, message) => {
     const surface = { act: async () => result };
@@ -115,7 +115,8 @@ describe("reading a spent budget", () => {
 
   test("wrapUpOf returns the answer only when there is one", () => {
     expect(wrapUpOf(new BudgetExhaustedAnswer("the wrap-up"))).toBe("the wrap-up");
-    expect(wrapUpOf({ name: "BudgetExhaustedAnswer", answer: "from another copy" })).toBe("from another copy");
+    // A wrap-up is read off the brand alone; a plain object borrowing the name carries none.
+    expect(wrapUpOf({ name: "BudgetExhaustedAnswer", answer: "borrowed name" })).toBeUndefined();
     expect(wrapUpOf({ name: "BudgetExhaustedAnswer", answer: " " })).toBeUndefined();
     expect(wrapUpOf(runtimeBudgetRejection())).toBeUndefined();
     expect(wrapUpOf({ name: "Other", answer: "x" })).toBeUndefined();

@@ -12,6 +12,7 @@ import {
   UnmaskableTokenError,
   type Environment,
 } from "@orphus/orkeon-crew";
+import { thrown } from "./support/thrown.js";
 
 const resolve = (json: unknown, env: Environment) =>
   resolveGitHubToken({ settings: createSettingsReader({ json, env }), env });
@@ -62,19 +63,32 @@ describe("the github tool's token, in the runtime's order", () => {
   });
 
   test("a TokenVariable that is not a variable name is refused", () => {
-    const error = (() => {
-      try {
-        resolve({ Orkeon: { Tools: { GitHub: { TokenVariable: "MY TOKEN" } } } }, {});
-      } catch (e) {
-        return e;
-      }
-    })();
+    const error = thrown(() => resolve({ Orkeon: { Tools: { GitHub: { TokenVariable: "MY TOKEN" } } } }, {}));
     expect(error).toBeInstanceOf(GitHubTokenSettingInvalidError);
     expect(error).toMatchObject({
       code: "ERR_GITHUB_TOKEN_SETTING_INVALID",
       message:
-        'Orkeon:Tools:GitHub:TokenVariable must name an environment variable (letters, digits and _, not starting with a digit), got "MY TOKEN"',
+        "Orkeon:Tools:GitHub:TokenVariable must name an environment variable (letters, digits and _, not starting with a digit), got a value of 8 chars holding another character",
     });
+  });
+
+  // Finding 2 of issue 16: a token pasted into the variable-name setting was echoed in full by the error.
+  test.each([
+    ["a classic 40-hex token starting with a digit", "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c", "that looks like a GitHub token"],
+    ["a classic 40-hex token starting with a letter", "af1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c", "that looks like a GitHub token"],
+    ["a personal access token", "ghp_R2d2C3poR2d2C3poR2d2C3poR2d2C3poR2d2", "that looks like a GitHub token"],
+    ["a fine-grained token", "github_pat_11ABCDEFG0123456789_abcdefghijklmnop", "that looks like a GitHub token"],
+  ])("a token pasted into the variable-name setting is refused without quoting it: %s", (_, pasted, why) => {
+    for (const attempt of [
+      () => resolve({}, { Orkeon__Tools__GitHub__TokenVariable: pasted }),
+      () => resolve({ Orkeon: { Tools: { GitHub: { TokenVariable: pasted } } } }, {}),
+      () => dockerTokenArgs({ Orkeon__Tools__GitHub__TokenVariable: pasted }),
+    ]) {
+      const error = thrown(attempt);
+      expect(error).toBeInstanceOf(GitHubTokenSettingInvalidError);
+      expect(error?.message).toContain(`got a value of ${pasted.length} chars ${why}`);
+      for (let i = 0; i + 8 <= pasted.length; i++) expect(error?.message).not.toContain(pasted.slice(i, i + 8));
+    }
   });
 
   test("a masked placeholder copied back into a setting is refused, without quoting it", () => {
@@ -111,6 +125,12 @@ describe("masking", () => {
     expect(NO_TOKENS.mask("nothing to hide")).toBe("nothing to hide");
     expect(createTokenMasker(["", "x"]).size).toBe(1);
     expect(() => createTokenMasker(["**"])).toThrow(UnmaskableTokenError);
+  });
+
+  test("overlapping occurrences of a periodic token are hidden whole, not just the leftmost", () => {
+    const periodic = "abababababab";
+    expect(createTokenMasker([periodic]).mask(`ab${periodic}ababab`)).toBe("***");
+    expect(createTokenMasker(["aaaaaaaaa"]).mask("x" + "a".repeat(17) + "x")).toBe("x***x");
   });
 });
 

@@ -7,6 +7,7 @@ import {
   HopInputInvalidError,
   nextLaunch,
   NO_RULES,
+  ORKEON_MODES,
   parseHopInput,
   parseSessionContextRead,
   SessionContextInvalidError,
@@ -57,7 +58,8 @@ describe("nextLaunch: /dev-implement climbs", () => {
     ["plan", "a read-only mode"],
     ["dontAsk", "a read-only mode"],
     ["confirmWaves", "which asks before each parallel wave"],
-    ["yolo", "which this crew does not know"],
+    ["Plan", "a read-only mode"],
+    ["DONTASK", "a read-only mode"],
   ])("a session in %s refuses the close, naming /mode and the command to type", async (mode, why) => {
     const session = new FakeSessionContext({ mode, rules: NO_RULES, githubTool: true });
     await expect(nextLaunch({ run: "r", hop: "audit" }, { session })).resolves.toEqual({
@@ -68,6 +70,29 @@ describe("nextLaunch: /dev-implement climbs", () => {
         `/dev-implement did not launch the close: the session is in ${mode} mode, ${why}. ` +
         "Switch to a writing mode with /mode (e.g. /mode default), then type /dev-implement to go on.",
     });
+  });
+
+  // Finding 4 of issue 16: a mode this package did not know refused the hop, so a runtime whose writing modes are
+  // named otherwise would refuse every writing hop. Only the refusing modes refuse; every other mode launches.
+  test.each(["auto", "yolo", "bypassPermissions", "acceptEdits", "default", "planned", "plan "])(
+    "a session in %j launches the close with the fresh context",
+    async (mode) => {
+      const session = new FakeSessionContext({ mode, rules, githubTool: true });
+      await expect(nextLaunch({ run: "r", hop: "audit" }, { session })).resolves.toEqual({
+        kind: "launch",
+        launch: { crew: "dev-implement", input: { run: "r", hop: "close", context: { mode, rules, githubTool: true } } },
+      });
+    },
+  );
+
+  test("a runtime that names its wave-asking mode otherwise passes its own table of modes", async () => {
+    const modes = { ...ORKEON_MODES, askEachWave: { readOnly: false, asksBeforeWave: true } };
+    const session = new FakeSessionContext({ mode: "askEachWave", rules, githubTool: true });
+    await expect(nextLaunch({ run: "r", hop: "audit" }, { session, modes })).resolves.toMatchObject({
+      kind: "refused",
+      mode: "askEachWave",
+    });
+    await expect(nextLaunch({ run: "r", hop: "audit" }, { session })).resolves.toMatchObject({ kind: "launch" });
   });
 
   test("a read that fails launches the close as the crew named it, and says so", async () => {
@@ -242,14 +267,14 @@ describe("the session context adapter over the runtime's session read", () => {
     );
     await expect(
       createSessionContextAdapter({ read: async () => ({ tools: "github" }) as never }).readPullRequestContext(),
-    ).rejects.toThrow("Invalid session context read: tools must be an array of tool names");
+    ).rejects.toThrow("Invalid session context read: tools must be an array of at most 1000 tool names of at most 256 chars, got the string \"github\"");
   });
 
   test("validation bounds every field", () => {
     expect(() => parseSessionContextRead({ mode: 3 })).toThrow(SessionContextInvalidError);
     expect(() => parseSessionContextRead({ mode: "x".repeat(65) })).toThrow("mode must be a string of at most 64 chars");
     expect(() => parseSessionContextRead({ githubTool: "yes" })).toThrow("githubTool must be a boolean");
-    expect(() => parseSessionContextRead({ rules: { allow: [1] } })).toThrow("rules.allow must be an array");
+    expect(() => parseSessionContextRead({ rules: { allow: [1] } })).toThrow("rules.allow.0 must be an array");
     expect(() => parseSessionContextRead({ rules: { deny: Array(1001).fill("x") } })).toThrow(
       "rules.deny must be an array of at most 1000 rules",
     );

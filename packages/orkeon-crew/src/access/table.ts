@@ -1,4 +1,4 @@
-import { isRecord, ownField } from "../text.js";
+import { asciiUpperCase, isRecord, ownField } from "../text.js";
 
 /** What one call declares: it reads, or it executes (changes something, or reaches out). */
 export type ToolAccess = "read" | "execute";
@@ -68,12 +68,15 @@ export function githubAccess(args: unknown): ToolAccess {
   return typeof action === "string" && GITHUB_READ_ACTIONS.includes(action) ? "read" : "execute";
 }
 
-/** http_api: reads for GET, HEAD, OPTIONS (in any letter case, as fetch normalises them) and a missing method. */
+/**
+ * http_api: reads for GET, HEAD, OPTIONS and a missing method. ASCII letter case aside, as fetch normalises a method;
+ * no other folding, so `optionſ` or `optıons` (which Unicode upper-cases to OPTIONS) executes.
+ */
 export function httpApiAccess(args: unknown): ToolAccess {
   if (!isRecord(args)) return args === undefined ? "read" : "execute";
   const method = ownField(args, "method");
   if (method === undefined) return "read";
-  return typeof method === "string" && HTTP_READ_METHODS.includes(method.toUpperCase()) ? "read" : "execute";
+  return typeof method === "string" && HTTP_READ_METHODS.includes(asciiUpperCase(method)) ? "read" : "execute";
 }
 
 /**

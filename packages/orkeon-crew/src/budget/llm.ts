@@ -1,6 +1,8 @@
+import * as z from "zod";
+import { ownObject, parseAtBoundary } from "../boundary.js";
 import { ActResultInvalidError, BudgetExhaustedAnswer, EmptyWrapUpError } from "../errors.js";
 import type { ActRequest, OrkeonLlm } from "../runtime.js";
-import { describeValue, isRecord, ownField } from "../text.js";
+import { describeValue } from "../text.js";
 
 /** A finished answer: the only thing the port's `act` resolves to. */
 export interface FinishedAnswer {
@@ -14,6 +16,18 @@ export interface FinishedAnswer {
 export interface Llm {
   act(request: ActRequest): Promise<FinishedAnswer>;
 }
+
+/**
+ * What `ctx.llm.act` resolves to, read off its own properties: `{ text, budgetExhausted? }`. `budgetExhausted: false`
+ * is outside the typings but says the same as a missing flag; a field found only on the prototype is refused.
+ */
+export const orkeonActResultSchema = ownObject(
+  {
+    text: z.string({ error: "a string" }),
+    budgetExhausted: z.boolean({ error: "true, false or absent" }).optional(),
+  },
+  "an object { text: string, budgetExhausted?: true }",
+);
 
 /**
  * The Llm adapter over `ctx.llm`. A result flagged `budgetExhausted` is thrown as a {@link BudgetExhaustedAnswer}
@@ -30,15 +44,14 @@ export function createLlmAdapter(llm: OrkeonLlm): Llm {
 
 /** Reads one act result at the runtime boundary: a finished answer, or the thrown form of a spent budget. */
 export function finishedAnswerOf(result: unknown): FinishedAnswer {
-  if (!isRecord(result)) throw new ActResultInvalidError(`got ${describeValue(result)}`);
-  const text = ownField(result, "text");
-  const flag = ownField(result, "budgetExhausted");
-  if (typeof text !== "string") throw new ActResultInvalidError(`got text as ${describeValue(text)}`);
-  // `false` is outside the typings but says the same as a missing flag; anything else is not a result we know.
-  if (flag !== undefined && flag !== true && flag !== false) {
-    throw new ActResultInvalidError(`got budgetExhausted as ${describeValue(flag)}`);
+  const parsed = parseAtBoundary(orkeonActResultSchema, result, "the result");
+  if (!parsed.ok) {
+    const { field, expected, got, cause } = parsed.failure;
+    const detail = field === "the result" ? `got ${describeValue(got)}` : `${field} must be ${expected}, got ${describeValue(got)}`;
+    throw new ActResultInvalidError(detail, { cause });
   }
-  if (flag === true) {
+  const { text, budgetExhausted } = parsed.data;
+  if (budgetExhausted === true) {
     if (text.trim() === "") throw new EmptyWrapUpError(text);
     throw new BudgetExhaustedAnswer(text);
   }

@@ -1,8 +1,9 @@
-import { BudgetExhaustedAnswer } from "../errors.js";
 import { DEFAULT_MAX_STOP_CHECK_RETRIES } from "../limits.js";
 import { noMask, resolveInteger, type Mask } from "../options.js";
+import { outgoing } from "../outgoing.js";
 import type { ActRequest } from "../runtime.js";
 import type { Llm } from "./llm.js";
+import { isBudgetExhaustedAnswer } from "./spent.js";
 
 /** The line printed above a wrap-up, saying the turn stopped on its budget. */
 export const BUDGET_STOP_LINE = "The turn stopped on its token budget; its wrap-up follows.";
@@ -37,7 +38,7 @@ export interface MainLoopTurn {
 
 /**
  * One turn of the main loop, the one reader of a wrap-up. A finished answer is printed, then the stop check may ask
- * for a retry; the last answer is stored. A {@link BudgetExhaustedAnswer} prints {@link BUDGET_STOP_LINE} and the
+ * for a retry; the last answer is stored. A BudgetExhaustedAnswer (from any copy of this package) prints {@link BUDGET_STOP_LINE} and the
  * wrap-up under it, stores the wrap-up alone and makes no stop-check retry. Any other rejection propagates.
  */
 export async function runMainLoopTurn(request: ActRequest, options: MainLoopTurnOptions): Promise<MainLoopTurn> {
@@ -48,21 +49,21 @@ export async function runMainLoopTurn(request: ActRequest, options: MainLoopTurn
     0,
   );
   const mask = options.mask ?? noMask;
-  const print = (text: string): void => options.print(mask(text));
+  const print = (text: string): void => options.print(outgoing(text, mask));
   let current = request;
   for (let acts = 1; ; acts++) {
     let text: string;
     try {
       ({ text } = await options.llm.act(current));
     } catch (error) {
-      if (!(error instanceof BudgetExhaustedAnswer)) throw error;
+      if (!isBudgetExhaustedAnswer(error)) throw error;
       print(BUDGET_STOP_LINE);
       print(error.answer);
-      const answer = mask(error.answer);
+      const answer = outgoing(error.answer, mask);
       options.store(answer);
       return { answer, stoppedOnBudget: true, acts };
     }
-    const answer = mask(text);
+    const answer = outgoing(text, mask);
     print(text);
     const retry = acts <= maxRetries ? await options.stopCheck?.(text) : undefined;
     if (retry === undefined) {

@@ -1,8 +1,8 @@
 import { FakeMisuseError } from "../errors.js";
 import { DEFAULT_FAKE_MAX_CHAIN_DEPTH, DEFAULT_FAKE_MAX_LAUNCHES } from "../limits.js";
-import { resolveInteger } from "../options.js";
 import type { CrewLaunchOptions, OrkeonCompletedHook, OrkeonCrewRuntime } from "../runtime.js";
-import { reasonOf } from "../text.js";
+import { noMask, resolveInteger } from "../options.js";
+import { reasonOf } from "../outgoing.js";
 import { formatChainRefusal } from "./refusal.js";
 
 /** A crew the fake runtime can run: what it produces, and its completed hook. */
@@ -117,7 +117,7 @@ export class FakeOrkeonRuntime implements OrkeonCrewRuntime {
       output = await crew?.run?.(instance.input);
     } catch (error) {
       instance.state = "failed";
-      this.log.push(`Crew '${instance.name}' failed: ${reasonOf(error)}`);
+      this.log.push(`Crew '${instance.name}' failed: ${reasonOf(error, noMask)}`);
       return;
     }
     instance.state = "completed";

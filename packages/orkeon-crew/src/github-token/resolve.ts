@@ -27,16 +27,36 @@ export interface GitHubTokenResolution {
 
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/**
+ * GitHub's token shapes: the prefixed tokens (ghp_, gho_, ghu_, ghs_, ghr_, github_pat_) and the classic 40 hex
+ * digits. Some of them are valid variable names, so a token pasted into the variable-name setting would otherwise be
+ * read as a name, handed to Docker as `-e <token>` and shown wherever the name is.
+ */
+const GITHUB_TOKEN_SHAPE = /^(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|[0-9A-Fa-f]{40})$/;
+
 /** True for a name an environment variable can have. */
 export function isVariableName(name: string): boolean {
   return VARIABLE_NAME.test(name);
+}
+
+/** What keeps a value from naming the token's variable, or undefined when it names one. */
+function variableNameProblem(name: string): string | undefined {
+  if (GITHUB_TOKEN_SHAPE.test(name)) return "that looks like a GitHub token";
+  if (isVariableName(name)) return undefined;
+  return /^[0-9]/.test(name) ? "starting with a digit" : "holding another character";
+}
+
+/** Throws GitHubTokenSettingInvalidError, without quoting the value, when `named` cannot name the token's variable. */
+export function checkTokenVariableName(setting: string, named: string): void {
+  const problem = variableNameProblem(named);
+  if (problem !== undefined) throw new GitHubTokenSettingInvalidError(setting, named.length, problem);
 }
 
 /** The variable `Orkeon:Tools:GitHub:TokenVariable` names (GITHUB_TOKEN when unset or blank); throws when not a name. */
 export function tokenVariableOf(settings: SettingsReader): string {
   const named = settings(GITHUB_TOKEN_VARIABLE_SETTING);
   if (named === undefined || named.trim() === "") return DEFAULT_GITHUB_TOKEN_VARIABLE;
-  if (!isVariableName(named)) throw new GitHubTokenSettingInvalidError(GITHUB_TOKEN_VARIABLE_SETTING, named);
+  checkTokenVariableName(GITHUB_TOKEN_VARIABLE_SETTING, named);
   return named;
 }
 

@@ -1,22 +1,17 @@
 import { launchCrew, type CrewHost } from "../chain/crew-host.js";
 import { describeChainRefusal } from "../chain/refusal.js";
-import { noMask, type Mask } from "../options.js";
+import { noMask } from "../options.js";
 import type { OrkeonCompletedHook } from "../runtime.js";
-import { reasonOf } from "../text.js";
-import type { SessionContextPort } from "./context.js";
+import { outgoing, reasonOf } from "../outgoing.js";
 import { parseHopInput, type DevCommand } from "./input.js";
-import { batchesNextLaunch, nextLaunch, type HopDecision } from "./next-launch.js";
+import { batchesNextLaunch, nextLaunch, type HopDecision, type NextLaunchOptions } from "./next-launch.js";
 
-/** What a chain's completed hook needs. */
-export interface ChainCompletedOptions {
+/** What a chain's completed hook needs: the session read's options, and where to launch and print. */
+export interface ChainCompletedOptions extends NextLaunchOptions {
   /** Where the next hop is launched. */
   readonly host: CrewHost;
-  /** Where the session's context is read again before a writing hop. */
-  readonly session: SessionContextPort;
   /** Shows one line to the operator. */
   readonly print: (line: string) => void;
-  /** Masks every printed line (see `createTokenMasker`). */
-  readonly mask?: Mask;
   /** /dev-batches: the longest plan accepted; default `DEFAULT_MAX_PLAN_BATCHES`. */
   readonly maxBatches?: number;
 }
@@ -47,7 +42,7 @@ function chainCompleted(
   const mask = options.mask ?? noMask;
   const print = (line: string): void => {
     try {
-      options.print(mask(line));
+      options.print(outgoing(line, mask));
     } catch {
       // Nowhere left to report to; the hook must still not reject.
     }
@@ -61,7 +56,7 @@ function chainCompleted(
       const outcome = await launchCrew(options.host, decision.launch);
       if (outcome.kind === "chain-refused") print(describeChainRefusal(outcome.refusal));
     } catch (error) {
-      print(`/${command}: the next hop was not launched: ${reasonOf(error)}`);
+      print(`/${command}: the next hop was not launched: ${reasonOf(error, mask)}`);
     }
   };
 }

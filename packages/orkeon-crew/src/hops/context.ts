@@ -1,9 +1,15 @@
+import * as z from "zod";
+import { boundedArray, ownObject, parseAtBoundary } from "../boundary.js";
 import { SessionContextInvalidError } from "../errors.js";
-import { MAX_MODE_NAME_LENGTH, MAX_RULE_LENGTH, MAX_SESSION_RULES } from "../limits.js";
-import type { OrkeonMode } from "../modes.js";
-import type { OrkeonSession } from "../runtime.js";
+import {
+  MAX_MODE_NAME_LENGTH,
+  MAX_RULE_LENGTH,
+  MAX_SESSION_RULES,
+  MAX_SESSION_TOOLS,
+  MAX_TOOL_NAME_LENGTH,
+} from "../limits.js";
+import type { OrkeonSession, OrkeonSessionSnapshot } from "../runtime.js";
 import { NO_RULES, type PermissionRules } from "../rules.js";
-import { isRecord, ownField } from "../text.js";
 
 /** What a session context read answers: the mode (when it answers one), the rules and whether github is offered. */
 export interface SessionContextRead {
@@ -14,7 +20,8 @@ export interface SessionContextRead {
 
 /** The fresh context a writing hop carries in its launch input; the crews prefer it to their record's. */
 export interface PullRequestContext {
-  readonly mode: OrkeonMode;
+  /** The mode as the session read answered it (any mode but a refusing one). */
+  readonly mode: string;
   readonly rules: PermissionRules;
   readonly githubTool: boolean;
 }
@@ -24,54 +31,90 @@ export interface SessionContextPort {
   readPullRequestContext(): Promise<SessionContextRead>;
 }
 
+const MODE = `a string of at most ${MAX_MODE_NAME_LENGTH} chars`;
+const RULES = `an array of at most ${MAX_SESSION_RULES} rules of at most ${MAX_RULE_LENGTH} chars`;
+const TOOLS = `an array of at most ${MAX_SESSION_TOOLS} tool names of at most ${MAX_TOOL_NAME_LENGTH} chars`;
+
+const modeSchema = z.string({ error: MODE }).max(MAX_MODE_NAME_LENGTH, { error: MODE });
+const ruleListSchema = boundedArray(
+  z.string({ error: RULES }).max(MAX_RULE_LENGTH, { error: RULES }),
+  MAX_SESSION_RULES,
+  RULES,
+);
+
+/** The gate's rules as a read answers them, `{ allow?, deny? }` (a missing or null list is empty). */
+export const permissionRulesSchema: z.ZodType<PermissionRules> = ownObject(
+  { allow: ruleListSchema.nullish(), deny: ruleListSchema.nullish() },
+  "an object of allow and deny lists",
+).transform((rules) => Object.freeze({ allow: Object.freeze(rules.allow ?? []), deny: Object.freeze(rules.deny ?? []) }));
+
+/**
+ * What the runtime's session read answers, `{ mode?, rules?, tools? }`, read off own properties; a missing or null
+ * field is absent. Every list and name is bounded. This is the shape a runtime team must confirm.
+ */
+export const orkeonSessionSnapshotSchema: z.ZodType<OrkeonSessionSnapshot> = ownObject(
+  {
+    mode: modeSchema.nullish().transform((mode) => mode ?? undefined),
+    rules: permissionRulesSchema.nullish().transform((rules) => rules ?? undefined),
+    tools: boundedArray(z.string({ error: TOOLS }).max(MAX_TOOL_NAME_LENGTH, { error: TOOLS }), MAX_SESSION_TOOLS, TOOLS)
+      .nullish()
+      .transform((tools) => tools ?? undefined),
+  },
+  "an object",
+);
+
+/**
+ * A session context read, `{ mode?, rules?, githubTool? }`: a missing, null or empty mode reads as no mode, missing
+ * rules as none, a missing github flag as not offered.
+ */
+export const sessionContextReadSchema: z.ZodType<SessionContextRead> = ownObject(
+  {
+    mode: modeSchema.nullish(),
+    rules: permissionRulesSchema.nullish(),
+    githubTool: z.boolean({ error: "a boolean" }).nullish(),
+  },
+  "an object",
+).transform((read) => ({
+  mode: read.mode === "" || read.mode === null ? undefined : read.mode,
+  rules: read.rules ?? NO_RULES,
+  githubTool: read.githubTool ?? false,
+}));
+
+/** The fresh context a writing hop's input carries: `{ mode, rules, githubTool }`, every field present. */
+export const pullRequestContextSchema: z.ZodType<PullRequestContext> = ownObject(
+  {
+    mode: modeSchema.min(1, { error: MODE }),
+    rules: permissionRulesSchema,
+    githubTool: z.boolean({ error: "a boolean" }),
+  },
+  "an object { mode, rules, githubTool }",
+);
+
 /** The session context adapter over the runtime's session read: github is offered when the session lists the tool. */
 export function createSessionContextAdapter(session: OrkeonSession): SessionContextPort {
   return {
     async readPullRequestContext(): Promise<SessionContextRead> {
-      const snapshot: unknown = await session.read();
-      if (!isRecord(snapshot)) throw new SessionContextInvalidError("the snapshot", "an object", snapshot);
-      const tools = ownField(snapshot, "tools") ?? [];
-      if (!Array.isArray(tools)) throw new SessionContextInvalidError("tools", "an array of tool names", tools);
-      return parseSessionContextRead({
-        mode: ownField(snapshot, "mode"),
-        rules: ownField(snapshot, "rules") ?? NO_RULES,
-        githubTool: tools.includes("github"),
-      });
+      const snapshot = parseContext(orkeonSessionSnapshotSchema, await session.read(), "the snapshot");
+      return {
+        mode: snapshot.mode === "" ? undefined : snapshot.mode,
+        rules: {
+          allow: snapshot.rules?.allow ?? NO_RULES.allow,
+          deny: snapshot.rules?.deny ?? NO_RULES.deny,
+        },
+        githubTool: snapshot.tools?.includes("github") ?? false,
+      };
     },
   };
 }
 
-/**
- * Validates a session context read at the runtime boundary. A missing or empty mode reads as no mode; missing rules
- * as none; a missing github flag as not offered. Throws SessionContextInvalidError on any other shape or size.
- */
+/** Validates a session context read at the port's boundary; throws SessionContextInvalidError on any other shape or size. */
 export function parseSessionContextRead(value: unknown): SessionContextRead {
-  if (!isRecord(value)) throw new SessionContextInvalidError("the read", "an object", value);
-  const mode = ownField(value, "mode");
-  if (mode !== undefined && (typeof mode !== "string" || mode.length > MAX_MODE_NAME_LENGTH)) {
-    throw new SessionContextInvalidError("mode", `a string of at most ${MAX_MODE_NAME_LENGTH} chars`, mode);
-  }
-  const githubTool = ownField(value, "githubTool") ?? false;
-  if (typeof githubTool !== "boolean") throw new SessionContextInvalidError("githubTool", "a boolean", githubTool);
-  const rules = ownField(value, "rules") ?? NO_RULES;
-  if (!isRecord(rules)) throw new SessionContextInvalidError("rules", "an object of allow and deny lists", rules);
-  return {
-    mode: mode === "" ? undefined : mode,
-    rules: { allow: ruleList(rules, "allow"), deny: ruleList(rules, "deny") },
-    githubTool,
-  };
+  return parseContext(sessionContextReadSchema, value, "the read");
 }
 
-function ruleList(rules: Readonly<Record<string, unknown>>, key: "allow" | "deny"): readonly string[] {
-  const list = ownField(rules, key) ?? [];
-  const expected = `an array of at most ${MAX_SESSION_RULES} rules of at most ${MAX_RULE_LENGTH} chars`;
-  if (!Array.isArray(list) || list.length > MAX_SESSION_RULES) {
-    throw new SessionContextInvalidError(`rules.${key}`, expected, list);
-  }
-  for (const rule of list as unknown[]) {
-    if (typeof rule !== "string" || rule.length > MAX_RULE_LENGTH) {
-      throw new SessionContextInvalidError(`rules.${key}`, expected, rule);
-    }
-  }
-  return Object.freeze([...(list as string[])]);
+function parseContext<T>(schema: z.ZodType<T>, value: unknown, whole: string): T {
+  const parsed = parseAtBoundary(schema, value, whole);
+  if (parsed.ok) return parsed.data;
+  const { field, expected, got, cause } = parsed.failure;
+  throw new SessionContextInvalidError(field, expected, got, { cause });
 }

@@ -1,7 +1,8 @@
+import * as z from "zod";
+import { ownObject, parseAtBoundary } from "../boundary.js";
 import { HopInputInvalidError } from "../errors.js";
 import { DEFAULT_MAX_PLAN_BATCHES, MAX_RUN_ID_LENGTH } from "../limits.js";
-import { isRecord, ownField } from "../text.js";
-import type { PullRequestContext } from "./context.js";
+import { pullRequestContextSchema, type PullRequestContext } from "./context.js";
 
 /** The commands whose chains this package drives, without their slash; each runs a crew of the same name. */
 export type DevCommand = "dev-implement" | "dev-batches";
@@ -28,42 +29,76 @@ export interface HopInput {
   readonly context?: PullRequestContext;
 }
 
-const HOPS: Readonly<Record<DevCommand, readonly HopName[]>> = {
-  "dev-implement": ["implement", "audit", "close"],
-  "dev-batches": ["batch", "audit", "close"],
-};
+const RUN = `a string of 1 to ${MAX_RUN_ID_LENGTH} chars`;
+const runSchema = z.string({ error: RUN }).min(1, { error: RUN }).max(MAX_RUN_ID_LENGTH, { error: RUN });
+
+function count(max: number) {
+  const expected = `an integer from 1 to ${max}`;
+  return z.number({ error: expected }).int({ error: expected }).min(1, { error: expected }).max(max, { error: expected });
+}
+
+const IMPLEMENT_HOPS = ["implement", "audit", "close"] as const;
+const BATCHES_HOPS = ["batch", "audit", "close"] as const;
+
+/**
+ * The contract of a command's hop inputs, which its crew parses its launch input with. /dev-implement:
+ * `{ run, hop, context? }`. /dev-batches: `{ run, hop, batches, batch?, context? }`, a plan of 1 to `maxBatches`
+ * batches and, on a batch hop, the batch's number within the plan.
+ */
+export function hopInputSchema(command: DevCommand, maxBatches = DEFAULT_MAX_PLAN_BATCHES): z.ZodType<HopInput> {
+  const context = pullRequestContextSchema.optional();
+  if (command === "dev-implement") {
+    return ownObject(
+      { run: runSchema, hop: z.enum(IMPLEMENT_HOPS, { error: `one of ${IMPLEMENT_HOPS.join(", ")}` }), context },
+      "an object",
+    );
+  }
+  return ownObject(
+    {
+      run: runSchema,
+      hop: z.enum(BATCHES_HOPS, { error: `one of ${BATCHES_HOPS.join(", ")}` }),
+      batches: count(maxBatches),
+      batch: z.unknown().optional(),
+      context,
+    },
+    "an object",
+  )
+    .superRefine((input, ctx) => {
+      if (input.hop !== "batch") return;
+      const batch = count(input.batches).safeParse(input.batch);
+      if (!batch.success) ctx.addIssue({ code: "custom", path: ["batch"], message: batch.error.issues[0]?.message ?? "" });
+    })
+    .transform(({ run, hop, batch, batches, context: fresh }): HopInput => ({
+      run,
+      hop,
+      ...(hop === "batch" ? { batch: batch as number } : {}),
+      batches,
+      ...(fresh === undefined ? {} : { context: fresh }),
+    }));
+}
+
+/** /dev-implement's hop-input contract (see {@link hopInputSchema}). */
+export const devImplementHopInputSchema: z.ZodType<HopInput> = hopInputSchema("dev-implement");
+
+/** /dev-batches' hop-input contract with the default bound on a plan, `DEFAULT_MAX_PLAN_BATCHES` (see {@link hopInputSchema}). */
+export const devBatchesHopInputSchema: z.ZodType<HopInput> = hopInputSchema("dev-batches");
 
 /**
  * Reads a completed instance's input as a hop input of `command`, at the runtime boundary. The finished hop's
  * context is dropped: the next writing hop reads the session again. Throws HopInputInvalidError.
  */
 export function parseHopInput(command: DevCommand, value: unknown, maxBatches = DEFAULT_MAX_PLAN_BATCHES): HopInput {
-  if (!isRecord(value)) throw new HopInputInvalidError(command, "the input", "an object", value);
-  const run = ownField(value, "run");
-  if (typeof run !== "string" || run === "" || run.length > MAX_RUN_ID_LENGTH) {
-    throw new HopInputInvalidError(command, "run", `a string of 1 to ${MAX_RUN_ID_LENGTH} chars`, run);
+  const schema =
+    command === "dev-implement"
+      ? devImplementHopInputSchema
+      : maxBatches === DEFAULT_MAX_PLAN_BATCHES
+        ? devBatchesHopInputSchema
+        : hopInputSchema(command, maxBatches);
+  const parsed = parseAtBoundary(schema, value, "the input");
+  if (!parsed.ok) {
+    const { field, expected, got, cause } = parsed.failure;
+    throw new HopInputInvalidError(command, field, expected, got, { cause });
   }
-  const hop = ownField(value, "hop");
-  const hops = HOPS[command];
-  if (typeof hop !== "string" || !(hops as readonly string[]).includes(hop)) {
-    throw new HopInputInvalidError(command, "hop", `one of ${hops.join(", ")}`, hop);
-  }
-  if (command === "dev-implement") return { run, hop: hop as HopName };
-  const batches = countField(command, value, "batches", 1, maxBatches);
-  if (hop !== "batch") return { run, hop: hop as HopName, batches };
-  return { run, hop: "batch", batch: countField(command, value, "batch", 1, batches), batches };
-}
-
-function countField(
-  command: DevCommand,
-  value: Readonly<Record<string, unknown>>,
-  field: string,
-  min: number,
-  max: number,
-): number {
-  const count = ownField(value, field);
-  if (typeof count !== "number" || !Number.isInteger(count) || count < min || count > max) {
-    throw new HopInputInvalidError(command, field, `an integer from ${min} to ${max}`, count);
-  }
-  return count;
+  const { context: _finishedHops, ...next } = parsed.data;
+  return next;
 }

@@ -1,9 +1,10 @@
 import type { CrewLaunch } from "../chain/crew-host.js";
-import { DEFAULT_MAX_PLAN_BATCHES } from "../limits.js";
-import { ORKEON_MODES, parseMode, type OrkeonMode } from "../modes.js";
+import { DEFAULT_MAX_PLAN_BATCHES, DEFAULT_SESSION_READ_TIMEOUT_MS } from "../limits.js";
+import { modeEntryOf, ORKEON_MODES, type ModeTable } from "../modes.js";
 import { noMask, resolveInteger, type Mask } from "../options.js";
 import type { CrewLaunchOptions } from "../runtime.js";
-import { quote, reasonOf } from "../text.js";
+import { MAX_TIMER_MS, systemTimers, within, type Timers } from "../timers.js";
+import { outgoing, reasonOf } from "../outgoing.js";
 import { parseSessionContextRead, type SessionContextPort, type SessionContextRead } from "./context.js";
 import { DEV_BATCHES_CREW, DEV_IMPLEMENT_CREW, parseHopInput, type DevCommand, type HopInput } from "./input.js";
 
@@ -13,6 +14,15 @@ export interface NextLaunchOptions {
   readonly session: SessionContextPort;
   /** Masks every text the decision carries. */
   readonly mask?: Mask;
+  /** How long the session read may take before the hop goes on without it; default `DEFAULT_SESSION_READ_TIMEOUT_MS`. */
+  readonly readTimeoutMs?: number;
+  /** The timers the read's timeout runs on; default the real ones. */
+  readonly timers?: Timers;
+  /**
+   * The modes that refuse a writing hop, by what they promise; default `ORKEON_MODES`. Any mode the table does not
+   * hold launches: pass your runtime's table when its wave-asking mode has another name.
+   */
+  readonly modes?: ModeTable;
 }
 
 /** A launch whose input is a hop input. */
@@ -96,38 +106,46 @@ async function writingHop(
   closeOfBatches: boolean,
 ): Promise<HopDecision> {
   const mask = options.mask ?? noMask;
+  const timeoutMs = resolveInteger("readTimeoutMs", options.readTimeoutMs, DEFAULT_SESSION_READ_TIMEOUT_MS, 1, MAX_TIMER_MS);
+  // The record's context is a fallback, never a refusal: the hop launches as the crew named it, saying why.
+  const withRecord = (reason: string): HopDecision => {
+    const notice =
+      `/${plan.command}: the session context was not read again (${reason}); ` +
+      `${hopLabel(hop)} goes on with the context recorded when the run started.`;
+    return launch(plan, hop, outgoing(notice, mask));
+  };
+  const answer = await within(() => options.session.readPullRequestContext(), timeoutMs, options.timers ?? systemTimers);
+  if (answer.kind === "timed-out") return withRecord(`the read did not answer within ${timeoutMs} ms`);
   let read: SessionContextRead;
   try {
-    read = parseSessionContextRead(await options.session.readPullRequestContext());
+    if (answer.kind === "rejected") throw answer.error;
+    read = parseSessionContextRead(answer.value);
   } catch (error) {
-    return launch(plan, hop, mask(fallbackNotice(plan, hop, `the read failed: ${reasonOf(error)}`)));
+    return withRecord(`the read failed: ${reasonOf(error, mask)}`);
   }
-  if (read.mode === undefined) return launch(plan, hop, mask(fallbackNotice(plan, hop, "the read answered no mode")));
-  const mode = parseMode(read.mode);
-  const why = refusalReason(mode);
-  if (mode === undefined || why !== undefined) {
+  if (read.mode === undefined) return withRecord("the read answered no mode");
+  const why = refusalReason(read.mode, options.modes ?? ORKEON_MODES);
+  if (why !== undefined) {
     const message =
-      `/${plan.command} did not launch ${hopLabel(hop)}: the session is in ${quote(read.mode, 64)} mode, ${why}. ` +
+      `/${plan.command} did not launch ${hopLabel(hop)}: the session is in ${read.mode} mode, ${why}. ` +
       `Switch to a writing mode with /mode (e.g. /mode default), then type /${plan.command} to go on.`;
-    return { kind: "refused", hop, mode: mask(read.mode), message: mask(message) };
+    return { kind: "refused", hop, mode: outgoing(read.mode, mask), message: outgoing(message, mask) };
   }
   const githubTool = closeOfBatches ? false : read.githubTool;
-  return launch(plan, { ...hop, context: { mode, rules: read.rules, githubTool } }, undefined);
+  return launch(plan, { ...hop, context: { mode: read.mode, rules: read.rules, githubTool } }, undefined);
 }
 
-/** Why a mode forbids an unattended writing hop, or undefined when it allows one. */
-function refusalReason(mode: OrkeonMode | undefined): string | undefined {
-  if (mode === undefined) return "which this crew does not know";
-  if (ORKEON_MODES[mode].readOnly) return "a read-only mode";
-  if (ORKEON_MODES[mode].asksBeforeWave) return "which asks before each parallel wave";
+/**
+ * Why a mode forbids an unattended writing hop, or undefined when it allows one. Only a mode the table says is
+ * read-only or asks before a parallel wave refuses; any other mode, one this package never heard of included,
+ * launches, as the ADR has every mode but those.
+ */
+function refusalReason(mode: string, modes: ModeTable): string | undefined {
+  const entry = modeEntryOf(mode, modes);
+  const traits = entry === undefined ? undefined : modes[entry];
+  if (traits?.readOnly === true) return "a read-only mode";
+  if (traits?.asksBeforeWave === true) return "which asks before each parallel wave";
   return undefined;
-}
-
-function fallbackNotice(plan: ChainPlan, hop: HopInput, reason: string): string {
-  return (
-    `/${plan.command}: the session context was not read again (${reason}); ` +
-    `${hopLabel(hop)} goes on with the context recorded when the run started.`
-  );
 }
 
 /** How a hop is named in a line: "the close", "batch 3 of 5". */
