@@ -2,6 +2,7 @@
 // broker's reply limit, a version-1 peer, and paging to the end against a naive model.
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
+import { modelFetchPages } from "../../../test-support/fetch-pages-model.js";
 import { RawPeer, hello, startTestBroker } from "./helpers.js";
 
 interface Message {
@@ -178,29 +179,6 @@ describe("property: paging to the end loses and repeats nothing", () => {
   const MAX_FETCH_BYTES = 24_000;
   const POSTED_AT = 1_800_000_000_000;
 
-  /** The naive model: greedy pages of whole messages, never empty, stopping at the first cap a message would pass. */
-  function modelPages(posted: readonly Message[], limit: number, maxChars: number): number[][] {
-    const pages: number[][] = [];
-    let i = 0;
-    while (i < posted.length) {
-      const page: number[] = [];
-      let usedChars = 0;
-      let usedBytes = 0;
-      while (i < posted.length && page.length < limit) {
-        const m = posted[i] as Message;
-        const c = chars(m);
-        const b = Buffer.byteLength(JSON.stringify(m), "utf8");
-        if (page.length > 0 && (usedChars + c > maxChars || usedBytes + b > MAX_FETCH_BYTES)) break;
-        page.push(m.seq);
-        usedChars += c;
-        usedBytes += b;
-        i++;
-      }
-      pages.push(page);
-    }
-    return pages;
-  }
-
   test("over random message sizes, caps and limits, against the naive model", async () => {
     const broker = await startTestBroker({ maxRooms: 10_000, maxFetchBytes: MAX_FETCH_BYTES, clock: () => POSTED_AT });
     const planner = await RawPeer.hello(broker.socketPath, "planner");
@@ -250,7 +228,8 @@ describe("property: paging to the end loses and repeats nothing", () => {
             if (!page.more) break;
             expect(page.messages.length).toBeGreaterThan(0);
           }
-          expect(pages).toEqual(modelPages(posted, limit ?? 20, cap));
+          const model = posted.map((m) => ({ seq: m.seq, chars: chars(m), bytes: Buffer.byteLength(JSON.stringify(m)) }));
+          expect(pages).toEqual(modelFetchPages(model, { limit: limit ?? 20, maxChars: cap, maxBytes: MAX_FETCH_BYTES }));
           expect(pages.flat()).toEqual(posted.map((m) => m.seq));
           reader.socket.destroy();
         }
