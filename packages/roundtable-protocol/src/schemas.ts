@@ -225,7 +225,11 @@ export const requestSchema = z.discriminatedUnion("op", [
 export const helloResultSchema = z
   .object({
     protocol: z.string(),
-    version: z.number().int().min(0),
+    version: z
+      .number()
+      .int()
+      .min(0)
+      .describe("Protocol version the broker speaks; it answers older clients it serves with its own version too."),
     role: roleNameSchema,
     brokerPid: z.number().int().min(0),
     brokerVersion: z.string().describe("Package version of the broker."),
