@@ -10,13 +10,11 @@ import {
   RoomNameInvalidError,
   RoomRegistry,
   type Room,
-  type RoomMessage,
 } from "@orphus/rooms";
 import {
   DEFAULT_DIGEST_BUDGET,
   DEFAULT_FETCH_LIMIT,
   notMemberMessage,
-  type FetchedMessage,
   type RequestFor,
   type ResultFor,
   type RoundtableEvent,
@@ -24,6 +22,7 @@ import {
 } from "@orphus/roundtable-protocol";
 import type { BrokerConnection } from "./connection.js";
 import { RefusalError } from "./errors.js";
+import { cutFetchPage, fetchCharCap } from "./fetch-page.js";
 
 /** Limits the room service applies. */
 export interface RoomServiceOptions {
@@ -77,18 +76,6 @@ function refusing<T>(room: string, action: () => T): T {
     const wire = refusalFor(error, room);
     throw wire === undefined ? error : new RefusalError(wire);
   }
-}
-
-function toFetched(message: RoomMessage): FetchedMessage {
-  return message.headline === undefined
-    ? { seq: message.seq, author: message.author, body: message.body, postedAt: message.postedAt }
-    : {
-        seq: message.seq,
-        author: message.author,
-        body: message.body,
-        headline: message.headline,
-        postedAt: message.postedAt,
-      };
 }
 
 /**
@@ -180,24 +167,16 @@ export class RoomService {
 
   fetch(_connection: BrokerConnection, role: string, request: RequestFor<"fetch">): ResultFor<"fetch"> {
     const room = this.#memberRoom(request.room, role);
+    const maxChars = fetchCharCap(request.maxChars, this.options.maxFetchBytes);
     const afterSeq = request.afterSeq ?? room.cursor(role) ?? 0;
     const page = room.page(afterSeq, request.limit ?? DEFAULT_FETCH_LIMIT);
-    const messages: FetchedMessage[] = [];
-    let bytes = 0;
-    for (const message of page.messages) {
-      const fetched = toFetched(message);
-      const cost = Buffer.byteLength(JSON.stringify(fetched), "utf8");
-      // The byte cap keeps a page of large bodies inside one frame; the first message always goes.
-      if (messages.length > 0 && bytes + cost > this.options.maxFetchBytes) break;
-      messages.push(fetched);
-      bytes += cost;
-    }
+    const messages = cutFetchPage(page.messages, { maxChars, maxBytes: this.options.maxFetchBytes });
     const last = messages[messages.length - 1];
     if (last !== undefined) room.markRead(role, last.seq);
     const more = page.hasMore || messages.length < page.messages.length;
-    return page.evicted === undefined
-      ? { room: request.room, messages, newestSeq: page.newestSeq, more }
-      : { room: request.room, messages, evicted: page.evicted, newestSeq: page.newestSeq, more };
+    const nextAfterSeq = last?.seq ?? Math.max(afterSeq, page.evicted?.toSeq ?? 0);
+    const result = { room: request.room, messages, newestSeq: page.newestSeq, more, nextAfterSeq, maxChars };
+    return page.evicted === undefined ? result : { ...result, evicted: page.evicted };
   }
 
   rooms(_connection: BrokerConnection, role: string): ResultFor<"rooms"> {

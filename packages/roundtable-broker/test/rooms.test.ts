@@ -207,7 +207,7 @@ describe("reading", () => {
         pid: process.pid,
         uptimeMs: 1234,
         protocol: "orphus-roundtable",
-        protocolVersion: 1,
+        protocolVersion: 2,
         rooms: 1,
         connections: 1,
         socketPath: broker.socketPath,

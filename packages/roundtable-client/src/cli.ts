@@ -1,10 +1,20 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { WireRefusalError, roleNameSchema, roomNameSchema, type FetchedMessage } from "@orphus/roundtable-protocol";
+import {
+  DEFAULT_FETCH_CHARS,
+  DEFAULT_FETCH_LIMIT,
+  MAX_FETCH_CHARS,
+  MAX_FETCH_LIMIT,
+  WireRefusalError,
+  roleNameSchema,
+  roomNameSchema,
+  type FetchedMessage,
+} from "@orphus/roundtable-protocol";
 import type { RoundtableClient } from "./client.js";
 import { createRoundtableClient, locateBroker, type CreateRoundtableClientOptions } from "./create.js";
 import { doctorExitCode, renderDoctorReport, runDoctor, type DoctorOptions } from "./doctor/run.js";
 import { BrokerNotRunningError, CliUsageError, ConnectionLostError, RoundtableClientError } from "./errors.js";
+import { renderFetchPage } from "./fetch-text.js";
 import { TOOL_MAX_POST_CHARS } from "./limits.js";
 import { plural, safeLine, safeText } from "./text.js";
 
@@ -47,6 +57,7 @@ Commands:
   status               the broker: socket, pid, uptime, version, rooms with members and messages
   rooms                the rooms, one per line
   tail <room>          print the last messages of a room, then follow new ones until Ctrl-C
+  fetch <room>         print one page of a room's messages in full, and how to read on
   post <room> <text>   post a message (starts a broker when none is running)
   doctor               find what silently goes wrong (split fleet, stale socket, permissions, protocol version,
                        role names that do not survive a restart) and say what to do
@@ -56,19 +67,31 @@ Options:
   --as <role>          role to speak as (default: ${CLI_DEFAULT_ROLE}); doctor: the role sessions here use
                        (default: $ORPHUS_ROUNDTABLE_ROLE)
   --lines <n>          tail: messages to show before following (default: ${CLI_DEFAULT_TAIL_LINES})
+  --after <seq>        fetch: messages numbered above this (default: the role's read position)
+  --limit <n>          fetch: most messages on the page (default: ${DEFAULT_FETCH_LIMIT}, at most ${MAX_FETCH_LIMIT})
+  --max-chars <n>      fetch: most characters of message text on the page (default: ${DEFAULT_FETCH_CHARS}, at most
+                       ${MAX_FETCH_CHARS}); a longer message still comes whole when it is the first of its page
   --headline <text>    post: one-line summary a digest falls back to
   -h, --help           this help
 
-status, rooms, tail and doctor never start a broker. Exit codes: 0 done (doctor: all well), 1 failed (doctor: a
+status, rooms, tail, fetch and doctor never start a broker. Exit codes: 0 done (doctor: all well), 1 failed (doctor: a
 problem found), 2 bad arguments, 3 no broker running.
 `;
 
 const lines = z.coerce.number().int().min(0).max(200);
+const count = (min: number, max: number) => z.coerce.number().int().min(min).max(max).optional();
 
 const commandSchemas = {
   status: z.object({ command: z.literal("status") }),
   rooms: z.object({ command: z.literal("rooms") }),
   tail: z.object({ command: z.literal("tail"), room: roomNameSchema, lines }),
+  fetch: z.object({
+    command: z.literal("fetch"),
+    room: roomNameSchema,
+    afterSeq: count(0, Number.MAX_SAFE_INTEGER),
+    limit: count(1, MAX_FETCH_LIMIT),
+    maxChars: count(1, MAX_FETCH_CHARS),
+  }),
   post: z.object({
     command: z.literal("post"),
     room: roomNameSchema,
@@ -84,6 +107,7 @@ const argumentsSchema = z.object({
     commandSchemas.status,
     commandSchemas.rooms,
     commandSchemas.tail,
+    commandSchemas.fetch,
     commandSchemas.post,
   ]),
 });
@@ -100,6 +124,15 @@ type ClientCommandArguments = z.infer<typeof argumentsSchema>;
 /** Parsed and validated CLI arguments. */
 export type CliArguments = ClientCommandArguments | z.infer<typeof doctorSchema>;
 
+/** The command-line spelling of each validated field that comes from an option. */
+const OPTION_NAMES: Readonly<Record<string, string>> = {
+  role: "--as",
+  lines: "--lines",
+  afterSeq: "--after",
+  limit: "--limit",
+  maxChars: "--max-chars",
+};
+
 /** Parses argv (without node and the script); returns "help" for --help, throws CliUsageError for anything wrong. */
 export function parseCliArguments(argv: readonly string[]): CliArguments | "help" {
   let parsed;
@@ -113,6 +146,9 @@ export function parseCliArguments(argv: readonly string[]): CliArguments | "help
         "agent-dir": { type: "string" },
         as: { type: "string" },
         lines: { type: "string" },
+        after: { type: "string" },
+        limit: { type: "string" },
+        "max-chars": { type: "string" },
         headline: { type: "string" },
       },
     });
@@ -123,7 +159,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments | "help
   if (values.help === true) return "help";
   const [command, room, ...rest] = positionals;
   if (command === undefined) throw new CliUsageError("no command given");
-  const expectsArgs: Record<string, number> = { status: 0, rooms: 0, tail: 1, doctor: 0 };
+  const expectsArgs: Record<string, number> = { status: 0, rooms: 0, tail: 1, fetch: 1, doctor: 0 };
   const expected = expectsArgs[command];
   if (expected !== undefined && positionals.length - 1 > expected) {
     throw new CliUsageError(`${command} takes ${expected === 0 ? "no arguments" : "one argument, the room"}`);
@@ -140,6 +176,9 @@ export function parseCliArguments(argv: readonly string[]): CliArguments | "help
       command,
       room,
       lines: values.lines ?? String(CLI_DEFAULT_TAIL_LINES),
+      afterSeq: values.after,
+      limit: values.limit,
+      maxChars: values["max-chars"],
       text: rest.length === 0 ? undefined : rest.join(" "),
       headline: values.headline,
     },
@@ -150,8 +189,8 @@ export function parseCliArguments(argv: readonly string[]): CliArguments | "help
     const where = issue?.path.filter((p) => p !== "action").join(".") ?? "";
     const what =
       where === "command" || where === ""
-        ? `unknown command ${JSON.stringify(command)} (expected status, rooms, tail, post or doctor)`
-        : `${where === "role" ? "--as" : where === "lines" ? "--lines" : `<${where}>`}: ${issue?.message ?? "invalid"}`;
+        ? `unknown command ${JSON.stringify(command)} (expected status, rooms, tail, fetch, post or doctor)`
+        : `${OPTION_NAMES[where] ?? `<${where}>`}: ${issue?.message ?? "invalid"}`;
     throw new CliUsageError(what, { cause: result.error });
   }
   return result.data;
@@ -194,19 +233,48 @@ function timeOf(ms: number): string {
   return new Date(ms).toTimeString().slice(0, 8);
 }
 
-/** One message as tail prints it: time, seq and author, then the body, continuation lines indented. */
-export function formatTailMessage(message: FetchedMessage): string {
+function messageLine(message: FetchedMessage): string {
   const body = safeText(message.body).replace(/\n/g, "\n    ");
-  return `${timeOf(message.postedAt)} #${message.seq} ${safeLine(message.author)}: ${body}\n`;
+  return `${timeOf(message.postedAt)} #${message.seq} ${safeLine(message.author)}: ${body}`;
+}
+
+/** One message as tail and fetch print it: time, seq and author, then the body, continuation lines indented. */
+export function formatTailMessage(message: FetchedMessage): string {
+  return `${messageLine(message)}\n`;
+}
+
+/** True when the broker has `room`; else says which rooms it has. Reading commands never create a room. */
+async function roomExists(client: RoundtableClient, io: CliIo, room: string): Promise<boolean> {
+  const { rooms } = await client.rooms();
+  if (rooms.some((r) => r.room === room)) return true;
+  const known = rooms.map((r) => r.room).join(", ");
+  io.stderr.write(`roundtable: no room "${room}" on this broker${known === "" ? "" : ` (rooms: ${known})`}\n`);
+  return false;
+}
+
+async function fetchPage(
+  client: RoundtableClient,
+  io: CliIo,
+  action: { room: string; afterSeq?: number | undefined; limit?: number | undefined; maxChars?: number | undefined },
+): Promise<number> {
+  if (!(await roomExists(client, io, action.room))) return CLI_EXIT.failed;
+  await client.join(action.room);
+  const { afterSeq, limit, maxChars } = action;
+  const page = await client.fetch(action.room, {
+    ...(afterSeq === undefined ? {} : { afterSeq }),
+    ...(limit === undefined ? {} : { limit }),
+    ...(maxChars === undefined ? {} : { maxChars }),
+  });
+  const readOn = (seq: number): string =>
+    `roundtable fetch ${action.room} --after ${seq}` +
+    (limit === undefined ? "" : ` --limit ${limit}`) +
+    (maxChars === undefined ? "" : ` --max-chars ${maxChars}`);
+  io.stdout.write(`${renderFetchPage(page, { message: messageLine, readOn })}\n`);
+  return CLI_EXIT.ok;
 }
 
 async function tail(client: RoundtableClient, io: CliIo, room: string, back: number): Promise<number> {
-  const { rooms } = await client.rooms();
-  if (!rooms.some((r) => r.room === room)) {
-    const known = rooms.map((r) => r.room).join(", ");
-    io.stderr.write(`roundtable: no room "${room}" on this broker${known === "" ? "" : ` (rooms: ${known})`}\n`);
-    return CLI_EXIT.failed;
-  }
+  if (!(await roomExists(client, io, room))) return CLI_EXIT.failed;
   const joined = await client.join(room);
   let lastSeq = Math.max(0, joined.newestSeq - back);
   let draining = Promise.resolve();
@@ -295,6 +363,8 @@ async function execute(
       return CLI_EXIT.ok;
     case "tail":
       return tail(client, io, action.room, action.lines);
+    case "fetch":
+      return fetchPage(client, io, action);
     case "post":
       await post(client, io, action);
       return CLI_EXIT.ok;

@@ -156,12 +156,16 @@ export class RoundtableClient {
     return this.request("digest", { room, ...(options.budget === undefined ? {} : { budget: options.budget }) });
   }
 
-  /** Messages of a joined room in full, a page at a time; advances the read cursor. */
-  fetch(room: string, options: { afterSeq?: number; limit?: number } = {}): Promise<ResultFor<"fetch">> {
+  /**
+   * Messages of a joined room in full, a page at a time: at most `limit` messages and `maxChars` characters (broker
+   * defaults 20 and 8,000), but always one whole message. Advances the read cursor; `nextAfterSeq` reads on.
+   */
+  fetch(room: string, options: { afterSeq?: number; limit?: number; maxChars?: number } = {}): Promise<ResultFor<"fetch">> {
     return this.request("fetch", {
       room,
       ...(options.afterSeq === undefined ? {} : { afterSeq: options.afterSeq }),
       ...(options.limit === undefined ? {} : { limit: options.limit }),
+      ...(options.maxChars === undefined ? {} : { maxChars: options.maxChars }),
     });
   }
 

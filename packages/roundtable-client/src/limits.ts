@@ -1,3 +1,5 @@
+import { DEFAULT_FETCH_CHARS, MAX_FETCH_CHARS } from "@orphus/roundtable-protocol";
+
 /** Quiet period that closes an activity notice: events closer together than this coalesce into one notice. */
 export const PING_WINDOW_MS = 1500;
 
@@ -48,6 +50,15 @@ export const TOOL_DEFAULT_FETCH_LIMIT = 10;
 
 /** Largest fetch page a tool call may name. */
 export const TOOL_MAX_FETCH_LIMIT = 50;
+
+/**
+ * Characters of message text a fetch page holds when a tool call names no cap: the broker's default, 8,000 (about
+ * 2,000 tokens, the largest digest a tool call may ask for). A longer first message still comes whole.
+ */
+export const TOOL_DEFAULT_FETCH_CHARS = DEFAULT_FETCH_CHARS;
+
+/** Largest character cap a tool call may name: the protocol's; a broker with a smaller reply limit refuses above it. */
+export const TOOL_MAX_FETCH_CHARS = MAX_FETCH_CHARS;
 
 /** How long the wait action waits for activity when the call names no timeout. */
 export const TOOL_DEFAULT_WAIT_MS = 30_000;

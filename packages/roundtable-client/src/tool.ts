@@ -11,13 +11,16 @@ import type { RoundtableClient } from "./client.js";
 import { NotJoinedError, RoundtableClientError, ToolInputError } from "./errors.js";
 import {
   TOOL_DEFAULT_DIGEST_BUDGET,
+  TOOL_DEFAULT_FETCH_CHARS,
   TOOL_DEFAULT_FETCH_LIMIT,
   TOOL_DEFAULT_WAIT_MS,
   TOOL_MAX_DIGEST_BUDGET,
+  TOOL_MAX_FETCH_CHARS,
   TOOL_MAX_FETCH_LIMIT,
   TOOL_MAX_POST_CHARS,
   TOOL_MAX_WAIT_MS,
 } from "./limits.js";
+import { renderFetchPage } from "./fetch-text.js";
 import { nameList, plural, safeLine, safeText } from "./text.js";
 
 /** The tool's name, as the builtin and the MCP server register it. */
@@ -35,7 +38,9 @@ export const ROUNDTABLE_TOOL_DESCRIPTION =
   "unless you pull it. Actions: join (enter a room, creating it), post (say something; keep long text for when it " +
   "matters and give a headline), digest (your unread messages, newest in full and older ones as headlines, within " +
   `a character budget; default ${TOOL_DEFAULT_DIGEST_BUDGET}), fetch (messages in full after a sequence number, ` +
-  `${TOOL_DEFAULT_FETCH_LIMIT} per page by default; use it when a digest collapsed something you need), rooms, ` +
+  `a page at a time: by default up to ${TOOL_DEFAULT_FETCH_LIMIT} messages and ${TOOL_DEFAULT_FETCH_CHARS} ` +
+  "characters, though a longer message still comes whole when it is first; the result says how to read on; use " +
+  "it when a digest collapsed something you need), rooms, " +
   "members, leave, and wait (block until another role posts, for clients that get no activity pings). " +
   "Activity pings name rooms, counts and authors only: call digest to read.";
 
@@ -66,6 +71,15 @@ const limit = z
   .min(1)
   .max(TOOL_MAX_FETCH_LIMIT)
   .describe(`Most messages to return; default ${TOOL_DEFAULT_FETCH_LIMIT}.`);
+const maxChars = z
+  .number()
+  .int()
+  .min(1)
+  .max(TOOL_MAX_FETCH_CHARS)
+  .describe(
+    `Most characters of message text per page; default ${TOOL_DEFAULT_FETCH_CHARS}. A message longer than this still ` +
+      "comes whole when it is the first of its page.",
+  );
 const timeoutSeconds = z
   .number()
   .int()
@@ -79,7 +93,13 @@ export const roundtableActionSchemas = {
   leave: z.object({ action: z.literal("leave"), room }),
   post: z.object({ action: z.literal("post"), room, body, headline: headline.optional() }),
   digest: z.object({ action: z.literal("digest"), room, budget: budget.optional() }),
-  fetch: z.object({ action: z.literal("fetch"), room, afterSeq: afterSeq.optional(), limit: limit.optional() }),
+  fetch: z.object({
+    action: z.literal("fetch"),
+    room,
+    afterSeq: afterSeq.optional(),
+    limit: limit.optional(),
+    maxChars: maxChars.optional(),
+  }),
   rooms: z.object({ action: z.literal("rooms") }),
   members: z.object({ action: z.literal("members"), room }),
   wait: z.object({
@@ -117,6 +137,11 @@ export const roundtableToolParameters = z
     budget: budget.optional().describe(`digest: characters to spend; default ${TOOL_DEFAULT_DIGEST_BUDGET}.`),
     afterSeq: afterSeq.optional().describe("fetch: return messages numbered above this; default your read position."),
     limit: limit.optional().describe(`fetch: most messages; default ${TOOL_DEFAULT_FETCH_LIMIT}.`),
+    maxChars: maxChars
+      .optional()
+      .describe(
+        `fetch: most characters per page; default ${TOOL_DEFAULT_FETCH_CHARS}; a longer first message still comes whole.`,
+      ),
     timeoutSeconds: timeoutSeconds
       .optional()
       .describe(`wait: seconds to wait for a post; default ${TOOL_DEFAULT_WAIT_MS / 1000}.`),
@@ -213,6 +238,8 @@ async function handle(
         await client.fetch(call.room, {
           limit: call.limit ?? TOOL_DEFAULT_FETCH_LIMIT,
           ...(call.afterSeq === undefined ? {} : { afterSeq: call.afterSeq }),
+          // No cap named: the broker's default (TOOL_DEFAULT_FETCH_CHARS), lowered by a broker that serves less.
+          ...(call.maxChars === undefined ? {} : { maxChars: call.maxChars }),
         }),
       );
     case "rooms":
@@ -240,19 +267,7 @@ function messageText(message: FetchedMessage): string {
 }
 
 function fetchText(result: ResultFor<"fetch">): string {
-  const lines: string[] = [];
-  if (result.evicted !== undefined && result.evicted.count > 0) {
-    const { count, fromSeq, toSeq } = result.evicted;
-    lines.push(`(${plural(count, "message")} #${fromSeq}–#${toSeq} left the room's buffer and cannot be fetched.)`);
-  }
-  if (result.messages.length === 0) {
-    lines.push(`No messages to fetch in "${result.room}" (newest is #${result.newestSeq}).`);
-    return lines.join("\n");
-  }
-  for (const message of result.messages) lines.push(messageText(message));
-  const last = result.messages[result.messages.length - 1];
-  if (result.more && last !== undefined) lines.push(`(more after #${last.seq}: fetch again with afterSeq=${last.seq})`);
-  return lines.join("\n");
+  return renderFetchPage(result, { message: messageText, readOn: (seq) => `fetch again with afterSeq=${seq}` });
 }
 
 function roomLine(summary: RoomSummary): string {

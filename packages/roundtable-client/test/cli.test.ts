@@ -1,33 +1,15 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { REGISTRY_DIR_ENV } from "@orphus/roundtable-broker";
 import { CLI_EXIT, CLI_USAGE, parseCliArguments, runCli, type CliIo } from "../src/cli.js";
-import { TEST_IDLE_MS, useAgentDir } from "./support/brokers.js";
+import { useAgentDir } from "./support/brokers.js";
+import { cliIo, type RecordedCliIo } from "./support/cli-io.js";
 import { until } from "./support/tmp.js";
 
 const agent = useAgentDir();
 
-function io(extra: Partial<CliIo> = {}): CliIo & { out: () => string; err: () => string } {
-  let out = "";
-  let err = "";
-  return {
-    stdout: { write: (text: string) => (out += text) },
-    stderr: { write: (text: string) => (err += text) },
-    // The registry variable too (set by support/tmp.ts): a broker spawned with this environment must not register in
-    // the user's home.
-    env: { ORPHUS_CODING_AGENT_DIR: agent.dir(), [REGISTRY_DIR_ENV]: process.env[REGISTRY_DIR_ENV] },
-    clientOptions: {
-      brokerIdleMs: TEST_IDLE_MS,
-      brokerCommand: agent.brokerCommand(),
-      onSpawn: (broker) => {
-        if (broker.pid !== undefined) agent.spawned.push(broker.pid);
-      },
-    },
-    out: () => out,
-    err: () => err,
-    ...extra,
-  };
+function io(extra: Partial<CliIo> = {}): RecordedCliIo {
+  return cliIo(agent, extra);
 }
 
 test("arguments are validated before anything connects", async () => {
@@ -43,7 +25,7 @@ test("arguments are validated before anything connects", async () => {
   expect(parseCliArguments(["doctor", "--agent-dir", "/a"])).toEqual({ agentDir: "/a", action: { command: "doctor" } });
   const cases: [string[], string][] = [
     [[], "roundtable: no command given"],
-    [["dance"], 'roundtable: unknown command "dance" (expected status, rooms, tail, post or doctor)'],
+    [["dance"], 'roundtable: unknown command "dance" (expected status, rooms, tail, fetch, post or doctor)'],
     [["tail"], "roundtable: <room>: Invalid input: expected string, received undefined"],
     [["post", "design"], "roundtable: <text>: Invalid input: expected string, received undefined"],
     [["status", "extra"], "roundtable: status takes no arguments"],
@@ -101,7 +83,7 @@ test("post starts a broker; status, rooms and tail read it; tail follows until i
   expect(status.out()).toMatch(
     new RegExp(
       "^broker    running, pid \\d+, up \\d+s\\n" +
-        "version   0\\.0\\.0 \\(orphus-roundtable v1\\)\\n" +
+        "version   0\\.0\\.0 \\(orphus-roundtable v2\\)\\n" +
         `socket    ${join(agent.dir(), "roundtable", "broker.sock").replace(/[.]/g, "\\.")}\\n` +
         "sessions  1 connection besides this one\\n" +
         "rooms     1\\n" +

@@ -3,6 +3,7 @@ import { WireRefusalError, type PostEvent, type ResultFor } from "@orphus/roundt
 import {
   ConnectionLostError,
   ROUNDTABLE_ACTIONS,
+  ROUNDTABLE_TOOL_DESCRIPTION,
   ROUNDTABLE_TOOL_NAME,
   parseRoundtableToolInput,
   roundtableToolJsonSchema,
@@ -43,6 +44,8 @@ function fakeClient(overrides: Partial<RoundtableToolClient> = {}): RoundtableTo
       ],
       newestSeq: 9,
       more: true,
+      nextAfterSeq: 4,
+      maxChars: 8000,
       evicted: { count: 2, fromSeq: 1, toSeq: 2 },
     } satisfies ResultFor<"fetch">),
     rooms: record("rooms", {
@@ -71,6 +74,7 @@ test("the tool's name, actions and JSON schema are pinned", () => {
     "budget",
     "afterSeq",
     "limit",
+    "maxChars",
     "timeoutSeconds",
   ]);
   expect((schema["properties"] as Record<string, { enum?: string[] }>)["action"]?.enum).toEqual([...ROUNDTABLE_ACTIONS]);
@@ -91,7 +95,7 @@ test("each action's result reads well", async () => {
       "(2 messages #1–#2 left the room's buffer and cannot be fetched.)",
       "[#3 critic] line one\nline two\ufffd[31m",
       "[#4 reviewer] ok",
-      "(more after #4: fetch again with afterSeq=4)",
+      "(more after #4: fetch again with afterSeq=4; pages hold up to 8000 characters)",
     ].join("\n"),
   );
   expect(await run({ action: "rooms" })).toBe(
@@ -167,4 +171,43 @@ test("broker refusals and lost connections come back as their message, never a s
   const odd = await runRoundtableTool(refusing, { action: "members", room: "design" });
   expect(odd).toEqual({ text: "roundtable members failed: boom", isError: true });
   expect(odd.text).not.toContain("    at ");
+});
+
+test("fetch: a cap passes through, a first message over it is explained, and the text says how to read on", async () => {
+  const long = "x".repeat(9000);
+  const client = fakeClient({
+    fetch: async (...args: unknown[]) => {
+      client.calls.push(["fetch", ...args]);
+      return {
+        room: "design",
+        messages: [{ seq: 7, author: "critic", body: long, headline: "long", postedAt: 1 }],
+        newestSeq: 9,
+        more: true,
+        nextAfterSeq: 7,
+        maxChars: 8000,
+      };
+    },
+  });
+  expect((await runRoundtableTool(client, { action: "fetch", room: "design" })).text).toBe(
+    [
+      `[#7 critic] ${long}`,
+      "(#7 is 9004 characters, over the page's 8000: the first message of a page always comes whole.)",
+      "(more after #7: fetch again with afterSeq=7; pages hold up to 8000 characters)",
+    ].join("\n"),
+  );
+  await runRoundtableTool(client, { action: "fetch", room: "design", maxChars: 20_000, limit: 3 });
+  // No cap named: none is sent, so the broker's default applies (and a broker serving less lowers it).
+  expect(client.calls).toEqual([
+    ["fetch", "design", { limit: 10 }],
+    ["fetch", "design", { limit: 3, maxChars: 20_000 }],
+  ]);
+  for (const maxChars of [0, 524_289, 2.5]) {
+    const refused = await runRoundtableTool(client, { action: "fetch", room: "design", maxChars });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toMatch(/^Invalid roundtable call: fetch: maxChars: /);
+  }
+  expect(ROUNDTABLE_TOOL_DESCRIPTION).toContain(
+    "fetch (messages in full after a sequence number, a page at a time: by default up to 10 messages and 8000 " +
+      "characters, though a longer message still comes whole when it is first; the result says how to read on;",
+  );
 });

@@ -3,9 +3,11 @@ import {
   ROUNDTABLE_ACTIONS,
   ROUNDTABLE_TOOL_NAME,
   TOOL_DEFAULT_DIGEST_BUDGET,
+  TOOL_DEFAULT_FETCH_CHARS,
   TOOL_DEFAULT_FETCH_LIMIT,
   TOOL_DEFAULT_WAIT_MS,
   TOOL_MAX_DIGEST_BUDGET,
+  TOOL_MAX_FETCH_CHARS,
   TOOL_MAX_FETCH_LIMIT,
   TOOL_MAX_POST_CHARS,
   TOOL_MAX_WAIT_MS,
@@ -94,9 +96,12 @@ const TEXTS: Record<RoundtableAction, ToolText> = {
   fetch: {
     title: "Fetch roundtable messages in full",
     description:
-      "Messages of a room you joined in full, numbered after afterSeq (default: your read position), " +
-      `${TOOL_DEFAULT_FETCH_LIMIT} per page by default, at most ${TOOL_MAX_FETCH_LIMIT}. Use it when a digest ` +
-      "collapsed something you need. Marks what it returns read.",
+      "Messages of a room you joined in full, numbered after afterSeq (default: your read position), one page at " +
+      `a time: up to ${TOOL_DEFAULT_FETCH_LIMIT} messages (limit, at most ${TOOL_MAX_FETCH_LIMIT}) and ` +
+      `${TOOL_DEFAULT_FETCH_CHARS} characters (maxChars, at most ${TOOL_MAX_FETCH_CHARS}) by default. A message ` +
+      "longer than the cap still comes whole when it is the first of its page. When there is more, the result " +
+      "ends with the afterSeq to fetch next. Use it when a digest collapsed something you need. Marks what it " +
+      "returns read.",
     readOnly: true,
     idempotent: false,
   },

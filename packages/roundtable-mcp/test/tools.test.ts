@@ -68,7 +68,7 @@ test("each tool's input schema is its action's schema without the action member"
     roundtable_leave: { type: "object", properties: ["room"], required: ["room"] },
     roundtable_post: { type: "object", properties: ["room", "body", "headline"], required: ["room", "body"] },
     roundtable_digest: { type: "object", properties: ["room", "budget"], required: ["room"] },
-    roundtable_fetch: { type: "object", properties: ["room", "afterSeq", "limit"], required: ["room"] },
+    roundtable_fetch: { type: "object", properties: ["room", "afterSeq", "limit", "maxChars"], required: ["room"] },
     roundtable_rooms: { type: "object", properties: [], required: [] },
     roundtable_members: { type: "object", properties: ["room"], required: ["room"] },
     roundtable_wait: { type: "object", properties: ["room", "timeoutSeconds"], required: [] },
@@ -82,7 +82,10 @@ test("descriptions carry the shared tool's limits", () => {
   const text = (name: string): string => findRoundtableMcpTool(name)?.description ?? "";
   expect(text("roundtable_post")).toContain("32768 characters");
   expect(text("roundtable_digest")).toContain("default 1500, at most 8000");
-  expect(text("roundtable_fetch")).toContain("10 per page by default, at most 50");
+  expect(text("roundtable_fetch")).toContain(
+    "up to 10 messages (limit, at most 50) and 8000 characters (maxChars, at most 524288) by default. A message " +
+      "longer than the cap still comes whole when it is the first of its page.",
+  );
   expect(text("roundtable_wait")).toContain("default 30, at most 120");
 });
 

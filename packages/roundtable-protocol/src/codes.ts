@@ -10,7 +10,7 @@ export const WIRE_ERROR_CODES = {
   ERR_HELLO_REQUIRED: "A request other than hello arrived before the connection's hello.",
   ERR_HELLO_REPEATED: "A second hello arrived on a connection that already said hello.",
   ERR_PROTOCOL_MISMATCH:
-    "The hello names another protocol or version; the message names both and what to do. The connection is closed.",
+    "The hello names another protocol, or a version this broker does not serve; the message names both and what to do. The connection is closed.",
   ERR_NOT_MEMBER: "Posting or reading a room the connection's role has not joined.",
   ERR_NO_SUCH_ROOM: "The named room does not exist on this broker.",
   ERR_INVALID_ROOM_NAME: "The room name does not match the broker's room-name syntax.",
@@ -34,6 +34,14 @@ export const wireErrorCodeSchema = z.enum(Object.keys(WIRE_ERROR_CODES) as [Wire
 /** The exact refusal text for posting or reading a room without membership. */
 export function notMemberMessage(room: string): string {
   return `Not a member of room "${room}"; join it first`;
+}
+
+/** The refusal text for a fetch whose character cap is above the broker's largest page (its reply limit). */
+export function fetchCapTooLargeMessage(maxChars: number, maxFetchChars: number): string {
+  return (
+    `Invalid fetch request: maxChars ${maxChars} is above this broker's largest page, ${maxFetchChars} characters ` +
+    `(its reply limit); ask for at most ${maxFetchChars}`
+  );
 }
 
 /** The two sides of a protocol mismatch, as the refusal names them. */

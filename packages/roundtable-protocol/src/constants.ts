@@ -1,14 +1,36 @@
 /** Name every hello carries; a peer naming another protocol is refused at hello. */
 export const PROTOCOL_NAME = "orphus-roundtable";
 
-/** Version of the wire described here; bumped on any change an older peer would misread. */
-export const PROTOCOL_VERSION = 1;
+/**
+ * Version of the wire described here; bumped on any change an older peer would misread. Version 2 added fetch's
+ * character cap: a version-1 broker would drop `maxChars` and send an uncut page the client takes for a bounded one.
+ */
+export const PROTOCOL_VERSION = 2;
+
+/**
+ * Oldest client version a broker of this version still serves. A version-1 client never names a character cap and
+ * gets the default one; its pages may be shorter than before, which `more` already allowed, so it misreads nothing.
+ */
+export const OLDEST_PEER_VERSION = 1;
 
 /** Messages a fetch returns when the request names no limit: small, because fetch is the unbounded tier. */
 export const DEFAULT_FETCH_LIMIT = 20;
 
 /** Largest limit a fetch request may name. */
 export const MAX_FETCH_LIMIT = 200;
+
+/**
+ * Characters of message text a fetch page holds when the request names no cap: about 2,000 tokens, the size of the
+ * largest digest the shared tool may ask for, so a default fetch costs a context window no more than that. A page's
+ * first message comes whole even when it alone is longer (`fetchMessageChars` says what counts).
+ */
+export const DEFAULT_FETCH_CHARS = 8000;
+
+/**
+ * Largest character cap a fetch request may name: 512 Ki, the default broker's reply limit (`maxFetchBytes`), since
+ * every character takes at least one byte of JSON. A broker with a smaller reply limit refuses caps above its own.
+ */
+export const MAX_FETCH_CHARS = 512 * 1024;
 
 /** Characters a digest may spend when the request names no budget. */
 export const DEFAULT_DIGEST_BUDGET = 2000;

@@ -2,11 +2,14 @@ import * as z from "zod";
 import { WIRE_ERROR_CODES } from "./codes.js";
 import {
   DEFAULT_DIGEST_BUDGET,
+  DEFAULT_FETCH_CHARS,
   DEFAULT_FETCH_LIMIT,
   MAX_DIGEST_BUDGET,
   MAX_ERROR_MESSAGE_LENGTH,
+  MAX_FETCH_CHARS,
   MAX_FETCH_LIMIT,
   MAX_ROOM_NAME_LENGTH,
+  OLDEST_PEER_VERSION,
   PROTOCOL_NAME,
   PROTOCOL_VERSION,
   ROLE_NAME_PATTERN,
@@ -125,6 +128,14 @@ export function renderProtocolDoc(): string {
     "- Read cursors belong to the role name, not the connection: a role that reconnects resumes where it stopped. " +
       "`digest` moves the cursor to the newest message it covered; `fetch` moves it to the newest message it " +
       "returned. A cursor never moves backwards.",
+    "- A `fetch` page stops at `limit` messages, at `maxChars` characters of message text, or at the broker's " +
+      "byte limit, whichever comes first, and always carries one whole message: a message longer than the cap " +
+      "arrives whole when it is the first of its page, because reading it in full is what fetch is for. `more` " +
+      "says whether retained messages follow; pass `nextAfterSeq` as `afterSeq` to read on. A cap above the " +
+      "broker's reply limit is refused with `ERR_INVALID_REQUEST`, naming the largest it serves.",
+    "- Characters are counted one way everywhere: the UTF-16 code units (JavaScript's `String.length`) of a " +
+      "message's body plus its headline, the unit a digest budget counts. So a page holds at most " +
+      "max(`maxChars`, its first message) characters (`fetchMessageChars`).",
     "- Rooms live in the broker's memory. A broker exits a few seconds after its last connection closes, and a " +
       `new one knows no rooms: a post then fails with \`Not a member of room "<name>"; join it first\`.`,
     "",
@@ -136,9 +147,25 @@ export function renderProtocolDoc(): string {
     `| protocol version | ${PROTOCOL_VERSION} |`,
     `| role-name syntax | \`${ROLE_NAME_PATTERN.source}\` |`,
     `| room-name length on the wire | 1 to ${MAX_ROOM_NAME_LENGTH} characters (the broker applies its room syntax) |`,
+    `| oldest client version a broker serves | ${OLDEST_PEER_VERSION} |`,
     `| fetch limit | default ${DEFAULT_FETCH_LIMIT}, at most ${MAX_FETCH_LIMIT} |`,
+    `| fetch characters (\`maxChars\`) | default ${DEFAULT_FETCH_CHARS}, at most ${MAX_FETCH_CHARS} and the broker's reply limit |`,
     `| digest budget | default ${DEFAULT_DIGEST_BUDGET} characters, at most ${MAX_DIGEST_BUDGET} |`,
     `| error message | at most ${MAX_ERROR_MESSAGE_LENGTH} characters |`,
+    "",
+    "## Versions",
+    "",
+    "A hello names the client's version. The version is bumped on any change an older peer would misread; a " +
+      "broker serves clients from the oldest version in the table above to its own, and refuses any other with " +
+      "`ERR_PROTOCOL_MISMATCH`. Unknown members of a request are stripped, not refused.",
+    "",
+    "- Version 2 added fetch's character cap: `maxChars` in the request, `nextAfterSeq` and `maxChars` in the " +
+      "result. A version-1 broker would strip `maxChars` and send an uncut page that a version-2 client would take " +
+      "for a bounded one, so a version-2 client must not use it: the version-1 broker's exact version check " +
+      "refuses it at hello, and the refusal says how to replace the running broker.",
+    "- A version-2 broker serves version-1 clients. They name no cap and get the default one; their pages may " +
+      "end sooner than before, which `more` already allowed (the byte limit cut pages in version 1 too), and the " +
+      "version-1 client ignores reply members it does not know (its zod objects strip them), so it misreads nothing.",
     "",
     "## Error codes",
     "",

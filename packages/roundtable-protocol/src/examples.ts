@@ -1,4 +1,4 @@
-import { notMemberMessage, protocolMismatchMessage } from "./codes.js";
+import { fetchCapTooLargeMessage, notMemberMessage, protocolMismatchMessage } from "./codes.js";
 import { PROTOCOL_NAME, PROTOCOL_VERSION } from "./constants.js";
 import type { ErrorReply, OkReplyFor, Op, RequestFor, RoundtableEvent } from "./types.js";
 
@@ -90,7 +90,8 @@ export const PROTOCOL_EXAMPLES: readonly ProtocolExample[] = [
       fetchAfterSeq: 0,
     },
   }),
-  request<"fetch">({ id: 6, op: "fetch", room: "design-review", afterSeq: 40, limit: 2 }),
+  // #41 counts 41 characters and #42 counts 62 (body 47, headline 15): together past a cap of 100, so the page ends.
+  request<"fetch">({ id: 6, op: "fetch", room: "design-review", afterSeq: 40, limit: 2, maxChars: 100 }),
   reply<"fetch">({
     id: 6,
     ok: true,
@@ -99,16 +100,11 @@ export const PROTOCOL_EXAMPLES: readonly ProtocolExample[] = [
       room: "design-review",
       messages: [
         { seq: 41, author: "critic", body: "Cursors key on role name, not connection.", postedAt: 1795999990000 },
-        {
-          seq: 42,
-          author: "planner",
-          body: "Ship the ring buffer first; cursors can follow.",
-          headline: "ship ring first",
-          postedAt: 1796000000000,
-        },
       ],
       newestSeq: 42,
-      more: false,
+      more: true,
+      nextAfterSeq: 41,
+      maxChars: 100,
     },
   }),
   request<"rooms">({ id: 7, op: "rooms" }),
@@ -164,6 +160,16 @@ export const PROTOCOL_EXAMPLES: readonly ProtocolExample[] = [
       message: "Invalid post request: body: Invalid input: expected string, received number",
     },
   }),
+  refusal("refusal: a fetch cap above the broker's reply limit", {
+    id: 12,
+    ok: false,
+    op: "fetch",
+    error: {
+      code: "ERR_INVALID_REQUEST",
+      message: fetchCapTooLargeMessage(200_000, 131_072),
+      details: { maxChars: 200000, maxFetchChars: 131072 },
+    },
+  }),
   refusal("refusal: protocol mismatch", {
     id: 1,
     ok: false,
@@ -176,14 +182,14 @@ export const PROTOCOL_EXAMPLES: readonly ProtocolExample[] = [
         brokerPid: 4100,
         brokerIdleMs: 5000,
         peerProtocol: PROTOCOL_NAME,
-        peerVersion: 2,
+        peerVersion: PROTOCOL_VERSION + 1,
       }),
       details: {
         brokerProtocol: PROTOCOL_NAME,
-        brokerVersion: 1,
+        brokerVersion: PROTOCOL_VERSION,
         brokerPid: 4100,
         peerProtocol: PROTOCOL_NAME,
-        peerVersion: 2,
+        peerVersion: PROTOCOL_VERSION + 1,
       },
     },
   }),

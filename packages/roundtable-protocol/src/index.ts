@@ -15,15 +15,25 @@
 export {
   PROTOCOL_NAME,
   PROTOCOL_VERSION,
+  OLDEST_PEER_VERSION,
   DEFAULT_FETCH_LIMIT,
   MAX_FETCH_LIMIT,
+  DEFAULT_FETCH_CHARS,
+  MAX_FETCH_CHARS,
   DEFAULT_DIGEST_BUDGET,
   MAX_DIGEST_BUDGET,
   ROLE_NAME_PATTERN,
   MAX_ROOM_NAME_LENGTH,
   MAX_ERROR_MESSAGE_LENGTH,
 } from "./constants.js";
-export { WIRE_ERROR_CODES, wireErrorCodeSchema, notMemberMessage, protocolMismatchMessage } from "./codes.js";
+export { fetchMessageChars } from "./chars.js";
+export {
+  WIRE_ERROR_CODES,
+  wireErrorCodeSchema,
+  notMemberMessage,
+  protocolMismatchMessage,
+  fetchCapTooLargeMessage,
+} from "./codes.js";
 export {
   OPS,
   requestIdSchema,

@@ -1,5 +1,5 @@
 import type * as z from "zod";
-import { PROTOCOL_NAME, PROTOCOL_VERSION, MAX_ERROR_MESSAGE_LENGTH } from "./constants.js";
+import { MAX_ERROR_MESSAGE_LENGTH, OLDEST_PEER_VERSION, PROTOCOL_NAME, PROTOCOL_VERSION } from "./constants.js";
 import { ServerFrameInvalidError } from "./errors.js";
 import { OPS, requestIdSchema, requestSchemas, serverFrameSchema } from "./schemas.js";
 import type { Op, RoundtableRequest, ServerFrame, WireError } from "./types.js";
@@ -90,9 +90,16 @@ export function readPeerProtocol(value: unknown): PeerProtocol | undefined {
   return { protocol: protocol.slice(0, 64), version };
 }
 
-/** True when a peer speaks exactly this protocol and version. */
+/**
+ * True when a broker of this version serves the peer: the same protocol, at a version from
+ * {@link OLDEST_PEER_VERSION} to {@link PROTOCOL_VERSION}. A newer peer is refused: it may rely on what this broker
+ * would silently drop.
+ */
 export function isCompatiblePeer(peer: PeerProtocol): boolean {
-  return peer.protocol === PROTOCOL_NAME && peer.version === PROTOCOL_VERSION;
+  const { protocol, version } = peer;
+  return (
+    protocol === PROTOCOL_NAME && Number.isInteger(version) && version >= OLDEST_PEER_VERSION && version <= PROTOCOL_VERSION
+  );
 }
 
 /** Checks a frame from the broker; throws ServerFrameInvalidError when it is neither a reply nor an event. */

@@ -1,8 +1,11 @@
 import * as z from "zod";
 import { wireErrorCodeSchema } from "./codes.js";
 import {
+  DEFAULT_FETCH_CHARS,
+  DEFAULT_FETCH_LIMIT,
   MAX_DIGEST_BUDGET,
   MAX_ERROR_MESSAGE_LENGTH,
+  MAX_FETCH_CHARS,
   MAX_FETCH_LIMIT,
   MAX_ROOM_NAME_LENGTH,
   ROLE_NAME_PATTERN,
@@ -138,14 +141,32 @@ export const fetchRequestSchema = z
     op: z.literal("fetch"),
     room: roomNameSchema,
     afterSeq: seqSchema.optional().describe("Return messages numbered above this; default: the role's read cursor."),
-    limit: z.number().int().min(1).max(MAX_FETCH_LIMIT).optional().describe("Most messages to return; default 20."),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_FETCH_LIMIT)
+      .optional()
+      .describe(`Most messages to return; default ${DEFAULT_FETCH_LIMIT}.`),
+    maxChars: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_FETCH_CHARS)
+      .optional()
+      .describe(
+        `Most characters of message text (body plus headline, in UTF-16 code units) the page holds; default ` +
+          `${DEFAULT_FETCH_CHARS}. The first message comes whole even when it alone is longer. A broker refuses a ` +
+          "cap above its reply limit with ERR_INVALID_REQUEST (version 2)."
+      ),
   })
   .meta({
     title: "fetch request",
     description:
       "Messages numbered above afterSeq (default: the role's read cursor), in full, one small page at a " +
-      "time. Moves the role's read cursor forward to the newest message returned; a cursor never moves " +
-      "backwards, so re-reading old messages leaves it where it is.",
+      "time: the page stops at limit messages or maxChars characters of text, whichever comes first, but " +
+      "always carries one whole message. Moves the role's read cursor forward to the newest message returned; " +
+      "a cursor never moves backwards, so re-reading old messages leaves it where it is.",
   });
 
 /** rooms: every room on the broker, with its size and whether the role is a member. */
@@ -204,7 +225,11 @@ export const requestSchema = z.discriminatedUnion("op", [
 export const helloResultSchema = z
   .object({
     protocol: z.string(),
-    version: z.number().int().min(0),
+    version: z
+      .number()
+      .int()
+      .min(0)
+      .describe("Protocol version the broker speaks; it answers older clients it serves with its own version too."),
     role: roleNameSchema,
     brokerPid: z.number().int().min(0),
     brokerVersion: z.string().describe("Package version of the broker."),
@@ -277,6 +302,14 @@ export const fetchResultSchema = z
       .describe("Present when afterSeq is older than the retained window: what was lost."),
     newestSeq: seqSchema.describe("Sequence number of the room's newest message."),
     more: z.boolean().describe("True when retained messages remain after the last one returned."),
+    nextAfterSeq: seqSchema.describe(
+      "Pass as afterSeq to read on from this page: its last message, else past what was evicted (version 2)."
+    ),
+    maxChars: z
+      .number()
+      .int()
+      .min(1)
+      .describe("The character cap this page was cut at: the request's, else the default (version 2)."),
   })
   .meta({ title: "fetch result" });
 

@@ -5,11 +5,14 @@ test("the public export list", () => {
   expect(Object.keys(protocol).sort()).toEqual(
     [
       "DEFAULT_DIGEST_BUDGET",
+      "DEFAULT_FETCH_CHARS",
       "DEFAULT_FETCH_LIMIT",
       "MAX_DIGEST_BUDGET",
       "MAX_ERROR_MESSAGE_LENGTH",
+      "MAX_FETCH_CHARS",
       "MAX_FETCH_LIMIT",
       "MAX_ROOM_NAME_LENGTH",
+      "OLDEST_PEER_VERSION",
       "OPS",
       "PROTOCOL_EXAMPLES",
       "PROTOCOL_NAME",
@@ -25,6 +28,8 @@ test("the public export list", () => {
       "digestResultSchema",
       "errorReplySchema",
       "eventSchema",
+      "fetchCapTooLargeMessage",
+      "fetchMessageChars",
       "evictedRangeSchema",
       "fetchRequestSchema",
       "fetchResultSchema",
@@ -73,9 +78,12 @@ test("the public export list", () => {
 
 test("protocol constants", () => {
   expect(protocol.PROTOCOL_NAME).toBe("orphus-roundtable");
-  expect(protocol.PROTOCOL_VERSION).toBe(1);
+  expect(protocol.PROTOCOL_VERSION).toBe(2);
+  expect(protocol.OLDEST_PEER_VERSION).toBe(1);
   expect(protocol.DEFAULT_FETCH_LIMIT).toBe(20);
   expect(protocol.MAX_FETCH_LIMIT).toBe(200);
+  expect(protocol.DEFAULT_FETCH_CHARS).toBe(8000);
+  expect(protocol.MAX_FETCH_CHARS).toBe(524_288);
   expect(protocol.DEFAULT_DIGEST_BUDGET).toBe(2000);
   expect(protocol.MAX_DIGEST_BUDGET).toBe(100_000);
   expect(protocol.MAX_ROOM_NAME_LENGTH).toBe(128);
@@ -124,4 +132,16 @@ test("the exact refusal texts", () => {
       "orphus-roundtable v2. The broker exits 5 s after its last session disconnects: close the sessions still " +
       "using it, or stop it with `kill 4100`, and the next session starts a broker of its own version."
   );
+  expect(protocol.fetchCapTooLargeMessage(600_000, 524_288)).toBe(
+    "Invalid fetch request: maxChars 600000 is above this broker's largest page, 524288 characters (its reply " +
+      "limit); ask for at most 524288"
+  );
+});
+
+test("what a fetch page counts: UTF-16 code units of body plus headline, as the digest budget does", () => {
+  expect(protocol.fetchMessageChars({ body: "hello" })).toBe(5);
+  expect(protocol.fetchMessageChars({ body: "hello", headline: "hi" })).toBe(7);
+  expect(protocol.fetchMessageChars({ body: "", headline: undefined })).toBe(0);
+  // "é" is one code unit, "😀" two (a surrogate pair), a line break one: bytes and code points do not count.
+  expect(protocol.fetchMessageChars({ body: "é😀\n" })).toBe(4);
 });

@@ -96,6 +96,13 @@ describe("parseRequest", () => {
     expect(parsed.error.message).toMatch(/^Invalid post request: body: /);
     const fetch = parseRequest({ id: 5, op: "fetch", room: "r", limit: 201 });
     expect(fetch).toMatchObject({ ok: false, error: { code: "ERR_INVALID_REQUEST" } });
+    for (const maxChars of [0, 524_289, 1.5, "8000"]) {
+      const capped = parseRequest({ id: 7, op: "fetch", room: "r", maxChars });
+      expect(capped).toMatchObject({ ok: false, id: 7, op: "fetch", error: { code: "ERR_INVALID_REQUEST" } });
+      if (capped.ok) throw new Error("unreachable");
+      expect(capped.error.message).toMatch(/^Invalid fetch request: maxChars: /);
+    }
+    expect(parseRequest({ id: 8, op: "fetch", room: "r", maxChars: 524_288 })).toMatchObject({ ok: true });
     const hello = parseRequest({
       id: 6,
       op: "hello",
@@ -139,7 +146,14 @@ describe("parseRequest", () => {
       { requiredKeys: ["id", "op", "room"] }
     ),
     fc.record(
-      { id, op: fc.constant("fetch" as const), room, afterSeq: seq, limit: fc.integer({ min: 1, max: 200 }) },
+      {
+        id,
+        op: fc.constant("fetch" as const),
+        room,
+        afterSeq: seq,
+        limit: fc.integer({ min: 1, max: 200 }),
+        maxChars: fc.integer({ min: 1, max: 524_288 }),
+      },
       { requiredKeys: ["id", "op", "room"] }
     ),
     fc.record({ id, op: fc.constantFrom("rooms" as const, "status" as const) })
@@ -178,9 +192,12 @@ describe("peer protocol", () => {
     expect(readPeerProtocol("hello")).toBeUndefined();
   });
 
-  test("compatible only with the same name and version", () => {
+  test("compatible with the same name at versions 1 and 2: a version-2 broker still serves version-1 clients", () => {
     expect(isCompatiblePeer({ protocol: "orphus-roundtable", version: 1 })).toBe(true);
-    expect(isCompatiblePeer({ protocol: "orphus-roundtable", version: 2 })).toBe(false);
+    expect(isCompatiblePeer({ protocol: "orphus-roundtable", version: 2 })).toBe(true);
+    expect(isCompatiblePeer({ protocol: "orphus-roundtable", version: 3 })).toBe(false);
+    expect(isCompatiblePeer({ protocol: "orphus-roundtable", version: 0 })).toBe(false);
+    expect(isCompatiblePeer({ protocol: "orphus-roundtable", version: 1.5 })).toBe(false);
     expect(isCompatiblePeer({ protocol: "orphus-intercom", version: 1 })).toBe(false);
   });
 });

@@ -34,7 +34,7 @@ async function rawMember(socketPath: string, role: string, room: string): Promis
   socket.on("data", (chunk: Buffer) => decoder.push(chunk, (value) => (frames++, replies.push(value as Record<string, unknown>))));
   socket.on("close", () => (closed = true));
   await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
-  socket.write(encodeFrame({ id: 1, op: "hello", protocol: "orphus-roundtable", version: 1, role, pid: process.pid }));
+  socket.write(encodeFrame({ id: 1, op: "hello", protocol: "orphus-roundtable", version: 2, role, pid: process.pid }));
   socket.write(encodeFrame({ id: 2, op: "join", room }));
   await within(`${role} joined`, 10_000, () => replies.some((r) => r["id"] === 2));
   return { socket, frames: () => frames, closed: () => closed };
@@ -63,11 +63,12 @@ test("a member that stops reading: bounded broker memory, the others barely slow
       // The sloth joins the writers' room and stops reading: every post queues a ping for it.
       sloth = await rawMember(broker.socketPath, "sloth", "busy");
       sloth.socket.pause();
-      // The hog fills its own room with large posts, then asks for them again and again without reading.
+      // The hog fills its own room with large posts, then asks for them again and again without reading, each time
+      // as one page of the largest cap (the default cap would send one 30 KB post a reply).
       hog = await rawMember(broker.socketPath, "hog", "hogroom");
       hog.socket.pause();
       for (let i = 0; i < 16; i++) hog.socket.write(encodeFrame({ id: 10 + i, op: "post", room: "hogroom", body: HOG_BODY }));
-      for (let i = 0; i < 64; i++) hog.socket.write(encodeFrame({ id: 100 + i, op: "fetch", room: "hogroom", afterSeq: 0, limit: 16 }));
+      for (let i = 0; i < 64; i++) hog.socket.write(encodeFrame({ id: 100 + i, op: "fetch", room: "hogroom", afterSeq: 0, limit: 16, maxChars: 524_288 }));
     }
     const dropped = (await observer.status()).pingsDropped;
     const started = performance.now();

@@ -81,7 +81,7 @@ export class FakeToolClient implements RoundtableToolClient {
     };
   }
 
-  async fetch(name: string, options: { afterSeq?: number; limit?: number } = {}): Promise<Result<"fetch">> {
+  async fetch(name: string, options: { afterSeq?: number; limit?: number; maxChars?: number } = {}): Promise<Result<"fetch">> {
     this.calls.push(`fetch ${name} ${options.afterSeq ?? "-"} ${options.limit ?? "-"}`);
     const room = this.#member(name);
     const after = options.afterSeq ?? room.cursor;
@@ -94,6 +94,8 @@ export class FakeToolClient implements RoundtableToolClient {
       messages: page.map((m) => ({ ...m, postedAt: 1_796_000_000_000 + m.seq })),
       newestSeq: room.messages.length,
       more: all.length > page.length,
+      nextAfterSeq: last?.seq ?? after,
+      maxChars: options.maxChars ?? 8000,
     };
   }
 
