@@ -21,6 +21,8 @@ export {
   MAX_DIGEST_BUDGET,
   ROLE_NAME_PATTERN,
   MAX_ROOM_NAME_LENGTH,
+  ROOM_NAME_PATTERN,
+  MAX_VALID_ROOM_NAME_LENGTH,
   MAX_ERROR_MESSAGE_LENGTH,
 } from "./constants.js";
 export { WIRE_ERROR_CODES, wireErrorCodeSchema, notMemberMessage, protocolMismatchMessage } from "./codes.js";
@@ -30,6 +32,7 @@ export {
   seqSchema,
   roleNameSchema,
   roomNameSchema,
+  validRoomNameSchema,
   helloRequestSchema,
   joinRequestSchema,
   leaveRequestSchema,
