@@ -331,6 +331,7 @@ class RunningBroker implements Broker, ConnectionHost {
         return;
       }
       connection.role = request.role;
+      this.#service.attach(connection, request.role);
       this.#clearHelloTimer(connection);
       this.#reply(connection, {
         id: request.id,

@@ -16,7 +16,8 @@ export interface ConnectionHost {
 }
 
 /**
- * One client connection: its decoder, its role once it said hello, the rooms it joined, and its outbound queue.
+ * One client connection: its decoder, its role once it said hello, and its outbound queue. Rooms are joined by
+ * the role, not the connection (RoomService).
  *
  * The outbound queue is the socket's own write buffer, bounded here: a ping is dropped (and counted) while the
  * backlog is at or above `pingDropBytes`; a reply is never dropped, but a reply that would take the backlog past
@@ -25,8 +26,6 @@ export interface ConnectionHost {
 export class BrokerConnection {
   /** Role named by hello; undefined until then. */
   role: string | undefined;
-  /** Names of the rooms this connection joined. */
-  readonly rooms = new Set<string>();
   /** Pings dropped because this connection was not reading fast enough. */
   pingsDropped = 0;
   /** The pending hello timeout (a handle of the broker's injected timers) until the connection says hello. */

@@ -17,16 +17,34 @@ export class RefusalError extends BrokerError {
   }
 }
 
-/** The socket path is longer than the platform's `sun_path` allows; thrown before any bind could fail cryptically. */
+/**
+ * The socket path is longer than the platform's `sun_path` allows; thrown before any bind could fail cryptically.
+ * The advice names `setting`, what the user set the agent directory with: a flag such as `--agent-dir`, a variable
+ * (default `ORPHUS_CODING_AGENT_DIR`), or "default" when they set nothing.
+ */
 export class SocketPathTooLongError extends BrokerError {
   override readonly name = "SocketPathTooLongError";
   readonly code = "ERR_SOCKET_PATH_TOO_LONG";
-  constructor(readonly socketPath: string, readonly bytes: number, readonly limit: number, readonly platform: string) {
+  constructor(
+    readonly socketPath: string,
+    readonly bytes: number,
+    readonly limit: number,
+    readonly platform: string,
+    readonly setting: string = "ORPHUS_CODING_AGENT_DIR"
+  ) {
     super(
       `Broker socket path is ${bytes} bytes; ${platform} allows at most ${limit - 1} (${limit} with the ` +
-        `terminating NUL): ${socketPath}. Set ORPHUS_CODING_AGENT_DIR to a shorter directory.`
+        `terminating NUL): ${socketPath}. ${shorterDirectoryAdvice(setting)}`
     );
   }
+}
+
+function shorterDirectoryAdvice(setting: string): string {
+  if (setting.startsWith("-")) return `Pass a shorter ${setting}.`;
+  if (setting === "default") {
+    return "The default agent directory is too deep here: set ORPHUS_CODING_AGENT_DIR (or pass --agent-dir) to a shorter one.";
+  }
+  return `Set ${setting} to a shorter directory.`;
 }
 
 /** Something other than a socket sits at the socket path; the broker refuses to touch it and leaves it intact. */

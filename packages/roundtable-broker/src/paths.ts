@@ -87,11 +87,17 @@ export function socketPathLimit(platform: NodeJS.Platform = process.platform): n
 
 /**
  * Throws SocketPathTooLongError when `socketPath` does not fit the platform's `sun_path`. Node would otherwise
- * truncate it silently or fail with a cryptic EINVAL or EADDRINUSE.
+ * truncate it silently or fail with a cryptic EINVAL or EADDRINUSE. `setting` is what the user set the agent
+ * directory with (`--agent-dir`, a variable, or "default"), so the advice names what they can change; default
+ * {@link AGENT_DIR_ENV}.
  */
-export function checkSocketPath(socketPath: string, platform: NodeJS.Platform = process.platform): void {
+export function checkSocketPath(
+  socketPath: string,
+  platform: NodeJS.Platform = process.platform,
+  setting: string = AGENT_DIR_ENV
+): void {
   const limit = socketPathLimit(platform);
   if (limit === undefined) return;
   const bytes = Buffer.byteLength(socketPath, "utf8");
-  if (bytes >= limit) throw new SocketPathTooLongError(socketPath, bytes, limit, platform);
+  if (bytes >= limit) throw new SocketPathTooLongError(socketPath, bytes, limit, platform, setting);
 }

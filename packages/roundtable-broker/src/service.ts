@@ -14,6 +14,7 @@ import {
 import {
   DEFAULT_DIGEST_BUDGET,
   DEFAULT_FETCH_LIMIT,
+  ROOM_NAME_PATTERN,
   notMemberMessage,
   type RequestFor,
   type ResultFor,
@@ -79,12 +80,20 @@ function refusing<T>(room: string, action: () => T): T {
 }
 
 /**
- * The rooms of one broker and the connections joined to each: runs every room op for a connection that said
- * hello, and pushes events to the other members. Rooms are never removed (their sequence numbers must not restart).
+ * The rooms of one broker and the open connections of each role: runs every room op for a connection that said
+ * hello, and pushes events to the members' connections. Rooms are never removed (their sequence numbers must not
+ * restart).
+ *
+ * Membership belongs to the role (docs/protocol.md, "Membership"): a role is a member of a room from a join by any of
+ * its connections until a leave by any of them, or until its last connection closes. So each role is joined to a
+ * room under one seat, its own name, whichever connection asks, and `registry.dropConnection(role)` takes it out of
+ * every room when its last connection goes. Events go to every connection of every member role except the one whose
+ * request caused them.
  */
 export class RoomService {
   readonly registry: RoomRegistry;
-  readonly #members = new Map<string, Set<BrokerConnection>>();
+  /** Open connections that said hello, by role; a role is present while it has at least one. */
+  readonly #connections = new Map<string, Set<BrokerConnection>>();
   /** Pings dropped by connections that have since closed, so the total survives them. */
   #droppedByClosed = 0;
 
@@ -96,6 +105,8 @@ export class RoomService {
       maxHeadlineBytes: options.maxHeadlineBytes,
       capacity: options.roomCapacity,
       clock: options.clock,
+      // The protocol's pattern, so the broker and every caller that checks a room name first agree.
+      roomNamePattern: ROOM_NAME_PATTERN,
     });
   }
 
@@ -106,15 +117,18 @@ export class RoomService {
     return total;
   }
 
+  /** Counts a connection that said hello as `role` among the role's connections: it now speaks for the role. */
+  attach(connection: BrokerConnection, role: string): void {
+    let connections = this.#connections.get(role);
+    if (connections === undefined) this.#connections.set(role, (connections = new Set()));
+    connections.add(connection);
+  }
+
   join(connection: BrokerConnection, role: string, { room: name }: RequestFor<"join">): ResultFor<"join"> {
     const created = this.registry.get(name) === undefined;
     const room = refusing(name, () => this.registry.getOrCreate(name));
-    const becameMember = refusing(name, () => room.join(role, connection.id));
-    connection.rooms.add(name);
-    let joined = this.#members.get(name);
-    if (joined === undefined) this.#members.set(name, (joined = new Set()));
-    joined.add(connection);
-    if (becameMember) this.#emit(name, { event: "join", room: name, seq: 0, role }, role);
+    const becameMember = refusing(name, () => room.join(role, role));
+    if (becameMember) this.#emit(room, { event: "join", room: name, seq: 0, role }, connection);
     return {
       room: name,
       created,
@@ -126,16 +140,16 @@ export class RoomService {
 
   leave(connection: BrokerConnection, role: string, { room: name }: RequestFor<"leave">): ResultFor<"leave"> {
     const room = this.registry.get(name);
-    if (room === undefined || !connection.rooms.delete(name)) return { room: name, left: false };
-    this.#members.get(name)?.delete(connection);
-    if (room.leave(role, connection.id)) this.#emit(name, { event: "leave", room: name, seq: 0, role }, role);
+    if (room === undefined || !room.leave(role, role)) return { room: name, left: false };
+    // The role's other connections are out too: this leave event is the last they hear from the room.
+    this.#emit(room, { event: "leave", room: name, seq: 0, role }, connection, role);
     return { room: name, left: true };
   }
 
-  post(_connection: BrokerConnection, role: string, request: RequestFor<"post">): ResultFor<"post"> {
+  post(connection: BrokerConnection, role: string, request: RequestFor<"post">): ResultFor<"post"> {
     const room = this.#memberRoom(request.room, role);
     const message = refusing(request.room, () => room.post(role, request.body, request.headline));
-    this.#emit(request.room, { event: "post", room: request.room, seq: message.seq, author: role }, role);
+    this.#emit(room, { event: "post", room: request.room, seq: message.seq, author: role }, connection);
     return { room: request.room, seq: message.seq, postedAt: message.postedAt };
   }
 
@@ -201,17 +215,17 @@ export class RoomService {
     return { room: name, members: room.members().sort() };
   }
 
-  /** Forgets a closed connection: its roles leave the rooms it alone held them in, and the others hear of it. */
+  /** Forgets a closed connection; when it was its role's last, the role leaves every room and the others hear of it. */
   drop(connection: BrokerConnection): void {
     this.#droppedByClosed += connection.pingsDropped;
-    for (const name of connection.rooms) this.#members.get(name)?.delete(connection);
-    connection.rooms.clear();
-    for (const departure of this.registry.dropConnection(connection.id)) {
-      this.#emit(
-        departure.room,
-        { event: "disconnect", room: departure.room, seq: 0, role: departure.role },
-        departure.role
-      );
+    const role = connection.role;
+    const connections = role === undefined ? undefined : this.#connections.get(role);
+    if (role === undefined || connections === undefined || !connections.delete(connection)) return;
+    if (connections.size > 0) return;
+    this.#connections.delete(role);
+    for (const departure of this.registry.dropConnection(role)) {
+      const room = this.registry.get(departure.room) as Room;
+      this.#emit(room, { event: "disconnect", room: departure.room, seq: 0, role }, connection);
     }
   }
 
@@ -224,15 +238,20 @@ export class RoomService {
     return room;
   }
 
-  /** Sends `event` to every connection joined to `room` except those of the role that caused it. */
-  #emit(room: string, event: RoundtableEvent, causedBy: string): void {
-    const joined = this.#members.get(room);
-    if (joined === undefined || joined.size === 0) return;
+  /**
+   * Sends `event` to every connection of every member role of `room`, and of `departed` (a role that just left),
+   * except `cause`, the connection whose request caused it.
+   */
+  #emit(room: Room, event: RoundtableEvent, cause: BrokerConnection, departed?: string): void {
     let frame: Buffer | undefined;
-    for (const connection of joined) {
-      if (connection.role === causedBy) continue;
-      frame ??= encodeFrame(event, { maxFrameBytes: this.options.maxFrameBytes });
-      connection.sendEvent(frame);
-    }
+    const send = (role: string): void => {
+      for (const connection of this.#connections.get(role) ?? []) {
+        if (connection === cause) continue;
+        frame ??= encodeFrame(event, { maxFrameBytes: this.options.maxFrameBytes });
+        connection.sendEvent(frame);
+      }
+    };
+    for (const role of room.members()) send(role);
+    if (departed !== undefined) send(departed);
   }
 }

@@ -88,6 +88,23 @@ describe("where the broker lives", () => {
     expect(() => checkSocketPath(`/${"é".repeat(54)}`, "linux")).toThrow(SocketPathTooLongError);
     expect(() => checkSocketPath(`\\\\.\\pipe\\${"x".repeat(300)}`, "win32")).not.toThrow();
   });
+
+  test("the advice names what the user set the directory with: the flag, the variable, or nothing", () => {
+    const tooLong = `/${"a".repeat(107)}`;
+    const advice = (setting?: string): string => {
+      try {
+        checkSocketPath(tooLong, "linux", setting);
+      } catch (error) {
+        return (error as Error).message.replace(/^.*: \/a+\. /, "");
+      }
+      throw new Error("expected a refusal");
+    };
+    expect(advice()).toBe("Set ORPHUS_CODING_AGENT_DIR to a shorter directory.");
+    expect(advice("--agent-dir")).toBe("Pass a shorter --agent-dir.");
+    expect(advice("default")).toBe(
+      "The default agent directory is too deep here: set ORPHUS_CODING_AGENT_DIR (or pass --agent-dir) to a shorter one."
+    );
+  });
 });
 
 describe("the bin's location", () => {

@@ -55,6 +55,15 @@ afterAll(() => {
 });
 
 describe("the bin", () => {
+  test("an --agent-dir too deep for a socket path fails at once, and the advice names the flag", async () => {
+    const agentDir = join(tempAgentDir(), "d".repeat(100));
+    const { exit } = spawnBroker(agentDir, { bundle });
+    const { code, stderr } = await exit;
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^orphus-roundtable-broker: Broker socket path is \d+ bytes; linux allows at most 107 /);
+    expect(stderr.trimEnd()).toMatch(/\. Pass a shorter --agent-dir\.$/);
+  });
+
   test("16 brokers started at once over one agent directory leave exactly one listening; the rest exit 0", async () => {
     const agentDir = tempAgentDir();
     // They start over a stale socket file, so each must also decide, against the others, who reclaims it.

@@ -56,24 +56,183 @@ describe("membership and pings", () => {
       result: { room: "r", members: ["planner"] },
     });
   });
+});
 
-  test("a role joined from two connections leaves when the last one does", async () => {
+// docs/protocol.md, "Membership": membership belongs to the role; events go to every connection of every member role
+// except the one whose request caused them.
+describe("membership belongs to the role, over several connections", () => {
+  /** Every open peer has seen everything sent before this: a reply on a connection follows its earlier events. */
+  async function settle(...peers: RawPeer[]): Promise<void> {
+    for (const peer of peers) await peer.request({ id: 900 + peer.frames.length, op: "status" });
+  }
+
+  test("a second connection of the author's role gets the post event; the posting connection does not", async () => {
+    const broker = await startTestBroker();
+    const seatA = await RawPeer.hello(broker.socketPath, "codex");
+    const seatB = await RawPeer.hello(broker.socketPath, "codex");
+    const critic = await RawPeer.hello(broker.socketPath, "critic");
+    await seatA.request({ id: 2, op: "join", room: "design" });
+    await critic.request({ id: 2, op: "join", room: "design" });
+    expect(await seatA.request({ id: 3, op: "post", room: "design", body: "from seat A" })).toMatchObject({ ok: true });
+    await settle(seatA, seatB, critic);
+    const posts = (peer: RawPeer): unknown[] => peer.events().filter((e) => e["event"] === "post");
+    expect(posts(seatB)).toEqual([{ event: "post", room: "design", seq: 1, author: "codex" }]);
+    expect(posts(critic)).toEqual([{ event: "post", room: "design", seq: 1, author: "codex" }]);
+    expect(posts(seatA)).toEqual([]);
+  });
+
+  test("a connection that never joined speaks for its member role: it posts, reads, hears, and leaves for it", async () => {
+    const broker = await startTestBroker();
+    const joined = await RawPeer.hello(broker.socketPath, "codex");
+    const never = await RawPeer.hello(broker.socketPath, "codex");
+    const planner = await RawPeer.hello(broker.socketPath, "planner");
+    await joined.request({ id: 2, op: "join", room: "design" });
+    await planner.request({ id: 2, op: "join", room: "design" });
+    // The never-joined connection heard its own role join, and now hears the room.
+    await planner.request({ id: 3, op: "post", room: "design", body: "proposal" });
+    await settle(never);
+    expect(never.events()).toEqual([
+      { event: "join", room: "design", seq: 0, role: "codex" },
+      { event: "join", room: "design", seq: 0, role: "planner" },
+      { event: "post", room: "design", seq: 1, author: "planner" },
+    ]);
+    expect(await never.request({ id: 4, op: "rooms" })).toMatchObject({
+      result: { rooms: [{ room: "design", members: 2, newestSeq: 1, joined: true, unread: 1 }] },
+    });
+    expect(await never.request({ id: 5, op: "digest", room: "design" })).toMatchObject({
+      ok: true,
+      result: { room: "design", throughSeq: 1 },
+    });
+    // The cursor is the role's: the connection that joined has nothing unread now.
+    expect(await joined.request({ id: 6, op: "rooms" })).toMatchObject({ result: { rooms: [{ unread: 0 }] } });
+    expect(await never.request({ id: 7, op: "post", room: "design", body: "reply" })).toMatchObject({
+      ok: true,
+      result: { seq: 2 },
+    });
+    // Leaving from the connection that never joined takes the role out, for both of its connections.
+    expect(await never.request({ id: 8, op: "leave", room: "design" })).toMatchObject({
+      result: { room: "design", left: true },
+    });
+    await settle(joined, planner);
+    expect(joined.events().slice(-2)).toEqual([
+      { event: "post", room: "design", seq: 2, author: "codex" },
+      { event: "leave", room: "design", seq: 0, role: "codex" },
+    ]);
+    expect(planner.events().slice(-1)).toEqual([{ event: "leave", room: "design", seq: 0, role: "codex" }]);
+    expect(await joined.request({ id: 9, op: "post", room: "design", body: "still here?" })).toMatchObject({
+      ok: false,
+      error: { code: "ERR_NOT_MEMBER" },
+    });
+    expect(await joined.request({ id: 10, op: "leave", room: "design" })).toMatchObject({ result: { left: false } });
+    // Out means out: the role's connections hear nothing more from the room.
+    const before = joined.events().length;
+    await planner.request({ id: 11, op: "post", room: "design", body: "anyone?" });
+    await settle(joined, never);
+    expect(joined.events().length).toBe(before);
+    expect(never.events().filter((e) => e["seq"] === 3)).toEqual([]);
+  });
+
+  test("the role stays a member while any of its connections is open, joined from it or not", async () => {
+    const broker = await startTestBroker();
+    const watcher = await RawPeer.hello(broker.socketPath, "watcher");
+    await watcher.request({ id: 2, op: "join", room: "r" });
+    const joined = await RawPeer.hello(broker.socketPath, "planner");
+    const other = await RawPeer.hello(broker.socketPath, "planner");
+    await joined.request({ id: 2, op: "join", room: "r" });
+    joined.socket.destroy();
+    await eventually(() => broker.stats().connections === 2);
+    expect(await other.request({ id: 2, op: "post", room: "r", body: "still in" })).toMatchObject({ ok: true });
+    other.socket.destroy();
+    await watcher.until(() => watcher.events().length === 3);
+    expect(watcher.events()).toEqual([
+      { event: "join", room: "r", seq: 0, role: "planner" },
+      { event: "post", room: "r", seq: 1, author: "planner" },
+      { event: "disconnect", room: "r", seq: 0, role: "planner" },
+    ]);
+    expect(await watcher.request({ id: 3, op: "members", room: "r" })).toMatchObject({ result: { members: ["watcher"] } });
+  });
+
+  test("one-shot post (connect, hello, post, close): refused when no other connection of the role holds the room", async () => {
+    const broker = await startTestBroker();
+    const planner = await RawPeer.hello(broker.socketPath, "planner");
+    await planner.request({ id: 2, op: "join", room: "design" });
+    // The human joined once from a CLI call that has since closed: that membership ended with its connection.
+    const earlier = await RawPeer.hello(broker.socketPath, "human");
+    await earlier.request({ id: 2, op: "join", room: "design" });
+    earlier.socket.destroy();
+    await eventually(() => broker.stats().connections === 1);
+    const oneShot = await RawPeer.hello(broker.socketPath, "human");
+    expect(await oneShot.request({ id: 2, op: "post", room: "design", body: "drive-by" })).toEqual({
+      id: 2,
+      ok: false,
+      op: "post",
+      error: {
+        code: "ERR_NOT_MEMBER",
+        message: 'Not a member of room "design"; join it first',
+        details: { room: "design" },
+      },
+    });
+    oneShot.socket.destroy();
+    await settle(planner);
+    expect(planner.events()).toEqual([
+      { event: "join", room: "design", seq: 0, role: "human" },
+      { event: "disconnect", room: "design", seq: 0, role: "human" },
+    ]);
+  });
+
+  test("one-shot post: stored when another connection of the role holds the room, which hears it and keeps it", async () => {
+    const broker = await startTestBroker();
+    const planner = await RawPeer.hello(broker.socketPath, "planner");
+    await planner.request({ id: 2, op: "join", room: "design" });
+    const tail = await RawPeer.hello(broker.socketPath, "human");
+    await tail.request({ id: 2, op: "join", room: "design" });
+    const oneShot = await RawPeer.hello(broker.socketPath, "human");
+    expect(await oneShot.request({ id: 2, op: "post", room: "design", body: "drive-by" })).toMatchObject({
+      ok: true,
+      result: { room: "design", seq: 1 },
+    });
+    oneShot.socket.destroy();
+    await eventually(() => broker.stats().connections === 2);
+    await settle(planner, tail);
+    expect(tail.events()).toEqual([{ event: "post", room: "design", seq: 1, author: "human" }]);
+    expect(planner.events()).toEqual([
+      { event: "join", room: "design", seq: 0, role: "human" },
+      { event: "post", room: "design", seq: 1, author: "human" },
+    ]);
+    expect(await planner.request({ id: 3, op: "members", room: "design" })).toMatchObject({
+      result: { members: ["human", "planner"] },
+    });
+  });
+
+  test("one-shot with a join first (what `roundtable post` does): the others see join, post, disconnect", async () => {
+    const broker = await startTestBroker();
+    const planner = await RawPeer.hello(broker.socketPath, "planner");
+    await planner.request({ id: 2, op: "join", room: "design" });
+    const oneShot = await RawPeer.hello(broker.socketPath, "human");
+    await oneShot.request({ id: 2, op: "join", room: "design" });
+    expect(await oneShot.request({ id: 3, op: "post", room: "design", body: "hi" })).toMatchObject({ ok: true });
+    oneShot.socket.destroy();
+    await planner.until(() => planner.events().length === 3);
+    expect(planner.events()).toEqual([
+      { event: "join", room: "design", seq: 0, role: "human" },
+      { event: "post", room: "design", seq: 1, author: "human" },
+      { event: "disconnect", room: "design", seq: 0, role: "human" },
+    ]);
+  });
+
+  test("joining again from a second connection changes nothing and tells nobody", async () => {
     const broker = await startTestBroker();
     const watcher = await RawPeer.hello(broker.socketPath, "watcher");
     await watcher.request({ id: 2, op: "join", room: "r" });
     const first = await RawPeer.hello(broker.socketPath, "planner");
     const second = await RawPeer.hello(broker.socketPath, "planner");
     await first.request({ id: 2, op: "join", room: "r" });
-    await second.request({ id: 2, op: "join", room: "r" });
-    first.socket.destroy();
-    // Wait until the broker has seen the close, so the leave below is the role's last connection going.
-    await eventually(() => broker.stats().connections === 2);
-    await second.request({ id: 3, op: "leave", room: "r" });
-    await watcher.until(() => watcher.events().length === 2);
-    expect(watcher.events()).toEqual([
-      { event: "join", room: "r", seq: 0, role: "planner" },
-      { event: "leave", room: "r", seq: 0, role: "planner" },
-    ]);
+    expect(await second.request({ id: 2, op: "join", room: "r" })).toMatchObject({
+      result: { created: false, members: ["planner", "watcher"] },
+    });
+    await settle(watcher, first);
+    expect(watcher.events()).toEqual([{ event: "join", room: "r", seq: 0, role: "planner" }]);
+    expect(first.events()).toEqual([]);
   });
 });
 
@@ -254,7 +413,11 @@ describe("limits", () => {
     expect(await a.request({ id: 5, op: "post", room: "one", body: "ok", headline: "12345" })).toMatchObject({
       error: { code: "ERR_HEADLINE_TOO_LARGE", details: { bytes: 5, maxHeadlineBytes: 4 } },
     });
+    // The protocol's ROOM_NAME_PATTERN, the one tools and the CLI check before sending.
     expect(await a.request({ id: 6, op: "join", room: "Bad Name" })).toMatchObject({
+      error: { code: "ERR_INVALID_ROOM_NAME", details: { pattern: "^[a-z0-9][a-z0-9._-]{0,63}$" } },
+    });
+    expect(await a.request({ id: 8, op: "join", room: "x".repeat(65) })).toMatchObject({
       error: { code: "ERR_INVALID_ROOM_NAME" },
     });
     // Nothing refused was stored.

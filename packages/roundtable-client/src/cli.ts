@@ -408,7 +408,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       ...io.clientOptions,
       role: args.role,
       ...(io.env === undefined ? {} : { env: io.env }),
-      ...(args.agentDir === undefined ? {} : { agentDir: args.agentDir }),
+      ...(args.agentDir === undefined ? {} : { agentDir: args.agentDir, agentDirSetting: "--agent-dir" }),
       spawnBroker: action.command === "post",
       onWarning: () => undefined,
     };

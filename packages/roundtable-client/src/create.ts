@@ -1,5 +1,12 @@
 import { parse } from "node:path";
-import { brokerCommand, brokerLogPath, brokerSocketPath, resolveAgentDir } from "@orphus/roundtable-broker";
+import {
+  AGENT_DIR_ENV,
+  brokerCommand,
+  brokerLogPath,
+  brokerSocketPath,
+  checkSocketPath,
+  resolveAgentDir,
+} from "@orphus/roundtable-broker";
 import { RoundtableClient, type Connector, type RoundtableClientOptions } from "./client.js";
 import { ClientOptionError } from "./errors.js";
 import { roleFromEnv } from "./role.js";
@@ -23,6 +30,11 @@ export interface CreateRoundtableClientOptions extends Omit<RoundtableClientOpti
   readonly role?: string;
   /** The agent directory; default `ORPHUS_CODING_AGENT_DIR`, else `~/.orphus/agent`. One per fleet. */
   readonly agentDir?: string;
+  /**
+   * What the user set `agentDir` with, named in advice about the directory (a socket path too long for it): a flag
+   * such as `--agent-dir`. Default: "the agentDir option" when `agentDir` is given, else the variable, else "default".
+   */
+  readonly agentDirSetting?: string;
   /** Environment the agent directory and the role are resolved from, and the spawned broker runs with; default process.env. */
   readonly env?: NodeJS.ProcessEnv;
   /** Start a broker when nothing answers; default true. False for read-only callers (BrokerNotRunningError). */
@@ -49,15 +61,25 @@ function checkIdleMs(idleMs: number | undefined): void {
   }
 }
 
+/** What the user set the agent directory with: the given label, the option, the variable, or nothing ("default"). */
+function agentDirSetting(options: CreateRoundtableClientOptions, env: NodeJS.ProcessEnv): string {
+  if (options.agentDirSetting !== undefined) return options.agentDirSetting;
+  if (options.agentDir !== undefined) return "the agentDir option";
+  return (env[AGENT_DIR_ENV]?.trim() ?? "") !== "" ? AGENT_DIR_ENV : "default";
+}
+
 /**
- * Works out the agent directory, the socket, the log and the command that starts a broker. Starts nothing; the
- * command is resolved (tsx is located when running from source), so a client calls this on its first connect.
+ * Works out the agent directory (absolute), the socket, the log and the command that starts a broker. Starts
+ * nothing; the command is resolved (tsx is located when running from source), so a client calls this on its first
+ * connect. Throws the broker's SocketPathTooLongError, naming what set the directory, when the socket path cannot
+ * fit: no broker is spawned only to fail on it.
  */
 export function locateBroker(options: CreateRoundtableClientOptions = {}): BrokerLocation {
   checkIdleMs(options.brokerIdleMs);
   const env = options.env ?? process.env;
   const agentDir = resolveAgentDir(options.agentDir === undefined ? env : { ORPHUS_CODING_AGENT_DIR: options.agentDir });
   const socketPath = brokerSocketPath(agentDir);
+  checkSocketPath(socketPath, process.platform, agentDirSetting(options, env));
   if (options.spawnBroker === false) return { agentDir, socketPath, spawn: undefined };
   const command: BrokerCommand = options.brokerCommand ?? {
     ...brokerCommand({ agentDir, ...(options.brokerIdleMs === undefined ? {} : { idleMs: options.brokerIdleMs }) }),
@@ -82,8 +104,16 @@ export function locateBroker(options: CreateRoundtableClientOptions = {}): Broke
  * first call, which starts a broker (detached) when none answers. Options are checked at once.
  */
 export function createRoundtableClient(options: CreateRoundtableClientOptions = {}): RoundtableClient {
-  const { agentDir: _a, env: _e, spawnBroker: _s, brokerIdleMs: _i, brokerCommand: _c, brokerLogPath: _l, ...rest } =
-    options;
+  const {
+    agentDir: _a,
+    agentDirSetting: _d,
+    env: _e,
+    spawnBroker: _s,
+    brokerIdleMs: _i,
+    brokerCommand: _c,
+    brokerLogPath: _l,
+    ...rest
+  } = options;
   const { startTimeoutMs, onSpawn, spawn: _spawn, connector: given, ...clientOptions } = rest;
   checkIdleMs(options.brokerIdleMs);
   let location: BrokerLocation | undefined;

@@ -38,6 +38,7 @@ export {
   roundtableToolParameters,
   roundtableToolJsonSchema,
   parseRoundtableToolInput,
+  parseRoundtableActionArguments,
   runRoundtableTool,
   describeToolError,
 } from "./tool.js";
@@ -63,6 +64,7 @@ export {
   TOOL_MAX_FETCH_CHARS,
   TOOL_DEFAULT_WAIT_MS,
   TOOL_MAX_WAIT_MS,
+  TOOL_WAIT_POLL_MS,
   TOOL_MAX_POST_CHARS,
 } from "./limits.js";
 export {

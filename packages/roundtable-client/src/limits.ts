@@ -66,5 +66,11 @@ export const TOOL_DEFAULT_WAIT_MS = 30_000;
 /** Longest wait a tool call may name: well below the call timeouts of common agent harnesses. */
 export const TOOL_MAX_WAIT_MS = 120_000;
 
+/**
+ * How often a wait looks at the unread counts besides listening for posts: a post whose event was missed (dropped
+ * for a slow reader) wakes the wait within this, and so does being taken out of the room from another connection.
+ */
+export const TOOL_WAIT_POLL_MS = 2_000;
+
 /** Longest post body a tool call may carry, in characters; the broker applies its own byte limit too. */
 export const TOOL_MAX_POST_CHARS = 32 * 1024;

@@ -1,14 +1,14 @@
 import { z } from "zod";
 import {
   WireRefusalError,
-  describeIssues,
-  roomNameSchema,
+  validRoomNameSchema,
   type FetchedMessage,
   type ResultFor,
   type RoomSummary,
 } from "@orphus/roundtable-protocol";
 import type { RoundtableClient } from "./client.js";
 import { NotJoinedError, RoundtableClientError, ToolInputError } from "./errors.js";
+import { describeToolIssues } from "./tool-issues.js";
 import {
   TOOL_DEFAULT_DIGEST_BUDGET,
   TOOL_DEFAULT_FETCH_CHARS,
@@ -19,9 +19,11 @@ import {
   TOOL_MAX_FETCH_LIMIT,
   TOOL_MAX_POST_CHARS,
   TOOL_MAX_WAIT_MS,
+  TOOL_WAIT_POLL_MS,
 } from "./limits.js";
 import { renderFetchPage } from "./fetch-text.js";
 import { nameList, plural, safeLine, safeText } from "./text.js";
+import { systemTimers, type TimerHandle, type Timers } from "./timers.js";
 
 /** The tool's name, as the builtin and the MCP server register it. */
 export const ROUNDTABLE_TOOL_NAME = "roundtable";
@@ -44,7 +46,8 @@ export const ROUNDTABLE_TOOL_DESCRIPTION =
   "members, leave, and wait (block until another role posts, for clients that get no activity pings). " +
   "Activity pings name rooms, counts and authors only: call digest to read.";
 
-const room = roomNameSchema.describe("Room name: lower-case letters, digits, '.', '_', '-' (e.g. design-review).");
+// The broker's own syntax (from the protocol), so a name the broker would refuse is refused here with its pattern.
+const room = validRoomNameSchema;
 const body = z
   .string()
   .min(1, { error: "a post needs a non-empty body" })
@@ -87,8 +90,15 @@ const timeoutSeconds = z
   .max(TOOL_MAX_WAIT_MS / 1000)
   .describe(`How long to wait for a post; default ${TOOL_DEFAULT_WAIT_MS / 1000}.`);
 
-/** The input schema of each action, strictly: what a call of that action must carry. */
-export const roundtableActionSchemas = {
+/** Each schema closed: an argument an action does not take is refused by name, never dropped (`timeout` ≠ `timeoutSeconds`). */
+function closed<T extends Record<string, z.ZodObject>>(schemas: T): { [K in keyof T]: z.ZodObject<T[K]["shape"], z.core.$strict> } {
+  return Object.fromEntries(Object.entries(schemas).map(([action, schema]) => [action, schema.strict()])) as {
+    [K in keyof T]: z.ZodObject<T[K]["shape"], z.core.$strict>;
+  };
+}
+
+/** The input schema of each action, strictly: what a call of that action must carry, and nothing else. */
+export const roundtableActionSchemas = closed({
   join: z.object({ action: z.literal("join"), room }),
   leave: z.object({ action: z.literal("leave"), room }),
   post: z.object({ action: z.literal("post"), room, body, headline: headline.optional() }),
@@ -107,7 +117,7 @@ export const roundtableActionSchemas = {
     room: room.optional().describe("Wait for this room only; default: every room you joined."),
     timeoutSeconds: timeoutSeconds.optional(),
   }),
-} as const;
+});
 
 /** Any valid tool input, discriminated by action. */
 export const roundtableToolInputSchema = z.discriminatedUnion("action", [
@@ -146,6 +156,7 @@ export const roundtableToolParameters = z
       .optional()
       .describe(`wait: seconds to wait for a post; default ${TOOL_DEFAULT_WAIT_MS / 1000}.`),
   })
+  .strict()
   .meta({ title: "roundtable" });
 
 /** The tool's parameters as JSON Schema (draft 2020-12): a single object, as MCP's inputSchema requires. */
@@ -170,6 +181,15 @@ export type RoundtableToolClient = Pick<
 export interface RoundtableToolCallOptions {
   /** Cancels a wait. */
   readonly signal?: AbortSignal;
+  /**
+   * The action this call runs, for a harness that exposes one tool per action (the MCP server): the input is then
+   * that action's arguments alone, without an `action` member, and error texts name only those arguments.
+   */
+  readonly action?: RoundtableAction;
+  /** How often a wait looks at the unread counts besides listening for posts; default {@link TOOL_WAIT_POLL_MS}. */
+  readonly waitPollMs?: number;
+  /** Timers of a wait's polling; default the real ones. */
+  readonly timers?: Timers;
 }
 
 function withoutNulls(input: unknown): unknown {
@@ -177,16 +197,49 @@ function withoutNulls(input: unknown): unknown {
   return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== null));
 }
 
-/** Validates tool input; models often send null for an absent optional member, which counts as absent. */
+function isAction(action: unknown): action is RoundtableAction {
+  return typeof action === "string" && (ROUNDTABLE_ACTIONS as readonly string[]).includes(action);
+}
+
+/** The arguments `action` takes besides `action` itself, in schema order: what its error texts may name. */
+function argumentsOf(action: RoundtableAction): string[] {
+  return Object.keys(roundtableActionSchemas[action].shape).filter((name) => name !== "action");
+}
+
+/**
+ * Validates tool input; models often send null for an absent optional member, which counts as absent. A member the
+ * action does not take is refused, named with the nearest one it does take.
+ */
 export function parseRoundtableToolInput(input: unknown): RoundtableToolInput {
   const cleaned = withoutNulls(input);
   const action = typeof cleaned === "object" && cleaned !== null ? (cleaned as { action?: unknown }).action : undefined;
-  if (typeof action !== "string" || !(ROUNDTABLE_ACTIONS as readonly string[]).includes(action)) {
-    throw new ToolInputError(`action must be one of ${ROUNDTABLE_ACTIONS.join(", ")}`, action);
-  }
+  if (!isAction(action)) throw new ToolInputError(`action must be one of ${ROUNDTABLE_ACTIONS.join(", ")}`, action);
   const parsed = roundtableToolInputSchema.safeParse(cleaned);
-  if (!parsed.success) throw new ToolInputError(`${action}: ${describeIssues(parsed.error.issues)}`, cleaned, { cause: parsed.error });
+  if (!parsed.success) {
+    const detail = describeToolIssues(action, parsed.error.issues, argumentsOf(action));
+    throw new ToolInputError(`${action}: ${detail}`, cleaned, { cause: parsed.error });
+  }
   return parsed.data;
+}
+
+/**
+ * Validates the arguments of one action given apart from it, as a harness with one tool per action receives them
+ * (no `action` member); every message names only the arguments that action takes. Null counts as absent.
+ */
+export function parseRoundtableActionArguments(action: RoundtableAction, args: unknown): RoundtableToolInput {
+  const cleaned = withoutNulls(args ?? {});
+  if (typeof cleaned !== "object" || cleaned === null || Array.isArray(cleaned)) {
+    throw new ToolInputError(`${action}: the arguments must be a JSON object`, cleaned);
+  }
+  if (Object.hasOwn(cleaned, "action")) {
+    throw new ToolInputError(`${action}: unknown argument "action" (this tool runs ${action} already; leave it out)`, cleaned);
+  }
+  const parsed = roundtableActionSchemas[action].safeParse({ ...cleaned, action });
+  if (!parsed.success) {
+    const detail = describeToolIssues(action, parsed.error.issues, argumentsOf(action));
+    throw new ToolInputError(`${action}: ${detail}`, cleaned, { cause: parsed.error });
+  }
+  return parsed.data as RoundtableToolInput;
 }
 
 /** Runs one call of the tool; every failure comes back as readable text with isError set. */
@@ -195,9 +248,10 @@ export async function runRoundtableTool(
   input: unknown,
   options: RoundtableToolCallOptions = {},
 ): Promise<RoundtableToolResult> {
-  let action = "call";
+  let action: string = options.action ?? "call";
   try {
-    const call = parseRoundtableToolInput(input);
+    const call =
+      options.action === undefined ? parseRoundtableToolInput(input) : parseRoundtableActionArguments(options.action, input);
     action = call.action;
     return { text: await handle(client, call, options), isError: false };
   } catch (error) {
@@ -249,7 +303,7 @@ async function handle(
       return `Members of "${result.room}": ${nameList(result.members)}.`;
     }
     case "wait":
-      return waitText(client, call.room, (call.timeoutSeconds ?? TOOL_DEFAULT_WAIT_MS / 1000) * 1000, options.signal);
+      return waitText(client, call.room, (call.timeoutSeconds ?? TOOL_DEFAULT_WAIT_MS / 1000) * 1000, options);
   }
 }
 
@@ -288,16 +342,26 @@ function unreadText(rooms: readonly RoomSummary[]): string {
   return `${rooms.map((r) => `${r.room}: ${r.unread ?? 0} unread`).join(" · ")}. Digest to read.`;
 }
 
+/**
+ * Blocks until another role posts in `only` (or any joined room), answering at once when something is already
+ * unread. Besides listening for post events it looks at the unread counts every `waitPollMs`, so a missed event (the
+ * broker drops pings for a slow reader) costs at most one poll interval, and a role taken out of the room by another
+ * of its connections ends the wait rather than running out its timeout.
+ */
 async function waitText(
   client: RoundtableToolClient,
   only: string | undefined,
   timeoutMs: number,
-  signal: AbortSignal | undefined,
+  options: RoundtableToolCallOptions,
 ): Promise<string> {
+  const { signal } = options;
+  const timers = options.timers ?? systemTimers;
+  const pollMs = options.waitPollMs ?? TOOL_WAIT_POLL_MS;
   // Listen before looking, so a post landing between the look and the wait is not missed.
   const stop = new AbortController();
   const relay = (): void => stop.abort();
   signal?.addEventListener("abort", relay, { once: true });
+  let tick: TimerHandle | undefined;
   try {
     const waiting = client.waitForPost({
       timeoutMs,
@@ -305,21 +369,33 @@ async function waitText(
       ...(only === undefined ? {} : { room: only }),
     });
     waiting.catch(() => undefined);
-    const before = (await client.rooms()).rooms;
-    const joined = before.filter((r) => r.joined && (only === undefined || r.room === only));
-    if (joined.length === 0) throw new NotJoinedError(only);
-    const already = unreadRooms(before, only);
-    if (already.length > 0) {
-      stop.abort();
-      return unreadText(already);
+    const look = async (): Promise<string | undefined> => {
+      const rooms = (await client.rooms()).rooms;
+      if (!rooms.some((r) => r.joined && (only === undefined || r.room === only))) throw new NotJoinedError(only);
+      const unread = unreadRooms(rooms, only);
+      return unread.length > 0 ? unreadText(unread) : undefined;
+    };
+    const already = await look();
+    if (already !== undefined) return already;
+    for (;;) {
+      const polled = new Promise<"poll">((resolve) => (tick = timers.setTimeout(() => resolve("poll"), pollMs)));
+      const outcome = await Promise.race([waiting, polled]);
+      timers.clearTimeout(tick);
+      if (outcome === "poll") {
+        const seen = await look();
+        if (seen !== undefined) return seen;
+        continue;
+      }
+      if (outcome === undefined) {
+        return signal?.aborted === true ? "Wait cancelled." : `No new posts in ${Math.round(timeoutMs / 1000)} s.`;
+      }
+      const after = unreadRooms((await client.rooms()).rooms, only);
+      return after.length > 0
+        ? unreadText(after)
+        : `${outcome.room}: new post by ${outcome.author} (#${outcome.seq}). Digest to read.`;
     }
-    const event = await waiting;
-    if (event === undefined) {
-      return signal?.aborted === true ? "Wait cancelled." : `No new posts in ${Math.round(timeoutMs / 1000)} s.`;
-    }
-    const after = unreadRooms((await client.rooms()).rooms, only);
-    return after.length > 0 ? unreadText(after) : `${event.room}: new post by ${event.author} (#${event.seq}). Digest to read.`;
   } finally {
+    if (tick !== undefined) timers.clearTimeout(tick);
     signal?.removeEventListener("abort", relay);
     stop.abort();
   }

@@ -112,3 +112,14 @@ test("post starts a broker; status, rooms and tail read it; tail follows until i
   expect(tail.err()).toBe('following "design" as watcher; Ctrl-C to stop\n');
   expect(agent.spawned).toHaveLength(1);
 });
+
+test("an agent directory too deep for a socket path is refused before any spawn, naming what set it", async () => {
+  const deep = join(agent.dir(), "d".repeat(100));
+  const byFlag = io();
+  expect(await runCli(["post", "design", "hi", "--agent-dir", deep], byFlag)).toBe(CLI_EXIT.failed);
+  expect(byFlag.err()).toMatch(/^roundtable: Broker socket path is \d+ bytes; .*\. Pass a shorter --agent-dir\.\n$/);
+  const byVariable = io({ env: { ORPHUS_CODING_AGENT_DIR: deep } });
+  expect(await runCli(["post", "design", "hi"], byVariable)).toBe(CLI_EXIT.failed);
+  expect(byVariable.err()).toMatch(/\. Set ORPHUS_CODING_AGENT_DIR to a shorter directory\.\n$/);
+  expect(agent.spawned).toEqual([]);
+});

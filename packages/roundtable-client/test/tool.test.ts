@@ -1,4 +1,5 @@
-import { expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
+import { z } from "zod";
 import { WireRefusalError, type PostEvent, type ResultFor } from "@orphus/roundtable-protocol";
 import {
   ConnectionLostError,
@@ -6,10 +7,12 @@ import {
   ROUNDTABLE_TOOL_DESCRIPTION,
   ROUNDTABLE_TOOL_NAME,
   parseRoundtableToolInput,
+  roundtableActionSchemas,
   roundtableToolJsonSchema,
   runRoundtableTool,
   type RoundtableToolClient,
 } from "../src/index.js";
+import { nearestName } from "../src/tool-issues.js";
 
 /** A client double for the tool's texts: the tool only sees this interface (the wire is tested end to end). */
 function fakeClient(overrides: Partial<RoundtableToolClient> = {}): RoundtableToolClient & { calls: unknown[][] } {
@@ -210,4 +213,124 @@ test("fetch: a cap passes through, a first message over it is explained, and the
     "fetch (messages in full after a sequence number, a page at a time: by default up to 10 messages and 8000 " +
       "characters, though a longer message still comes whole when it is first; the result says how to read on;",
   );
+});
+
+describe("arguments the tool does not take", () => {
+  test("a misspelled argument is refused by name with the nearest known one, and nothing is called", async () => {
+    const client = fakeClient();
+    expect(await runRoundtableTool(client, { action: "wait", room: "design", timeout: 1 })).toEqual({
+      text:
+        'Invalid roundtable call: wait: unknown argument "timeout" (nearest known: "timeoutSeconds"); ' +
+        'wait takes room, timeoutSeconds; got {"action":"wait","room":"design","timeout":1}',
+      isError: true,
+    });
+    expect((await runRoundtableTool(client, { action: "digest", room: "design", bugdet: 500 })).text).toBe(
+      'Invalid roundtable call: digest: unknown argument "bugdet" (nearest known: "budget"); digest takes room, ' +
+        'budget; got {"action":"digest","room":"design","bugdet":500}',
+    );
+    // A member of the flat schema that this action does not take is refused too, not dropped.
+    expect((await runRoundtableTool(client, { action: "digest", room: "design", limit: 5 })).text).toMatch(
+      /^Invalid roundtable call: digest: unknown argument "limit" \(nearest known: "[a-z]+"\); digest takes room, budget;/,
+    );
+    expect((await runRoundtableTool(client, { action: "rooms", room: "design" })).text).toBe(
+      'Invalid roundtable call: rooms: unknown argument "room"; rooms takes no arguments; got {"action":"rooms","room":"design"}',
+    );
+    expect(client.calls).toEqual([]);
+  });
+
+  test("one tool per action: the arguments come without `action`, and the texts name only that action's arguments", async () => {
+    const client = fakeClient();
+    const wait = await runRoundtableTool(client, { room: "design", timeout: 1 }, { action: "wait" });
+    expect(wait).toEqual({
+      text:
+        'Invalid roundtable call: wait: unknown argument "timeout" (nearest known: "timeoutSeconds"); ' +
+        'wait takes room, timeoutSeconds; got {"room":"design","timeout":1}',
+      isError: true,
+    });
+    const missing = await runRoundtableTool(client, { room: "design" }, { action: "post" });
+    expect(missing.text).toMatch(/^Invalid roundtable call: post: body: .*; got \{"room":"design"\}$/);
+    expect(missing.text).not.toContain("action");
+    expect((await runRoundtableTool(client, [1, 2], { action: "join" })).text).toBe(
+      "Invalid roundtable call: join: the arguments must be a JSON object; got [1,2]",
+    );
+    expect((await runRoundtableTool(client, { room: "design", action: "post" }, { action: "join" })).text).toBe(
+      'Invalid roundtable call: join: unknown argument "action" (this tool runs join already; leave it out); ' +
+        'got {"room":"design","action":"post"}',
+    );
+    expect(client.calls).toEqual([]);
+    expect(await runRoundtableTool(client, { room: "design", headline: null }, { action: "join" })).toMatchObject({
+      isError: false,
+    });
+    expect(await runRoundtableTool(client, undefined, { action: "rooms" })).toMatchObject({ isError: false });
+  });
+
+  test("a room name the broker would refuse is refused here, with the broker's pattern", async () => {
+    const client = fakeClient();
+    expect((await runRoundtableTool(client, { action: "join", room: "Design" })).text).toBe(
+      "Invalid roundtable call: join: room: a room name is lower-case letters, digits, '.', '_' or '-', starting " +
+        'with a letter or digit (^[a-z0-9][a-z0-9._-]{0,63}$); got {"action":"join","room":"Design"}',
+    );
+    expect((await runRoundtableTool(client, { action: "join", room: "x".repeat(65) })).text).toContain(
+      "room: a room name is at most 64 characters",
+    );
+    expect(client.calls).toEqual([]);
+  });
+
+  test("the JSON schemas are closed and carry the room syntax", () => {
+    const schema = roundtableToolJsonSchema();
+    expect(schema["additionalProperties"]).toBe(false);
+    expect((schema["properties"] as Record<string, unknown>)["room"]).toMatchObject({
+      type: "string",
+      minLength: 1,
+      maxLength: 64,
+      pattern: "^[a-z0-9][a-z0-9._-]{0,63}$",
+    });
+    for (const action of ROUNDTABLE_ACTIONS) {
+      expect(z.toJSONSchema(roundtableActionSchemas[action])).toMatchObject({ additionalProperties: false });
+    }
+  });
+
+  test.each([
+    ["timeout", ["room", "timeoutSeconds"], "timeoutSeconds"],
+    ["timeout_seconds", ["room", "timeoutSeconds"], "timeoutSeconds"],
+    ["bugdet", ["room", "budget"], "budget"],
+    ["after_seq", ["room", "afterSeq", "limit"], "afterSeq"],
+    ["Room", ["room", "body", "headline"], "room"],
+    ["bdy", ["room", "body", "headline"], "body"],
+    ["headlines", ["room", "body", "headline"], "headline"],
+    ["x".repeat(10_000), ["room"], "room"],
+    ["anything", [], undefined],
+  ])("nearestName(%j) among %j is %j", (name, known, nearest) => {
+    expect(nearestName(name, known)).toBe(nearest);
+  });
+});
+
+describe("wait polls as well as listening", () => {
+  test("a post whose event never arrives wakes the wait at the next poll", async () => {
+    let looks = 0;
+    const client = fakeClient({
+      rooms: async () => ({ rooms: [{ room: "design", members: 2, newestSeq: 3, joined: true, unread: looks++ >= 2 ? 1 : 0 }] }),
+      // The event was lost (dropped for a slow reader): the wait itself would only run out its timeout.
+      waitForPost: ({ signal }) =>
+        new Promise((resolve) => signal?.addEventListener("abort", () => resolve(undefined), { once: true })),
+    });
+    const result = await runRoundtableTool(client, { action: "wait", room: "design", timeoutSeconds: 60 }, { waitPollMs: 5 });
+    expect(result).toEqual({ text: "design: 1 unread. Digest to read.", isError: false });
+    expect(looks).toBe(3);
+  });
+
+  test("a role taken out of the room by another of its connections ends the wait with the not-member text", async () => {
+    let looks = 0;
+    const client = fakeClient({
+      rooms: async () => ({
+        rooms: [{ room: "design", members: 1, newestSeq: 3, joined: looks++ === 0, unread: 0 }],
+      }),
+      waitForPost: ({ signal }) =>
+        new Promise((resolve) => signal?.addEventListener("abort", () => resolve(undefined), { once: true })),
+    });
+    expect(await runRoundtableTool(client, { action: "wait", room: "design" }, { waitPollMs: 5 })).toEqual({
+      text: 'roundtable wait: Not a member of room "design"; join it first',
+      isError: true,
+    });
+  });
 });

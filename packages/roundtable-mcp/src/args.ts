@@ -13,12 +13,14 @@ next to Orphus-hosted roles. Started by the agent CLI, not by hand: stdout carri
   --as <role>        the role to speak as, for the server's life (required): 1 to 64 letters, digits, '.', '_'
                      or '-', starting with a letter or digit; read positions key on it, so keep it stable
   --agent-dir <dir>  the agent directory whose broker to use (one per fleet); default $ORPHUS_CODING_AGENT_DIR,
-                     else ~/.orphus/agent
+                     else ~/.orphus/agent; a relative one is resolved against the directory the server starts
+                     in, once, and the result is printed on stderr
   -h, --help         print this and exit
   --version          print the version and exit
 
 Starts the directory's broker if none answers. Tools: ${ROUNDTABLE_MCP_TOOLS.map((tool) => tool.name).join(", ")}.
-Exit codes: 0 when the host closes stdin, 1 when the session failed, 2 for bad arguments.
+Exit codes: 0 when the host closes stdin, 1 when the session failed, 2 for bad arguments (or an agent directory too
+deep for the broker's socket path).
 `;
 
 /** A parsed command line: serve as a role, or print help or the version. */

@@ -12,9 +12,10 @@
  * // tools: roundtable_join, roundtable_post, roundtable_digest, ... each with truthful annotations
  * ```
  *
- * The role is pinned for the server's life. There is no push channel: a peer polls digests, or blocks in
- * roundtable_wait (capped at 120 s) until another role posts. Every failure of a call is an `isError` result with
- * readable text, and the server keeps serving. Only MCP frames go to stdout.
+ * The role is pinned for the server's life; two seats with one role share its memberships and read positions. There
+ * is no push channel: a peer polls digests, or blocks in roundtable_wait (capped at 120 s) until another role posts.
+ * Every failure of a call is an `isError` result with readable text, no input line ends the session, and only MCP
+ * frames go to stdout.
  */
 export { createRoundtableMcpServer, roundtableMcpInstructions } from "./server.js";
 export { runStdioServer } from "./run.js";

@@ -1,7 +1,11 @@
+import { isAbsolute, resolve } from "node:path";
 import type { Readable, Writable } from "node:stream";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import {
+  BrokerStartError,
   createRoundtableClient,
+  locateBroker,
+  openBrokerSocket,
+  type BrokerLocation,
   type RoundtableClient,
   type RoundtableToolClient,
 } from "@orphus/roundtable-client";
@@ -9,6 +13,7 @@ import { MCP_USAGE, parseMcpArguments } from "./args.js";
 import { McpUsageError } from "./errors.js";
 import { MAX_MCP_INPUT_BYTES } from "./limits.js";
 import { createRoundtableMcpServer } from "./server.js";
+import { LineBoundedStdioTransport } from "./transport.js";
 import { MCP_SERVER_VERSION } from "./version.js";
 
 /** The streams and environment of {@link runStdioServer}; the bin passes the process's own. */
@@ -17,33 +22,91 @@ export interface StdioServerIo {
   readonly stdin: Readable;
   /** MCP frames to the host, and nothing else while serving. */
   readonly stdout: Writable;
-  /** Diagnostics: start-up, broker trouble, shutdown. */
+  /** Diagnostics: start-up, broker trouble, shutdown; one prefixed line each. */
   readonly stderr: Writable;
   /** Where the agent directory is resolved from when `--agent-dir` is absent; default process.env. */
   readonly env?: NodeJS.ProcessEnv;
-  /** Replaces the broker client the server creates (tests, embedding); it must speak as the `--as` role. */
-  readonly createClient?: (options: { role: string; agentDir?: string; env: NodeJS.ProcessEnv }) => StdioServerClient;
+  /** Where a relative `--agent-dir` is resolved from; default process.cwd(). */
+  readonly cwd?: string;
+  /**
+   * Replaces the broker client the server creates (tests, embedding); it must speak as the `--as` role. It gets the
+   * agent directory already resolved to an absolute path.
+   */
+  readonly createClient?: (options: { role: string; agentDir: string; env: NodeJS.ProcessEnv }) => StdioServerClient;
 }
 
-/** What {@link runStdioServer} needs of a broker client: the tool's calls, plus connecting at start and closing. */
-export type StdioServerClient = RoundtableToolClient & Pick<RoundtableClient, "connect" | "close">;
+/** What {@link runStdioServer} needs of a broker client: the tool's calls, plus connecting, loss reports and closing. */
+export type StdioServerClient = RoundtableToolClient & Pick<RoundtableClient, "connect" | "close" | "onConnectionLost">;
 
 const PREFIX = "orphus-roundtable-mcp";
+
+/** Longest diagnostic line, and the most of a broker log tail one folds in. */
+const MAX_DIAGNOSTIC_CHARS = 1000;
+const MAX_LOG_TAIL_CHARS = 400;
 
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** Text on one line: line breaks become ` | `, other control characters spaces; cut to `max`, keeping the end when asked. */
+function oneLine(text: string, max: number, keep: "start" | "end" = "start"): string {
+  const folded = text
+    .trim()
+    .replace(/\s*[\r\n\u2028\u2029]+\s*/g, " | ")
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, " ");
+  if (folded.length <= max) return folded;
+  return keep === "end" ? `…${folded.slice(folded.length - max + 1)}` : `${folded.slice(0, max - 1)}…`;
+}
+
+/** A broker start failure in one line: where, why, and the end of its log. */
+function startFailureLine(error: BrokerStartError): string {
+  const tail = error.logTail === undefined || error.logTail.trim() === "" ? "(empty)" : oneLine(error.logTail, MAX_LOG_TAIL_CHARS, "end");
+  return `broker start failed on ${error.socketPath}: ${error.reason}; broker log: ${tail}`;
+}
+
+/** The variable that names the agent directory when `--agent-dir` does not. */
+const AGENT_DIR_VARIABLE = "ORPHUS_CODING_AGENT_DIR";
+
+/** What set the agent directory (the flag, the variable, or nothing), and its value made absolute against `cwd`. */
+interface AgentDirChoice {
+  readonly setting: "--agent-dir" | typeof AGENT_DIR_VARIABLE | "default";
+  /** As given; undefined for the default. */
+  readonly given?: string;
+  /** Absolute, or `~`-relative (expanded by the client); undefined for the default. */
+  readonly agentDir?: string;
+}
+
+function chooseAgentDir(flag: string | undefined, env: NodeJS.ProcessEnv, cwd: string): AgentDirChoice {
+  const fromEnv = env[AGENT_DIR_VARIABLE]?.trim() ?? "";
+  const given = flag ?? (fromEnv === "" ? undefined : fromEnv);
+  if (given === undefined) return { setting: "default" };
+  const setting = flag === undefined ? AGENT_DIR_VARIABLE : "--agent-dir";
+  const agentDir = given === "~" || given.startsWith("~/") || isAbsolute(given) ? given : resolve(cwd, given);
+  return { setting, given, agentDir };
+}
+
+/** The one line naming the directory, and where it came from. */
+function agentDirLine(agentDir: string, choice: AgentDirChoice, cwd: string): string {
+  if (choice.given === undefined) return `agent directory ${agentDir} (the default)`;
+  const relative = choice.agentDir !== undefined && choice.agentDir !== choice.given && !choice.given.startsWith("~");
+  return (
+    `agent directory ${agentDir} (from ${choice.setting} ${JSON.stringify(choice.given)}` +
+    `${relative ? `, resolved against ${cwd}` : ""})`
+  );
+}
+
 /**
  * Runs `orphus-roundtable-mcp` with the given arguments: prints help or the version, or serves MCP over the given
- * stdio until the host closes stdin. The broker is ensured at start-up, concurrently with the MCP handshake (a
- * start-up failure is reported on stderr, and every call retries it and returns the failure as an `isError`
- * result). Resolves with the exit code: 0 when the host ended the session, 1 when it ended on an error (an input
- * line over {@link MAX_MCP_INPUT_BYTES}), 2 for bad arguments.
+ * stdio until the host closes stdin. The agent directory is resolved to an absolute path once, at start, and named
+ * on stderr; a directory whose socket path cannot fit is refused there (exit 2), naming the flag or variable that set
+ * it. The broker is ensured at start-up, concurrently with the MCP handshake (a start-up failure is reported on
+ * stderr, and every call retries it and returns the failure as an `isError` result). No input ends the session: a
+ * line over {@link MAX_MCP_INPUT_BYTES} is answered with a JSON-RPC error and skipped. Resolves with the exit code:
+ * 0 when the host ended the session, 1 when it ended otherwise (stdin failed), 2 for bad arguments.
  */
 export async function runStdioServer(argv: readonly string[], io: StdioServerIo): Promise<number> {
   const diagnostic = (line: string): void => {
-    io.stderr.write(`${PREFIX}: ${line}\n`);
+    io.stderr.write(`${PREFIX}: ${oneLine(line, MAX_DIAGNOSTIC_CHARS)}\n`);
   };
   let args: ReturnType<typeof parseMcpArguments>;
   try {
@@ -63,12 +126,39 @@ export async function runStdioServer(argv: readonly string[], io: StdioServerIo)
   }
 
   const env = io.env ?? process.env;
-  const clientOptions = { role: args.role, env, ...(args.agentDir === undefined ? {} : { agentDir: args.agentDir }) };
+  const cwd = io.cwd ?? process.cwd();
+  // Resolved once, now: a relative directory means the one the host started us in, not wherever the process is
+  // later, and the line below says which one it is. A directory whose socket path cannot fit is refused here.
+  const choice = chooseAgentDir(args.agentDir, env, cwd);
+  let location: BrokerLocation;
+  try {
+    location = locateBroker({
+      env,
+      ...(choice.agentDir === undefined ? {} : { agentDir: choice.agentDir, agentDirSetting: choice.setting }),
+    });
+  } catch (error) {
+    diagnostic(message(error));
+    return 2;
+  }
+  diagnostic(agentDirLine(location.agentDir, choice, cwd));
+
   const client: StdioServerClient =
-    io.createClient?.(clientOptions) ??
-    createRoundtableClient({ ...clientOptions, onWarning: (warning) => diagnostic(warning) });
+    io.createClient?.({ role: args.role, agentDir: location.agentDir, env }) ??
+    createRoundtableClient({
+      role: args.role,
+      onWarning: (warning) => diagnostic(warning),
+      connector: () =>
+        openBrokerSocket({
+          socketPath: location.socketPath,
+          spawn: location.spawn ?? false,
+          onSpawn: (broker) => diagnostic(`broker spawned: pid ${broker.pid ?? "unknown"}, socket ${location.socketPath}`),
+        }).catch((error: unknown) => {
+          if (error instanceof BrokerStartError) diagnostic(startFailureLine(error));
+          throw error;
+        }),
+    });
   const server = createRoundtableMcpServer({ role: args.role, client });
-  const transport = new StdioServerTransport(io.stdin, io.stdout, { maxBufferSize: MAX_MCP_INPUT_BYTES });
+  const transport = new LineBoundedStdioTransport(io.stdin, io.stdout, { maxLineBytes: MAX_MCP_INPUT_BYTES });
 
   let hostEnded = false;
   let failure: string | undefined;
@@ -76,9 +166,9 @@ export async function runStdioServer(argv: readonly string[], io: StdioServerIo)
     server.onclose = () => resolve();
   });
   server.onerror = (error) => {
-    // Malformed lines are reported here and skipped; an over-long line also closes the transport.
+    // Malformed and oversized lines are reported here and skipped (an oversized request also got its error reply).
     failure = message(error);
-    diagnostic(`bad input from the host: ${failure.slice(0, 300)}`);
+    diagnostic(`bad input from the host: ${failure}`);
   };
   const end = (): void => {
     hostEnded = true;
@@ -88,16 +178,23 @@ export async function runStdioServer(argv: readonly string[], io: StdioServerIo)
   io.stdin.once("close", end);
   // A host that went away makes stdout fail with EPIPE: that ends the session too, quietly.
   io.stdout.on("error", end);
+  const unwatchLoss = client.onConnectionLost((reason) => {
+    if (!hostEnded) diagnostic(`broker lost (${reason}); the next call reconnects, starting a broker if none answers, and rooms must be joined again`);
+  });
 
   await server.connect(transport);
   client.connect().then(
     (hello) => diagnostic(`seated as "${client.role}"; broker pid ${hello.brokerPid} (version ${hello.brokerVersion})`),
     (error: unknown) => {
-      if (!hostEnded) diagnostic(`the broker is not reachable yet (each call retries): ${message(error)}`);
+      // A start failure was named by the connector already, in its own line.
+      if (!hostEnded && !(error instanceof BrokerStartError)) {
+        diagnostic(`the broker is not reachable yet (each call retries): ${message(error)}`);
+      }
     },
   );
 
   await closed;
+  unwatchLoss();
   client.close();
   io.stdin.off("end", end);
   io.stdin.off("close", end);

@@ -1,6 +1,5 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
-  CallToolRequestSchema,
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
@@ -14,7 +13,7 @@ import {
   type RoundtableToolClient,
 } from "@orphus/roundtable-client";
 import { McpOptionError } from "./errors.js";
-import { findRoundtableMcpTool, mcpToolName, ROUNDTABLE_MCP_TOOLS } from "./tools.js";
+import { findRoundtableMcpTool, mcpToolName, ROUNDTABLE_MCP_TOOLS, type RoundtableMcpTool } from "./tools.js";
 import { MCP_SERVER_NAME, MCP_SERVER_VERSION } from "./version.js";
 
 /** Options of {@link createRoundtableMcpServer}. */
@@ -48,6 +47,42 @@ function toolResult(text: string, isError: boolean): CallToolResult {
   return { content: [{ type: "text", text }], isError };
 }
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** How a JSON value is named in a refusal: its kind, never its content. */
+function kindOf(value: unknown): string {
+  if (Array.isArray(value)) return "an array";
+  if (value === null) return "null";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+const TOOL_NAMES = ROUNDTABLE_MCP_TOOLS.map((t) => t.name).join(", ");
+
+/**
+ * Checks a tools/call request's params: the tool is one of ours and the arguments, when present, are an object.
+ * Anything else is a protocol error, -32602 (InvalidParams), with a message naming what was expected.
+ */
+function checkCall(params: unknown): { tool: RoundtableMcpTool; args: Record<string, unknown> } {
+  const name = isRecord(params) ? params["name"] : undefined;
+  if (typeof name !== "string") {
+    throw new McpError(ErrorCode.InvalidParams, `tools/call needs params.name, one of ${TOOL_NAMES}`);
+  }
+  const tool = findRoundtableMcpTool(name);
+  if (tool === undefined) {
+    throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(name).slice(0, 80)}; this server has ${TOOL_NAMES}`);
+  }
+  const args = (params as Record<string, unknown>)["arguments"];
+  if (args !== undefined && args !== null && !isRecord(args)) {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `The arguments of ${tool.name} must be a JSON object of named arguments; got ${kindOf(args)}`,
+    );
+  }
+  return { tool, args: args ?? {} };
+}
+
 function checkRole(role: unknown): string {
   if (typeof role !== "string" || role === "") {
     throw new McpOptionError("role", "a role name such as planner", role);
@@ -63,9 +98,10 @@ function checkRole(role: unknown): string {
 
 /**
  * An MCP server (the SDK's low-level `Server`, not yet connected to a transport) exposing the shared `roundtable`
- * tool as one MCP tool per action. Every call runs the shared tool's parser and handler: the text a model reads is
- * the same as in an Orphus session, and a bad input or a broker failure is an `isError` result, never a protocol
- * error, so the server stays up. Only an unknown tool name is a protocol error (InvalidParams).
+ * tool as one MCP tool per action. Every call runs the shared tool's parser and handler in its one-action mode: the
+ * text a model reads is the shared tool's, naming only the arguments the MCP tool has, and a bad input (an unknown or
+ * misspelled argument included) or a broker failure is an `isError` result, never a protocol error, so the server
+ * stays up. Only an unknown tool name or arguments that are not an object are protocol errors (-32602, InvalidParams).
  */
 export function createRoundtableMcpServer(options: RoundtableMcpServerOptions): Server {
   const role = checkRole(options.role);
@@ -99,20 +135,18 @@ export function createRoundtableMcpServer(options: RoundtableMcpServerOptions): 
     })),
   };
   server.setRequestHandler(ListToolsRequestSchema, () => listed);
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const tool = findRoundtableMcpTool(request.params.name);
-    if (tool === undefined) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Unknown tool ${JSON.stringify(request.params.name).slice(0, 80)}; this server has ` +
-          ROUNDTABLE_MCP_TOOLS.map((t) => t.name).join(", "),
-      );
+  // tools/call is served by the fallback handler rather than setRequestHandler(CallToolRequestSchema): the SDK parses
+  // a registered request against its schema before the handler runs and answers non-object arguments with -32603 and
+  // a schema dump. Here checkCall answers them with -32602 and one sentence.
+  server.fallbackRequestHandler = async (request, extra) => {
+    if (request.method !== "tools/call") {
+      throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method.slice(0, 80)}`);
     }
-    // The action comes from the tool's name; an `action` member in the arguments cannot redirect the call.
-    const input = { ...request.params.arguments, action: tool.action };
-    const result = await runRoundtableTool(client, input, { signal: extra.signal });
+    const { tool, args } = checkCall(request.params);
+    // The action comes from the tool's name; an `action` member in the arguments is refused as unknown.
+    const result = await runRoundtableTool(client, args, { action: tool.action, signal: extra.signal });
     return toolResult(result.text, result.isError);
-  });
+  };
   if (owned !== undefined) {
     const previous = server.onclose;
     server.onclose = () => {

@@ -130,8 +130,9 @@ const TEXTS: Record<RoundtableAction, ToolText> = {
 };
 
 function argumentsSchema(action: RoundtableAction): RoundtableMcpTool["inputSchema"] {
-  // Widened to one object type: the eight action schemas form a union, whose omit TypeScript cannot call.
-  const schema = (roundtableActionSchemas[action] as z.ZodObject).omit({ action: true });
+  // Widened to one object type: the eight action schemas form a union, whose omit TypeScript cannot call. The
+  // shared schemas are closed, and so is this one: `additionalProperties: false`, an unknown argument an isError.
+  const schema = (roundtableActionSchemas[action] as z.ZodObject).omit({ action: true }).strict();
   const { $schema: _drop, ...json } = z.toJSONSchema(schema, { target: "draft-2020-12", io: "input" });
   return { ...json, type: "object" };
 }

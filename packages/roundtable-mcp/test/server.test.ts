@@ -57,7 +57,14 @@ test("tools/list returns the eight tools with their annotations", async () => {
 test("a call runs the shared tool; the action comes from the tool name, never from the arguments", async () => {
   const fake = new FakeToolClient("claude");
   const client = await connect(fake);
-  const joined = textOf(await client.callTool({ name: "roundtable_join", arguments: { room: "design", action: "post" } }));
+  // The schema is closed and has no `action`: one in the arguments is refused, never obeyed.
+  expect(textOf(await client.callTool({ name: "roundtable_join", arguments: { room: "design", action: "post" } }))).toEqual({
+    text:
+      'Invalid roundtable call: join: unknown argument "action" (this tool runs join already; leave it out); ' +
+      'got {"room":"design","action":"post"}',
+    isError: true,
+  });
+  const joined = textOf(await client.callTool({ name: "roundtable_join", arguments: { room: "design" } }));
   expect(joined).toEqual({ text: 'Joined "design" as claude (new room). Members: claude. Nothing unread.', isError: false });
   const posted = textOf(
     await client.callTool({ name: "roundtable_post", arguments: { room: "design", body: "ship it", headline: null } }),
@@ -88,6 +95,37 @@ test("an unknown tool is a protocol error (InvalidParams), not a result", async 
     code: -32602,
   });
   expect(textOf(await client.callTool({ name: "roundtable_rooms" })).isError).toBe(false);
+});
+
+test("a misspelled argument is an isError result naming it and the nearest known one; nothing is called", async () => {
+  const fake = new FakeToolClient("claude");
+  const client = await connect(fake);
+  expect(textOf(await client.callTool({ name: "roundtable_wait", arguments: { room: "design", timeout: 1 } }))).toEqual({
+    text:
+      'Invalid roundtable call: wait: unknown argument "timeout" (nearest known: "timeoutSeconds"); ' +
+      'wait takes room, timeoutSeconds; got {"room":"design","timeout":1}',
+    isError: true,
+  });
+  expect(textOf(await client.callTool({ name: "roundtable_digest", arguments: { room: "design", bugdet: 500 } }))).toEqual({
+    text:
+      'Invalid roundtable call: digest: unknown argument "bugdet" (nearest known: "budget"); digest takes room, ' +
+      'budget; got {"room":"design","bugdet":500}',
+    isError: true,
+  });
+  expect(fake.calls).toEqual([]);
+});
+
+test("every tool's input schema is closed, and the room carries the broker's pattern and length", async () => {
+  const client = await connect(new FakeToolClient("claude"));
+  const { tools } = await client.listTools();
+  for (const tool of tools) {
+    expect(tool.inputSchema).toMatchObject({ type: "object", additionalProperties: false });
+    expect(Object.keys(tool.inputSchema.properties ?? {})).not.toContain("action");
+    const room = tool.inputSchema.properties?.["room"];
+    if (room !== undefined) {
+      expect(room).toMatchObject({ type: "string", minLength: 1, maxLength: 64, pattern: "^[a-z0-9][a-z0-9._-]{0,63}$" });
+    }
+  }
 });
 
 test("cancelling a wait from the client ends the wait on the server", async () => {
@@ -159,8 +197,10 @@ test("over MCP, every call answers exactly what the shared tool answers for the 
       const client = await connect(overMcp);
       for (const call of calls) {
         const got = textOf(await client.callTool({ name: call.tool.name, arguments: call.arguments }));
-        const expected = await runRoundtableTool(direct, { ...call.arguments, action: call.tool.action });
+        const expected = await runRoundtableTool(direct, call.arguments, { action: call.tool.action });
         expect(got).toEqual({ text: expected.text, isError: expected.isError });
+        // Error texts name only what the MCP tool has: never an `action` member the caller did not send.
+        if (!Object.hasOwn(call.arguments, "action")) expect(got.text).not.toMatch(/\baction\b/);
       }
       expect(overMcp.calls).toEqual(direct.calls);
       await client.close();

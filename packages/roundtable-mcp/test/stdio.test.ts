@@ -1,11 +1,15 @@
 // The server as an agent CLI runs it: spawned from source over real stdio, talking to a real broker (started by
 // whichever process needs it first) in a short temporary agent directory, next to a native client.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { createRoundtableClient, type RoundtableClient } from "@orphus/roundtable-client";
+import { MAX_MCP_INPUT_BYTES } from "@orphus/roundtable-mcp";
 import {
   RecordingStdioTransport,
   connectSdkStdio,
+  packageRoot,
   shortAgentDir,
   endBroker,
   type ServerExit,
@@ -161,12 +165,57 @@ test("wait blocks until another role posts, then says where to read", async () =
   expect(digest.text).toContain("Decision: ship it");
 });
 
-test("stdout carried MCP frames only, and the start-up diagnostics went to stderr", async () => {
+test("a 5 MB request line gets a JSON-RPC error naming the limit, and the server goes on", async () => {
+  const body = "x".repeat(5 * 1024 * 1024);
+  await expect(codex.callTool({ name: "roundtable_post", arguments: { room: "design", body } })).rejects.toMatchObject({
+    code: -32600,
+    message: expect.stringContaining(`over this server's limit of ${MAX_MCP_INPUT_BYTES} bytes per message`),
+  });
+  // A 900 KB body is under the line limit and gets the tool's own clear refusal.
+  const large = await call(codex, "roundtable_post", { room: "design", body: "y".repeat(900 * 1024) });
+  expect(large.isError).toBe(true);
+  expect(large.text).toMatch(/^Invalid roundtable call: post: body: Too big: expected string to have <=32768 characters/);
+  expect(await call(codex, "roundtable_members", { room: "design" })).toEqual({
+    text: 'Members of "design": claude, codex, planner.',
+    isError: false,
+  });
+});
+
+test("arguments that are not an object get -32602; a misspelled argument and an uppercase room are isError results", async () => {
+  for (const args of [[1, 2], "design", 3]) {
+    await expect(
+      codex.callTool({ name: "roundtable_join", arguments: args as unknown as Record<string, unknown> }),
+    ).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("must be a JSON object of named arguments") });
+  }
+  expect(await call(codex, "roundtable_wait", { room: "design", timeout: 1 })).toEqual({
+    text:
+      'Invalid roundtable call: wait: unknown argument "timeout" (nearest known: "timeoutSeconds"); ' +
+      'wait takes room, timeoutSeconds; got {"room":"design","timeout":1}',
+    isError: true,
+  });
+  expect(await call(codex, "roundtable_join", { room: "Design" })).toEqual({
+    text:
+      "Invalid roundtable call: join: room: a room name is lower-case letters, digits, '.', '_' or '-', starting " +
+      'with a letter or digit (^[a-z0-9][a-z0-9._-]{0,63}$); got {"room":"Design"}',
+    isError: true,
+  });
+});
+
+test("the server's version is its package's", () => {
+  const manifest = JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as { version: string };
+  expect(claude.client.getServerVersion()).toMatchObject({ name: "orphus-roundtable", version: manifest.version });
+});
+
+test("stdout carried MCP frames only, and every diagnostic went to stderr as one prefixed line", async () => {
   expect(codexTransport.strayLines).toEqual([]);
   expect(codexTransport.frames).toBeGreaterThan(5);
   expect(clientErrors).toEqual([]);
   expect(codexTransport.stderr).toMatch(/^orphus-roundtable-mcp: seated as "codex"; broker pid \d+ \(version /m);
+  expect(codexTransport.stderr).toContain(`orphus-roundtable-mcp: agent directory ${agent.dir} (from --agent-dir `);
   expect(claude.stderr()).toContain('orphus-roundtable-mcp: seated as "claude"');
+  for (const line of [...codexTransport.stderr.split("\n"), ...claude.stderr().split("\n")].filter(Boolean)) {
+    expect(line).toMatch(/^orphus-roundtable-mcp: /);
+  }
 });
 
 test("the server exits by itself with code 0 when its stdin closes, even with a wait in flight", async () => {

@@ -11,7 +11,7 @@ export const WIRE_ERROR_CODES = {
   ERR_HELLO_REPEATED: "A second hello arrived on a connection that already said hello.",
   ERR_PROTOCOL_MISMATCH:
     "The hello names another protocol, or a version this broker does not serve; the message names both and what to do. The connection is closed.",
-  ERR_NOT_MEMBER: "Posting or reading a room the connection's role has not joined.",
+  ERR_NOT_MEMBER: "Posting or reading a room the connection's role is not a member of.",
   ERR_NO_SUCH_ROOM: "The named room does not exist on this broker.",
   ERR_INVALID_ROOM_NAME: "The room name does not match the broker's room-name syntax.",
   ERR_INVALID_ROLE_NAME: "The role name in hello is not accepted by the broker.",

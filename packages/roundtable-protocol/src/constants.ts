@@ -44,5 +44,16 @@ export const ROLE_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 /** Longest room name the wire carries; the broker's room registry applies the finer syntax. */
 export const MAX_ROOM_NAME_LENGTH = 128;
 
+/**
+ * Room-name syntax the broker accepts (its registry's pattern): lower-case letters, digits, `.`, `_`, `-`; starts
+ * with a letter or digit; 1 to 64 characters. The wire carries up to {@link MAX_ROOM_NAME_LENGTH} so a name outside
+ * this syntax gets the broker's coded refusal (ERR_INVALID_ROOM_NAME); callers that validate input before it
+ * reaches the wire (tools, the CLI) use this, through `validRoomNameSchema`, so they cannot disagree with the broker.
+ */
+export const ROOM_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+/** Longest room name {@link ROOM_NAME_PATTERN} accepts. */
+export const MAX_VALID_ROOM_NAME_LENGTH = 64;
+
 /** Longest error message the wire carries; longer ones are cut. */
 export const MAX_ERROR_MESSAGE_LENGTH = 1000;

@@ -10,9 +10,11 @@ import {
   MAX_FETCH_LIMIT,
   MAX_ROOM_NAME_LENGTH,
   OLDEST_PEER_VERSION,
+  MAX_VALID_ROOM_NAME_LENGTH,
   PROTOCOL_NAME,
   PROTOCOL_VERSION,
   ROLE_NAME_PATTERN,
+  ROOM_NAME_PATTERN,
 } from "./constants.js";
 import { PROTOCOL_EXAMPLES, type ProtocolExample } from "./examples.js";
 import { OPS, errorReplySchema, memberEventSchema, postEventSchema, requestSchemas, resultSchemas } from "./schemas.js";
@@ -92,6 +94,30 @@ function title(schema: z.ZodType): string {
   return (z.toJSONSchema(schema) as { title?: string }).title ?? "message";
 }
 
+/**
+ * The membership model, stated once: the broker obeys it (its model test checks it against a plain model), and the
+ * client and MCP READMEs point here.
+ */
+const MEMBERSHIP_SECTION = [
+  "## Membership",
+  "",
+  "- Membership belongs to the role, not to a connection. A role is a member of a room from a `join` by any of " +
+    "its connections until a `leave` by any of its connections, or until its last connection to the broker closes.",
+  "- Every connection of a member role may post, digest and fetch in the room, whether or not it joined itself, " +
+    "and receives the room's events, except the connection whose request caused the event.",
+  "- `join` by a role that is already a member changes nothing and sends no event.",
+  "- `leave` from any connection takes the role out (`left: true`; `false` when the role was not a member). The " +
+    "role's other connections get the `leave` event naming their own role, then no more events from the room; " +
+    "their posts and reads are refused with `ERR_NOT_MEMBER` until one of them joins again.",
+  "- When the role's last connection closes, the role leaves every room it was in, and the remaining members get " +
+    "a `disconnect` event.",
+  "- A one-shot client (connect, hello, post, close) has no membership of its own: its post is stored when " +
+    "another open connection of its role holds the room (that connection gets the post event, and the role stays " +
+    "a member after the one-shot closes), and is refused with `ERR_NOT_MEMBER` otherwise. To post from nowhere, " +
+    "join first: the other members then see `join`, `post` and `disconnect`.",
+  "- Read cursors belong to the role as well: they survive leaving, reconnecting and joining again, for the broker's life.",
+];
+
 /** Renders docs/protocol.md from the schemas, the constants, the error catalogue and the checked examples. */
 export function renderProtocolDoc(): string {
   const codeRows = Object.entries(WIRE_ERROR_CODES).map(([code, when]) => `| \`${code}\` | ${when} |`);
@@ -121,13 +147,12 @@ export function renderProtocolDoc(): string {
       "A refusal of a request whose id could not be read carries `id: null`. Replies on one connection come in " +
       "the order of the requests.",
     "- An event is `{ event, room, seq, ... }` and carries no `id`; events arrive between replies at any time.",
-    "- A `post` event reaches every other member connection of the room with the room, the seq and the author, " +
-      "never the body. Membership churn (`join`, `leave`, `disconnect`) goes out with `seq: 0`, so it cannot " +
+    "- A `post` event reaches every connection of every member role except the posting connection, with the " +
+      "room, the seq and the author, never the body. Membership churn (`join`, `leave`, `disconnect`) goes out with `seq: 0`, so it cannot " +
       "pass for content. A slow reader may miss events (the broker drops pings rather than buffer without bound); " +
       "it never misses a reply.",
-    "- Read cursors belong to the role name, not the connection: a role that reconnects resumes where it stopped. " +
-      "`digest` moves the cursor to the newest message it covered; `fetch` moves it to the newest message it " +
-      "returned. A cursor never moves backwards.",
+    "- `digest` moves the role's read cursor to the newest message it covered; `fetch` moves it to the newest " +
+      "message it returned. A cursor never moves backwards.",
     "- A `fetch` page stops at `limit` messages, at `maxChars` characters of message text, or at the broker's " +
       "byte limit, whichever comes first, and always carries one whole message: a message longer than the cap " +
       "arrives whole when it is the first of its page, because reading it in full is what fetch is for. `more` " +
@@ -139,6 +164,8 @@ export function renderProtocolDoc(): string {
     "- Rooms live in the broker's memory. A broker exits a few seconds after its last connection closes, and a " +
       `new one knows no rooms: a post then fails with \`Not a member of room "<name>"; join it first\`.`,
     "",
+    ...MEMBERSHIP_SECTION,
+    "",
     "## Constants",
     "",
     "| name | value |",
@@ -148,6 +175,7 @@ export function renderProtocolDoc(): string {
     `| role-name syntax | \`${ROLE_NAME_PATTERN.source}\` |`,
     `| room-name length on the wire | 1 to ${MAX_ROOM_NAME_LENGTH} characters (the broker applies its room syntax) |`,
     `| oldest client version a broker serves | ${OLDEST_PEER_VERSION} |`,
+    `| room-name syntax (the broker's) | \`${ROOM_NAME_PATTERN.source}\`, 1 to ${MAX_VALID_ROOM_NAME_LENGTH} characters |`,
     `| fetch limit | default ${DEFAULT_FETCH_LIMIT}, at most ${MAX_FETCH_LIMIT} |`,
     `| fetch characters (\`maxChars\`) | default ${DEFAULT_FETCH_CHARS}, at most ${MAX_FETCH_CHARS} and the broker's reply limit |`,
     `| digest budget | default ${DEFAULT_DIGEST_BUDGET} characters, at most ${MAX_DIGEST_BUDGET} |`,

@@ -24,6 +24,8 @@ export {
   MAX_DIGEST_BUDGET,
   ROLE_NAME_PATTERN,
   MAX_ROOM_NAME_LENGTH,
+  ROOM_NAME_PATTERN,
+  MAX_VALID_ROOM_NAME_LENGTH,
   MAX_ERROR_MESSAGE_LENGTH,
 } from "./constants.js";
 export { fetchMessageChars } from "./chars.js";
@@ -40,6 +42,7 @@ export {
   seqSchema,
   roleNameSchema,
   roomNameSchema,
+  validRoomNameSchema,
   helloRequestSchema,
   joinRequestSchema,
   leaveRequestSchema,

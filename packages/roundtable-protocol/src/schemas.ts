@@ -8,7 +8,9 @@ import {
   MAX_FETCH_CHARS,
   MAX_FETCH_LIMIT,
   MAX_ROOM_NAME_LENGTH,
+  MAX_VALID_ROOM_NAME_LENGTH,
   ROLE_NAME_PATTERN,
+  ROOM_NAME_PATTERN,
 } from "./constants.js";
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -39,12 +41,33 @@ export const roleNameSchema = z
   })
   .describe("Role name: 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit.");
 
-/** A room name as the wire carries it; the broker's registry applies its syntax (by default `^[a-z0-9][a-z0-9._-]{0,63}$`). */
+/** A room name as the wire carries it; the broker's registry applies its syntax ({@link validRoomNameSchema}). */
 export const roomNameSchema = z
   .string()
   .min(1)
   .max(MAX_ROOM_NAME_LENGTH)
-  .describe("Room name; the broker's default syntax is ^[a-z0-9][a-z0-9._-]{0,63}$.");
+  .describe(`Room name; the broker accepts ${ROOM_NAME_PATTERN.source}.`);
+
+/**
+ * A room name the broker accepts: {@link ROOM_NAME_PATTERN}, 1 to {@link MAX_VALID_ROOM_NAME_LENGTH} characters.
+ * For input checked before it reaches the wire (the shared tool, MCP tools, the CLI); its JSON Schema carries the
+ * pattern and the length, so a caller's schema says what the broker will accept.
+ */
+export const validRoomNameSchema = z
+  .string()
+  .min(1, { error: "a room name cannot be empty" })
+  .max(MAX_VALID_ROOM_NAME_LENGTH, {
+    error: `a room name is at most ${MAX_VALID_ROOM_NAME_LENGTH} characters`,
+  })
+  .regex(ROOM_NAME_PATTERN, {
+    error:
+      "a room name is lower-case letters, digits, '.', '_' or '-', starting with a letter or digit " +
+      `(${ROOM_NAME_PATTERN.source})`,
+  })
+  .describe(
+    `Room name: 1 to ${MAX_VALID_ROOM_NAME_LENGTH} lower-case letters, digits, '.', '_' or '-', starting with a ` +
+      "letter or digit (e.g. design-review)."
+  );
 
 /** Milliseconds since the Unix epoch. */
 const epochMsSchema = z.number().int().min(0).describe("Milliseconds since the Unix epoch.");
@@ -80,17 +103,20 @@ export const helloRequestSchema = z
 export const joinRequestSchema = z.object({ id: requestIdSchema, op: z.literal("join"), room: roomNameSchema }).meta({
   title: "join request",
   description:
-    "Makes the connection's role a member of a room, creating the room when it does not exist. A role may" +
-    " join from several connections; the other members get a join event when the role becomes a member.",
+    "Makes the connection's role a member of a room, creating the room when it does not exist. Membership " +
+    "belongs to the role: once it is a member, every connection of the role may post and read there. Every " +
+    "other connection of a member role gets a join event when the role becomes a member; joining again changes " +
+    "nothing and sends none.",
 });
 
-/** leave: removes this connection from a room; the role leaves when its last connection does. */
+/** leave: takes the connection's role out of a room, from whichever of its connections asks. */
 export const leaveRequestSchema = z.object({ id: requestIdSchema, op: z.literal("leave"), room: roomNameSchema }).meta({
   title: "leave request",
   description:
-    "Takes this connection out of a room. The role leaves when its last connection in the room does, and " +
-    "then the other members get a leave event. Leaving a room the connection is not in is not an error " +
-    "(left: false).",
+    "Takes the connection's role out of a room, whichever of its connections asks (it need not be the one " +
+    "that joined). Every other connection of the role and of the remaining members gets a leave event; the " +
+    "role's other connections then get no more events from the room. Leaving a room the role is not in is not " +
+    "an error (left: false).",
 });
 
 /** post: appends a message to a room the role is a member of. */
@@ -108,8 +134,9 @@ export const postRequestSchema = z
   .meta({
     title: "post request",
     description:
-      "Appends a message to a room the role is a member of. Every other member connection gets a post event" +
-      " with the room, the seq and the author, never the body.",
+      "Appends a message to a room the role is a member of; the connection need not have joined itself. " +
+      "Every connection of every member role except the posting one gets a post event with the room, the seq " +
+      "and the author, never the body.",
   });
 
 /** digest: the role's unread messages in a room, rendered within a character budget; advances the role's cursor. */
@@ -251,7 +278,7 @@ export const joinResultSchema = z
 export const leaveResultSchema = z
   .object({
     room: roomNameSchema,
-    left: z.boolean().describe("False when this connection was not in the room (leave is idempotent)."),
+    left: z.boolean().describe("False when the role was not in the room (leave is idempotent)."),
   })
   .meta({ title: "leave result" });
 
@@ -444,8 +471,9 @@ export const postEventSchema = z
   .meta({
     title: "post event",
     description:
-      "A post event tells every other member connection of a room that a message was posted: the room, its seq " +
-      "and its author. It never carries the body; a client counts these and pulls a digest when it chooses.",
+      "A post event tells every connection of every member role of a room, except the posting connection, " +
+      "that a message was posted: the room, its seq and its author. A second connection of the author's own " +
+      "role gets it too. It never carries the body; a client counts these and pulls a digest when it chooses.",
   });
 
 /** Membership churn in a room the receiver is in; sequence 0 so it cannot pass for content. */
@@ -459,8 +487,9 @@ export const memberEventSchema = z
   .meta({
     title: "member event",
     description:
-      "A member event tells the other members of a room that a role joined, left, or lost its last connection " +
-      "(disconnect). Its seq is always 0: membership churn, never content.",
+      "A member event tells the connections of a room's members, except the one whose request caused it, " +
+      "that a role joined, left, or lost its last connection (disconnect). A role's own other connections get " +
+      "its join and leave too. Its seq is always 0: membership churn, never content.",
   });
 
 /** Any event. */

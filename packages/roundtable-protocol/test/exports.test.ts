@@ -13,11 +13,13 @@ test("the public export list", () => {
       "MAX_FETCH_LIMIT",
       "MAX_ROOM_NAME_LENGTH",
       "OLDEST_PEER_VERSION",
+      "MAX_VALID_ROOM_NAME_LENGTH",
       "OPS",
       "PROTOCOL_EXAMPLES",
       "PROTOCOL_NAME",
       "PROTOCOL_VERSION",
       "ROLE_NAME_PATTERN",
+      "ROOM_NAME_PATTERN",
       "RoundtableProtocolError",
       "ServerFrameInvalidError",
       "WIRE_ERROR_CODES",
@@ -63,6 +65,7 @@ test("the public export list", () => {
       "resultSchemas",
       "roleNameSchema",
       "roomNameSchema",
+      "validRoomNameSchema",
       "roomSummarySchema",
       "roomsRequestSchema",
       "roomsResultSchema",
@@ -89,6 +92,8 @@ test("protocol constants", () => {
   expect(protocol.MAX_ROOM_NAME_LENGTH).toBe(128);
   expect(protocol.MAX_ERROR_MESSAGE_LENGTH).toBe(1000);
   expect(protocol.ROLE_NAME_PATTERN.source).toBe("^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$");
+  expect(protocol.ROOM_NAME_PATTERN.source).toBe("^[a-z0-9][a-z0-9._-]{0,63}$");
+  expect(protocol.MAX_VALID_ROOM_NAME_LENGTH).toBe(64);
   expect(protocol.OPS).toEqual(["hello", "join", "leave", "post", "digest", "fetch", "rooms", "members", "status"]);
 });
 

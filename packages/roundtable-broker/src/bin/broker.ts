@@ -8,7 +8,7 @@ import * as z from "zod";
 import { startBroker } from "../broker.js";
 import { BrokerArgumentsError, BrokerError } from "../errors.js";
 import { createFileLogger, silentLogger, type BrokerLogger } from "../log.js";
-import { brokerDir, brokerLogPath, resolveAgentDir } from "../paths.js";
+import { AGENT_DIR_ENV, brokerDir, brokerLogPath, brokerSocketPath, checkSocketPath, resolveAgentDir } from "../paths.js";
 import { BROKER_VERSION } from "../version.js";
 
 const USAGE = `Usage: orphus-roundtable-broker [--agent-dir DIR] [--idle-ms MS] [--hello-timeout-ms MS]
@@ -104,6 +104,10 @@ async function main(): Promise<number> {
   const logger = openLog(agentDir);
   log = logger;
   try {
+    // Checked here first so the advice names what was used to set the directory: this flag, or the variable.
+    const fromEnv = (process.env[AGENT_DIR_ENV]?.trim() ?? "") !== "";
+    const setting = args["agent-dir"] !== undefined ? "--agent-dir" : fromEnv ? AGENT_DIR_ENV : "default";
+    checkSocketPath(brokerSocketPath(agentDir), process.platform, setting);
     const start = await startBroker({
       agentDir,
       ownsProcess: true,

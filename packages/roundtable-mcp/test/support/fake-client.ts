@@ -149,6 +149,19 @@ export class FakeToolClient implements RoundtableToolClient {
     this.closed = true;
   }
 
+  readonly #lossListeners = new Set<(reason: string) => void>();
+
+  /** What the server watches to say "broker lost" on stderr. */
+  onConnectionLost(listener: (reason: string) => void): () => void {
+    this.#lossListeners.add(listener);
+    return () => this.#lossListeners.delete(listener);
+  }
+
+  /** Plays the broker going away. */
+  loseConnection(reason: string): void {
+    for (const listener of this.#lossListeners) listener(reason);
+  }
+
   /** Waits currently blocked. */
   get waiting(): number {
     return this.#waiters.size;
