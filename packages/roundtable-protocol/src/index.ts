@@ -22,6 +22,8 @@ export {
   ROLE_NAME_PATTERN,
   MAX_ROOM_NAME_LENGTH,
   MAX_ERROR_MESSAGE_LENGTH,
+  IDEMPOTENCY_KEY_PATTERN,
+  IDEMPOTENCY_KEY_WINDOW,
 } from "./constants.js";
 export { WIRE_ERROR_CODES, wireErrorCodeSchema, notMemberMessage, protocolMismatchMessage } from "./codes.js";
 export {
@@ -30,6 +32,7 @@ export {
   seqSchema,
   roleNameSchema,
   roomNameSchema,
+  idempotencyKeySchema,
   helloRequestSchema,
   joinRequestSchema,
   leaveRequestSchema,

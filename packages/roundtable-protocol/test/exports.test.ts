@@ -6,6 +6,8 @@ test("the public export list", () => {
     [
       "DEFAULT_DIGEST_BUDGET",
       "DEFAULT_FETCH_LIMIT",
+      "IDEMPOTENCY_KEY_PATTERN",
+      "IDEMPOTENCY_KEY_WINDOW",
       "MAX_DIGEST_BUDGET",
       "MAX_ERROR_MESSAGE_LENGTH",
       "MAX_FETCH_LIMIT",
@@ -30,6 +32,7 @@ test("the public export list", () => {
       "fetchResultSchema",
       "helloRequestSchema",
       "helloResultSchema",
+      "idempotencyKeySchema",
       "isCompatiblePeer",
       "isOp",
       "joinRequestSchema",
@@ -81,6 +84,8 @@ test("protocol constants", () => {
   expect(protocol.MAX_ROOM_NAME_LENGTH).toBe(128);
   expect(protocol.MAX_ERROR_MESSAGE_LENGTH).toBe(1000);
   expect(protocol.ROLE_NAME_PATTERN.source).toBe("^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$");
+  expect(protocol.IDEMPOTENCY_KEY_PATTERN.source).toBe("^[A-Za-z0-9_-]{1,64}$");
+  expect(protocol.IDEMPOTENCY_KEY_WINDOW).toBe(1024);
   expect(protocol.OPS).toEqual(["hello", "join", "leave", "post", "digest", "fetch", "rooms", "members", "status"]);
 });
 
@@ -99,6 +104,7 @@ test("the error-code catalogue", () => {
     "ERR_TOO_MANY_MEMBERS",
     "ERR_BODY_TOO_LARGE",
     "ERR_HEADLINE_TOO_LARGE",
+    "ERR_IDEMPOTENCY_KEY_REUSED",
     "ERR_REPLY_TOO_LARGE",
     "ERR_TOO_MANY_CONNECTIONS",
     "ERR_SHUTTING_DOWN",
