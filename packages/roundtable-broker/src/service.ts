@@ -24,6 +24,7 @@ import {
 } from "@orphus/roundtable-protocol";
 import type { BrokerConnection } from "./connection.js";
 import { RefusalError } from "./errors.js";
+import { PostKeys } from "./post-keys.js";
 
 /** Limits the room service applies. */
 export interface RoomServiceOptions {
@@ -35,6 +36,8 @@ export interface RoomServiceOptions {
   readonly maxFetchBytes: number;
   readonly maxFrameBytes: number;
   readonly clock: () => number;
+  /** Keyed posts per room whose idempotency keys are remembered. */
+  readonly postKeyWindow: number;
 }
 
 /** Turns a rooms failure into the refusal the wire carries; undefined for anything else (a bug: ERR_INTERNAL). */
@@ -98,6 +101,7 @@ function toFetched(message: RoomMessage): FetchedMessage {
 export class RoomService {
   readonly registry: RoomRegistry;
   readonly #members = new Map<string, Set<BrokerConnection>>();
+  readonly #postKeys: PostKeys;
   /** Pings dropped by connections that have since closed, so the total survives them. */
   #droppedByClosed = 0;
 
@@ -110,6 +114,7 @@ export class RoomService {
       capacity: options.roomCapacity,
       clock: options.clock,
     });
+    this.#postKeys = new PostKeys(options.postKeyWindow);
   }
 
   /** Pings dropped for slow readers since start. */
@@ -146,8 +151,13 @@ export class RoomService {
   }
 
   post(_connection: BrokerConnection, role: string, request: RequestFor<"post">): ResultFor<"post"> {
+    // A repeat is answered before the membership check: a retry over a new connection finds its post even though
+    // the role's membership ended with the connection it was sent on.
+    const repeat = this.#postKeys.repeatOf(this.registry.get(request.room), role, request);
+    if (repeat !== undefined) return repeat;
     const room = this.#memberRoom(request.room, role);
     const message = refusing(request.room, () => room.post(role, request.body, request.headline));
+    this.#postKeys.remember(request.room, request.idempotencyKey, message);
     this.#emit(request.room, { event: "post", room: request.room, seq: message.seq, author: role }, role);
     return { room: request.room, seq: message.seq, postedAt: message.postedAt };
   }
