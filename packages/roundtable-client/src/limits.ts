@@ -32,7 +32,7 @@ export const BROKER_RETRY_MAX_DELAY_MS = 250;
  * Connection attempts retried when the broker's accept queue is full (EAGAIN) before giving up with
  * BrokerBusyError: the broker is there, only busy, so the client waits briefly and never spawns for it.
  */
-export const MAX_CONNECT_BUSY_RETRIES = 8;
+export const MAX_CONNECT_BUSY_RETRIES = 12;
 
 /** First pause before retrying a connection refused with EAGAIN; it doubles up to {@link BROKER_RETRY_MAX_DELAY_MS}, with jitter. */
 export const CONNECT_BUSY_INITIAL_DELAY_MS = 10;
