@@ -503,6 +503,7 @@ class RunningBroker implements Broker, ConnectionHost {
       if (this.registryEntry !== undefined) removeRegistryEntry(this.registryEntry);
       this.#server.close(() => resolve({ reason }));
       for (const connection of this.#connections) connection.destroy("shutdown");
+      this.#refusals.destroyAll();
     });
     this.#closing = closing.then((closed) => {
       this.#options.logger.info("broker closed", { reason, pid: this.pid });

@@ -39,7 +39,7 @@ export function fullRefusal(
 export class FullRefusals {
   /** Connections refused since start. */
   refused = 0;
-  #pending = 0;
+  readonly #pending = new Set<Socket>();
 
   constructor(private readonly options: FullRefusalOptions) {}
 
@@ -47,11 +47,11 @@ export class FullRefusals {
   refuse(socket: Socket): void {
     this.refused++;
     socket.on("error", () => {});
-    if (this.#pending >= MAX_PENDING_REFUSALS) {
+    if (this.#pending.size >= MAX_PENDING_REFUSALS) {
       this.#send(socket, null, undefined);
       return;
     }
-    this.#pending++;
+    this.#pending.add(socket);
     let answered = false;
     const answer = (id: number | null, op: string | undefined): void => {
       if (answered) return;
@@ -67,10 +67,15 @@ export class FullRefusals {
       { maxFrameBytes: REFUSAL_MAX_FRAME_BYTES }
     );
     socket.once("close", () => {
-      this.#pending--;
+      this.#pending.delete(socket);
       answered = true;
       this.options.timers.clearTimeout(timer);
     });
+  }
+
+  /** Closes every refused connection still waiting for its first frame: the broker is shutting down. */
+  destroyAll(): void {
+    for (const socket of this.#pending) socket.destroy();
   }
 
   /** Writes the refusal and closes once it is flushed, so a peer that never closes its side cannot hold it open. */

@@ -58,6 +58,17 @@ describe("a full broker", () => {
     });
   });
 
+  test("closing the broker ends the refused connections still waiting for their first frame", async () => {
+    const timers = manualTimers();
+    const broker = await startTestBroker({ maxConnections: 1, timers });
+    await RawPeer.hello(broker.socketPath, "a");
+    const waiting = new RawPeer(broker.socketPath);
+    await waiting.connected;
+    await eventually(() => broker.stats().connectionsRefused === 1);
+    expect(await broker.close()).toEqual({ reason: "close" });
+    await waiting.closed;
+  });
+
   test("once a session leaves, the next connection is served", async () => {
     const broker = await startTestBroker({ maxConnections: 1 });
     const first = await RawPeer.hello(broker.socketPath, "a");
