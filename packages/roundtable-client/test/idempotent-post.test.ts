@@ -11,6 +11,7 @@ import {
   RequestTimeoutError,
   RoundtableClient,
   connectBrokerSocket,
+  runRoundtableTool,
   type Timers,
 } from "../src/index.js";
 import { FaultyRelay, type PostFault } from "./support/relay.js";
@@ -244,6 +245,17 @@ describe("idempotent posts", () => {
     expect(error).toBeInstanceOf(ConnectionLostError);
     // The retry asked for the running broker only; a new one would not have the post (nor the room).
     expect(connects).toEqual([true, false]);
+  });
+
+  test("the shared tool posts through it too, with no argument of its own", async () => {
+    const real = await world();
+    await runRoundtableTool(real.client, { action: "join", room: ROOM });
+    real.relay.faults = ["lose-reply"];
+    expect(await runRoundtableTool(real.client, { action: "post", room: ROOM, body: "from the tool" })).toEqual({
+      text: `Posted #1 to "${ROOM}".`,
+      isError: false,
+    });
+    expect([...(await stored(real.observer)).values()]).toEqual(["from the tool"]);
   });
 
   test("keys are checked before anything is sent", async () => {
