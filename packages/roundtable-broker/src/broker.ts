@@ -15,22 +15,29 @@ import {
   type RoundtableRequest,
   type WireError,
 } from "@orphus/roundtable-protocol";
-import { claimSocket, releaseSocket, type SocketIdentity } from "./claim.js";
+import { claimSocket } from "./claim.js";
 import { BrokerConnection, type ConnectionHost } from "./connection.js";
-import { BrokerDirectoryError, RefusalError } from "./errors.js";
+import { RefusalError } from "./errors.js";
+import { idOf, isRecord } from "./frame-fields.js";
+import { FullRefusals } from "./full-refusal.js";
 import { resolveBrokerOptions, type BrokerOptions, type ResolvedBrokerOptions, type TimerHandle } from "./options.js";
-import { brokerDir, brokerPidPath, brokerSocketPath, checkSocketPath } from "./paths.js";
+import { brokerPidPath, brokerSocketPath, checkSocketPath } from "./paths.js";
+import { watchSocketPath } from "./path-watch.js";
 import { removePidFile, writePidFile } from "./pidfile.js";
-import { ensurePrivateDir } from "./private-dir.js";
+import { ensureBrokerDir } from "./private-dir.js";
 import type { ProbeAnswer } from "./probe.js";
 import { registerBroker, removeRegistryEntry } from "./registry.js";
 import { RoomService } from "./service.js";
+import { releaseSocket, type SocketIdentity } from "./socket-file.js";
 import { BROKER_VERSION } from "./version.js";
 
 /** Why a broker closed. */
 export interface BrokerClosed {
-  /** "idle": no connection for idleMs. "close": its close() was called. */
-  readonly reason: "idle" | "close";
+  /**
+   * "idle": no connection for idleMs. "close": its close() was called. "path-lost": its socket path came to name
+   * something else (the file was removed or replaced), so nobody new could reach it; it says so in its log.
+   */
+  readonly reason: "idle" | "close" | "path-lost";
 }
 
 /** Counters of a running broker. */
@@ -45,6 +52,8 @@ export interface BrokerStats {
   readonly framingCloses: number;
   /** Connections closed because they did not say hello within the hello timeout. */
   readonly helloTimeouts: number;
+  /** Connections refused with ERR_TOO_MANY_CONNECTIONS because the broker served its maximum. */
+  readonly connectionsRefused: number;
 }
 
 /** A listening broker. */
@@ -76,10 +85,6 @@ export type BrokerStart =
       readonly peer?: ProbeAnswer;
     };
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /**
  * Starts the broker of `options.agentDir`, or stands down when one already answers there.
  *
@@ -92,15 +97,17 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerStart> 
   const resolved = resolveBrokerOptions(options);
   const socketPath = brokerSocketPath(resolved.agentDir, resolved.platform);
   checkSocketPath(socketPath, resolved.platform);
-  const dir = brokerDir(resolved.agentDir, resolved.platform);
-  ensurePrivateDir(dir, (problem, cause) => new BrokerDirectoryError(dir, problem, { cause }));
+  ensureBrokerDir(resolved.agentDir, resolved.platform);
   const server = createServer();
   const claim = await claimSocket({
     server,
+    agentDir: resolved.agentDir,
     socketPath,
+    pidPath: brokerPidPath(resolved.agentDir, resolved.platform),
     platform: resolved.platform,
     probeTimeoutMs: resolved.probeTimeoutMs,
     logger: resolved.logger,
+    ...(resolved.claimHooks === undefined ? {} : { hooks: resolved.claimHooks }),
   });
   if (claim.kind === "stood-down") {
     resolved.logger.info("another broker holds the socket; standing down", {
@@ -131,6 +138,8 @@ class RunningBroker implements Broker, ConnectionHost {
   readonly #service: RoomService;
   readonly #connections = new Set<BrokerConnection>();
   readonly #instance = randomBytes(8).toString("hex");
+  readonly #refusals: FullRefusals;
+  readonly #stopPathWatch: () => void;
   #nextConnectionId = 1;
   #idleTimer: TimerHandle | undefined;
   #closing: Promise<BrokerClosed> | undefined;
@@ -155,6 +164,7 @@ class RunningBroker implements Broker, ConnectionHost {
     this.pingDropBytes = options.pingDropBytes;
     this.#pidPath = brokerPidPath(options.agentDir, options.platform);
     this.#service = new RoomService(options);
+    this.#refusals = new FullRefusals({ maxConnections: options.maxConnections, brokerPid: this.pid, timers: options.timers });
     this.closed = new Promise((resolve) => (this.#resolveClosed = resolve));
     server.on("connection", (socket) => this.#accept(socket));
     server.on("error", (error) => options.logger.error("server error", { error: error.message }));
@@ -167,7 +177,26 @@ class RunningBroker implements Broker, ConnectionHost {
     });
     this.registryEntry = this.#register();
     options.logger.info("broker listening", { socketPath, pid: this.pid, version: BROKER_VERSION });
+    this.#stopPathWatch =
+      identity === undefined
+        ? () => undefined
+        : watchSocketPath({
+            socketPath,
+            identity,
+            timers: options.timers,
+            everyMs: options.pathCheckMs,
+            onLost: (found) => this.#pathLost(found),
+          });
     this.#armIdle();
+  }
+
+  /** The socket path names something else now: nobody new can reach this broker, so it must not hold rooms. */
+  #pathLost(found: string): void {
+    this.#options.logger.error(
+      "the socket path no longer names this broker's socket; closing, since nobody can reach it there",
+      { socketPath: this.socketPath, found, pid: this.pid, connections: this.#connections.size }
+    );
+    void this.#shutdown("path-lost");
   }
 
   /** Adds this broker to the per-user registry; a failure is logged, never fatal (the registry is diagnostic). */
@@ -201,6 +230,7 @@ class RunningBroker implements Broker, ConnectionHost {
       backpressureCloses: this.#backpressureCloses,
       framingCloses: this.#framingCloses,
       helloTimeouts: this.#helloTimeouts,
+      connectionsRefused: this.#refusals.refused,
     };
   }
 
@@ -216,19 +246,10 @@ class RunningBroker implements Broker, ConnectionHost {
       return;
     }
     if (this.#connections.size >= this.#options.maxConnections) {
-      const refusal: ErrorReply = {
-        id: null,
-        ok: false,
-        error: {
-          code: "ERR_TOO_MANY_CONNECTIONS",
-          message: `The broker already serves its maximum of ${this.#options.maxConnections} connections`,
-          details: { maxConnections: this.#options.maxConnections },
-        },
-      };
-      socket.on("error", () => {});
-      socket.end(encodeFrame(refusal), () => socket.destroy());
+      this.#refusals.refuse(socket);
       this.#options.logger.warn("refused a connection: connection limit reached", {
         maxConnections: this.#options.maxConnections,
+        refused: this.#refusals.refused,
       });
       return;
     }
@@ -475,6 +496,7 @@ class RunningBroker implements Broker, ConnectionHost {
   #shutdown(reason: BrokerClosed["reason"]): Promise<BrokerClosed> {
     if (this.#closing !== undefined) return this.#closing;
     this.#cancelIdle();
+    this.#stopPathWatch();
     const closing = new Promise<BrokerClosed>((resolve) => {
       // Unlink first so no new client connects to a broker on its way out; only our own file is removed.
       releaseSocket(this.socketPath, this.#identity);
@@ -482,6 +504,7 @@ class RunningBroker implements Broker, ConnectionHost {
       if (this.registryEntry !== undefined) removeRegistryEntry(this.registryEntry);
       this.#server.close(() => resolve({ reason }));
       for (const connection of this.#connections) connection.destroy("shutdown");
+      this.#refusals.destroyAll();
     });
     this.#closing = closing.then((closed) => {
       this.#options.logger.info("broker closed", { reason, pid: this.pid });
@@ -491,10 +514,4 @@ class RunningBroker implements Broker, ConnectionHost {
     });
     return this.#closing;
   }
-}
-
-function idOf(value: unknown): number | null {
-  if (!isRecord(value)) return null;
-  const id = value["id"];
-  return typeof id === "number" && Number.isSafeInteger(id) && id >= 0 ? id : null;
 }

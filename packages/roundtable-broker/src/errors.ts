@@ -1,3 +1,4 @@
+import { dirname } from "node:path";
 import { previewValue, type WireError } from "@orphus/roundtable-protocol";
 
 /** Base class of every broker failure; `code` is stable across releases. Refusals on the wire are protocol codes. */
@@ -59,12 +60,84 @@ export class SocketPathOccupiedError extends BrokerError {
   }
 }
 
+/**
+ * Something accepts connections at the socket path but did not answer the start-up probe's hello in time: a broker
+ * that is stopped (SIGSTOP, a debugger) or hung, or another program. Silence is not proof that nothing lives there,
+ * so the broker refuses to take the path and leaves it alone.
+ */
+export class SocketPathUnresponsiveError extends BrokerError {
+  override readonly name = "SocketPathUnresponsiveError";
+  readonly code = "ERR_SOCKET_PATH_UNRESPONSIVE";
+  constructor(readonly socketPath: string, readonly timeoutMs: number, readonly pid: number | undefined) {
+    const who = pid === undefined ? "" : ` (the pid file names pid ${pid})`;
+    const remedy =
+      pid === undefined
+        ? "find the process serving it (ss -xlp, lsof) and resume or stop it"
+        : `resume it (kill -CONT ${pid}) or stop it (kill ${pid})`;
+    super(
+      `Cannot start the broker: something accepts connections on ${socketPath} but did not answer hello within ` +
+        `${timeoutMs} ms: a broker that is stopped or hung${who}, or another program. The broker never takes over ` +
+        `a path in use: ${remedy}, then start again (roundtable doctor tells more).`
+    );
+  }
+}
+
 /** The broker's directory is not a directory, or belongs to another user, so the socket cannot be kept private. */
 export class BrokerDirectoryError extends BrokerError {
   override readonly name = "BrokerDirectoryError";
   readonly code = "ERR_BROKER_DIRECTORY";
   constructor(readonly directory: string, problem: string, options?: { cause?: unknown }) {
     super(`Cannot use ${directory} for the broker socket: ${problem}`, options);
+  }
+}
+
+/**
+ * The agent directory's file system refuses the broker folder (`<agentDir>/roundtable`): the base of the three
+ * errno cases below, each naming the agent directory, the path that failed and what to do.
+ */
+export abstract class AgentDirError extends BrokerError {
+  constructor(
+    readonly agentDir: string,
+    readonly path: string,
+    problem: string,
+    fix: string,
+    options?: { cause?: unknown }
+  ) {
+    super(
+      `${problem}: the broker keeps its socket, pid file and log there. ${fix}, or point ORPHUS_CODING_AGENT_DIR ` +
+        "(or --agent-dir) at a writable directory of your own (e.g. ~/.orphus/agent).",
+      options
+    );
+  }
+}
+
+/** The agent directory is on a read-only file system (EROFS), so the broker folder cannot be created or written. */
+export class AgentDirReadOnlyError extends AgentDirError {
+  override readonly name = "AgentDirReadOnlyError";
+  readonly code = "ERR_AGENT_DIR_READ_ONLY";
+  constructor(agentDir: string, path: string, options?: { cause?: unknown }) {
+    const problem = `The agent directory ${agentDir} is on a read-only file system (cannot write ${path})`;
+    super(agentDir, path, problem, "Make that file system writable", options);
+  }
+}
+
+/** Permission denied (EACCES, EPERM) creating or using the broker folder inside the agent directory. */
+export class AgentDirPermissionError extends AgentDirError {
+  override readonly name = "AgentDirPermissionError";
+  readonly code = "ERR_AGENT_DIR_PERMISSION_DENIED";
+  constructor(agentDir: string, path: string, options?: { cause?: unknown }) {
+    const problem = `Permission denied in the agent directory ${agentDir} (cannot create or use ${path})`;
+    super(agentDir, path, problem, `Give yourself access (chmod u+rwx ${dirname(path)})`, options);
+  }
+}
+
+/** A component of the agent directory's path is not a directory (ENOTDIR), so the broker folder cannot exist there. */
+export class AgentDirNotDirectoryError extends AgentDirError {
+  override readonly name = "AgentDirNotDirectoryError";
+  readonly code = "ERR_AGENT_DIR_NOT_A_DIRECTORY";
+  constructor(agentDir: string, path: string, options?: { cause?: unknown }) {
+    const problem = `The agent directory ${agentDir} cannot hold the broker folder (${path} is not a directory)`;
+    super(agentDir, path, problem, `Move it away (mv ${path} ${path}.moved)`, options);
   }
 }
 

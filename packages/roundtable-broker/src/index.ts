@@ -13,8 +13,10 @@
  * ```
  *
  * Start-up contention is resolved through the socket, not a lock file: an answering broker makes a newcomer stand
- * down, a silent socket file is reclaimed, anything that is not a socket is refused and left alone. Clients spawn
- * the bin `orphus-roundtable-broker` detached; {@link brokerCommand} says how, from the build or from source.
+ * down, a socket file that refuses connections is reclaimed (moved aside, and removed only if it is still the file
+ * the probe found), a socket that accepts but never answers and anything that is not a socket are refused and left
+ * alone. A running broker whose path comes to name something else closes within seconds. Clients spawn the bin
+ * `orphus-roundtable-broker` detached; {@link brokerCommand} says how, from the build or from source.
  */
 export { startBroker } from "./broker.js";
 export { probeBroker, PROBE_ROLE } from "./probe.js";
@@ -42,6 +44,8 @@ export {
   removeRegistryEntry,
   readBrokerRegistry,
 } from "./registry.js";
+export { ensureBrokerDir } from "./private-dir.js";
+export { readPidFilePid } from "./pidfile.js";
 export { brokerBinPath, brokerSourceBinPath, brokerCommand, runningFromSource } from "./bin-path.js";
 export { createFileLogger, silentLogger, formatLogLine } from "./log.js";
 export { BROKER_VERSION } from "./version.js";
@@ -55,6 +59,10 @@ export {
   DEFAULT_PING_DROP_BYTES,
   DEFAULT_MAX_FETCH_BYTES,
   DEFAULT_MAX_LOG_BYTES,
+  DEFAULT_PATH_CHECK_MS,
+  FULL_REFUSAL_WAIT_MS,
+  MAX_PENDING_REFUSALS,
+  REFUSAL_MAX_FRAME_BYTES,
   MAX_CLAIM_ATTEMPTS,
   LINUX_SOCKET_PATH_LIMIT,
   BSD_SOCKET_PATH_LIMIT,
@@ -65,7 +73,12 @@ export {
   BrokerError,
   SocketPathTooLongError,
   SocketPathOccupiedError,
+  SocketPathUnresponsiveError,
   BrokerDirectoryError,
+  AgentDirError,
+  AgentDirReadOnlyError,
+  AgentDirPermissionError,
+  AgentDirNotDirectoryError,
   BrokerRegistryError,
   BrokerListenError,
   BrokerOptionError,
@@ -77,4 +90,5 @@ export type { BrokerLogger, LogFields, FileLoggerOptions } from "./log.js";
 export type { BrokerCommand, BrokerCommandOptions } from "./bin-path.js";
 export type { ProbeResult, ProbeAnswer } from "./probe.js";
 export type { PidFileContents } from "./pidfile.js";
+export type { ClaimHooks } from "./reclaim.js";
 export type { RegistryEntry, RegisteredBroker, RegistryListing } from "./registry.js";

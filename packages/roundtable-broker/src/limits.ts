@@ -42,3 +42,21 @@ export const MAX_REGISTRY_ENTRIES = 256;
 
 /** Largest registry entry file read, in bytes; a larger file is reported as invalid and not parsed. */
 export const MAX_REGISTRY_ENTRY_BYTES = 4096;
+
+/** Default pause between a running broker's checks that its socket path still names its own socket. */
+export const DEFAULT_PATH_CHECK_MS = 1000;
+
+/**
+ * How long a connection refused for the connection limit has to send its first request, which is then answered
+ * with ERR_TOO_MANY_CONNECTIONS; past it the refusal is sent unprompted and the connection closed.
+ */
+export const FULL_REFUSAL_WAIT_MS = 2000;
+
+/**
+ * Refused connections waiting for their first request at once. Past it a refusal is sent unprompted and the
+ * connection closed at once (its peer may then miss it), so a flood past the limit holds few descriptors.
+ */
+export const MAX_PENDING_REFUSALS = 64;
+
+/** Largest first frame read from a connection refused for the connection limit (a hello is a few hundred bytes). */
+export const REFUSAL_MAX_FRAME_BYTES = 64 * 1024;

@@ -5,6 +5,7 @@ import {
   DEFAULT_MAX_ROOMS,
   DEFAULT_RING_CAPACITY,
 } from "@orphus/rooms";
+import { IDEMPOTENCY_KEY_WINDOW } from "@orphus/roundtable-protocol";
 import { BrokerOptionError } from "./errors.js";
 import {
   DEFAULT_HELLO_TIMEOUT_MS,
@@ -13,10 +14,12 @@ import {
   DEFAULT_MAX_FETCH_BYTES,
   DEFAULT_MAX_FRAME_BYTES,
   DEFAULT_MAX_OUTBOUND_BYTES,
+  DEFAULT_PATH_CHECK_MS,
   DEFAULT_PING_DROP_BYTES,
   DEFAULT_PROBE_TIMEOUT_MS,
 } from "./limits.js";
 import { silentLogger, type BrokerLogger } from "./log.js";
+import type { ClaimHooks } from "./reclaim.js";
 import { resolveRegistryDir } from "./registry.js";
 
 /** A timer handle as the injected timers return it. */
@@ -69,6 +72,15 @@ export interface BrokerOptions {
   readonly maxHeadlineBytes?: number;
   /** Messages each room retains; default @orphus/rooms' DEFAULT_RING_CAPACITY (500). */
   readonly roomCapacity?: number;
+  /**
+   * Keyed posts per room whose idempotency keys are remembered, so a retried post is answered with its original
+   * seq; default @orphus/roundtable-protocol's IDEMPOTENCY_KEY_WINDOW (1024); 0 remembers none.
+   */
+  readonly postKeyWindow?: number;
+  /** Pause between checks that the socket path still names this broker's socket; default {@link DEFAULT_PATH_CHECK_MS}. */
+  readonly pathCheckMs?: number;
+  /** For tests: called at the points of claiming the socket path where another broker may interleave. */
+  readonly claimHooks?: ClaimHooks;
   /** Epoch milliseconds, for message times and uptime; default `Date.now`. */
   readonly clock?: () => number;
   /** Default: the global setTimeout and clearTimeout. */
@@ -97,6 +109,9 @@ export interface ResolvedBrokerOptions {
   readonly maxBodyBytes: number;
   readonly maxHeadlineBytes: number;
   readonly roomCapacity: number;
+  readonly postKeyWindow: number;
+  readonly pathCheckMs: number;
+  readonly claimHooks: ClaimHooks | undefined;
   readonly clock: () => number;
   readonly timers: BrokerTimers;
   readonly logger: BrokerLogger;
@@ -156,6 +171,9 @@ export function resolveBrokerOptions(options: BrokerOptions): ResolvedBrokerOpti
     maxBodyBytes: integer("maxBodyBytes", options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 0),
     maxHeadlineBytes: integer("maxHeadlineBytes", options.maxHeadlineBytes, DEFAULT_MAX_HEADLINE_BYTES, 0),
     roomCapacity: integer("roomCapacity", options.roomCapacity, DEFAULT_RING_CAPACITY, 1),
+    postKeyWindow: integer("postKeyWindow", options.postKeyWindow, IDEMPOTENCY_KEY_WINDOW, 0, 1_000_000),
+    pathCheckMs: integer("pathCheckMs", options.pathCheckMs, DEFAULT_PATH_CHECK_MS, 1, 2 ** 31 - 1),
+    claimHooks: options.claimHooks,
     clock: options.clock ?? Date.now,
     timers: options.timers ?? defaultTimers,
     logger: options.logger ?? silentLogger,

@@ -18,6 +18,16 @@ export function writePidFile(file: string, contents: PidFileContents): void {
   renameSync(temporary, file);
 }
 
+/** The pid the pid file names, or undefined when it is missing or unreadable (it is diagnostic only). */
+export function readPidFilePid(file: string): number | undefined {
+  try {
+    const pid = (JSON.parse(readFileSync(file, "utf8")) as Partial<PidFileContents>).pid;
+    return typeof pid === "number" && Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Removes the pid file if it is still this broker's (a successor's is left alone); never throws. */
 export function removePidFile(file: string, own: Pick<PidFileContents, "pid" | "instance">): void {
   try {

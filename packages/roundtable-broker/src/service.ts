@@ -24,6 +24,7 @@ import {
 import type { BrokerConnection } from "./connection.js";
 import { RefusalError } from "./errors.js";
 import { cutFetchPage, fetchCharCap } from "./fetch-page.js";
+import { PostKeys } from "./post-keys.js";
 
 /** Limits the room service applies. */
 export interface RoomServiceOptions {
@@ -35,6 +36,8 @@ export interface RoomServiceOptions {
   readonly maxFetchBytes: number;
   readonly maxFrameBytes: number;
   readonly clock: () => number;
+  /** Keyed posts per room whose idempotency keys are remembered. */
+  readonly postKeyWindow: number;
 }
 
 /** Turns a rooms failure into the refusal the wire carries; undefined for anything else (a bug: ERR_INTERNAL). */
@@ -94,6 +97,7 @@ export class RoomService {
   readonly registry: RoomRegistry;
   /** Open connections that said hello, by role; a role is present while it has at least one. */
   readonly #connections = new Map<string, Set<BrokerConnection>>();
+  readonly #postKeys: PostKeys;
   /** Pings dropped by connections that have since closed, so the total survives them. */
   #droppedByClosed = 0;
 
@@ -108,6 +112,7 @@ export class RoomService {
       // The protocol's pattern, so the broker and every caller that checks a room name first agree.
       roomNamePattern: ROOM_NAME_PATTERN,
     });
+    this.#postKeys = new PostKeys(options.postKeyWindow);
   }
 
   /** Pings dropped for slow readers since start. */
@@ -147,8 +152,13 @@ export class RoomService {
   }
 
   post(connection: BrokerConnection, role: string, request: RequestFor<"post">): ResultFor<"post"> {
+    // A repeat is answered before the membership check: a retry over a new connection finds its post even though
+    // the role's membership may have ended with the connection it was sent on.
+    const repeat = this.#postKeys.repeatOf(this.registry.get(request.room), role, request);
+    if (repeat !== undefined) return repeat;
     const room = this.#memberRoom(request.room, role);
     const message = refusing(request.room, () => room.post(role, request.body, request.headline));
+    this.#postKeys.remember(request.room, request.idempotencyKey, message);
     this.#emit(room, { event: "post", room: request.room, seq: message.seq, author: role }, connection);
     return { room: request.room, seq: message.seq, postedAt: message.postedAt };
   }

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FrameDecoder } from "@orphus/framing";
 import { afterEach } from "vitest";
-import { startBroker, type Broker, type BrokerOptions } from "@orphus/roundtable-broker";
+import { startBroker, type Broker, type BrokerLogger, type BrokerOptions, type BrokerTimers } from "@orphus/roundtable-broker";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 
@@ -139,4 +139,43 @@ export async function staleSocket(socketPath: string): Promise<void> {
   await new Promise<void>((resolve) => server.listen(temporary, resolve));
   linkSync(temporary, socketPath);
   await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+/** Timers that run only when a test fires them: `fire(ms)` runs every pending timer scheduled for `ms`. */
+export interface ManualTimers extends BrokerTimers {
+  readonly scheduled: Map<number, { callback: () => void; ms: number }>;
+  fire(ms: number): number;
+}
+
+/** Timers the test drives (see {@link ManualTimers}). */
+export function manualTimers(): ManualTimers {
+  const scheduled = new Map<number, { callback: () => void; ms: number }>();
+  let nextHandle = 1;
+  return {
+    scheduled,
+    setTimeout: (callback, ms) => {
+      scheduled.set(nextHandle, { callback, ms });
+      return nextHandle++;
+    },
+    clearTimeout: (handle) => void scheduled.delete(handle as number),
+    fire: (ms) => {
+      const due = [...scheduled].filter(([, timer]) => timer.ms === ms);
+      for (const [handle, timer] of due) {
+        scheduled.delete(handle);
+        timer.callback();
+      }
+      return due.length;
+    },
+  };
+}
+
+/** A logger keeping `level message` lines, for tests that read what the broker said. */
+export function capturingLogger(): BrokerLogger & { lines: string[] } {
+  const lines: string[] = [];
+  return {
+    lines,
+    info: (message) => lines.push(`info ${message}`),
+    warn: (message) => lines.push(`warn ${message}`),
+    error: (message) => lines.push(`error ${message}`),
+  };
 }

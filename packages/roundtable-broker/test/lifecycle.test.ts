@@ -16,20 +16,8 @@ import {
   SocketPathTooLongError,
   probeBroker,
   startBroker,
-  type BrokerLogger,
-  type BrokerTimers,
 } from "@orphus/roundtable-broker";
-import { RawPeer, eventually, staleSocket, startTestBroker, tempAgentDir } from "./helpers.js";
-
-function capturingLogger(): BrokerLogger & { lines: string[] } {
-  const lines: string[] = [];
-  return {
-    lines,
-    info: (message) => lines.push(`info ${message}`),
-    warn: (message) => lines.push(`warn ${message}`),
-    error: (message) => lines.push(`error ${message}`),
-  };
-}
+import { RawPeer, capturingLogger, eventually, manualTimers, staleSocket, startTestBroker, tempAgentDir } from "./helpers.js";
 
 describe("start-up", () => {
   test("the directory is private (0700), the socket user-only (0600), and a pid file names the broker", async () => {
@@ -139,30 +127,25 @@ describe("idle exit and close", () => {
   });
 
   test("the idle timer arms when the last connection closes and a new connection cancels it", async () => {
-    const scheduled = new Map<number, { callback: () => void; ms: number }>();
-    let nextHandle = 1;
-    const timers: BrokerTimers = {
-      setTimeout: (callback, ms) => {
-        scheduled.set(nextHandle, { callback, ms });
-        return nextHandle++;
-      },
-      clearTimeout: (handle) => void scheduled.delete(handle as number),
-    };
+    const timers = manualTimers();
+    // The path watch shares the timers; only the idle timer (5000 ms) is looked at here.
+    const idle = (): { callback: () => void; ms: number }[] =>
+      [...timers.scheduled.values()].filter((t) => t.ms === 5000);
     const broker = await startTestBroker({ timers, idleMs: 5000 });
-    expect([...scheduled.values()].map((t) => t.ms)).toEqual([5000]);
+    expect(idle()).toHaveLength(1);
     const first = await RawPeer.hello(broker.socketPath, "a");
-    expect(scheduled.size).toBe(0);
+    expect(idle()).toHaveLength(0);
     const second = await RawPeer.hello(broker.socketPath, "b");
     first.socket.destroy();
     await eventually(() => broker.stats().connections === 1);
-    expect(scheduled.size).toBe(0);
+    expect(idle()).toHaveLength(0);
     second.socket.destroy();
-    await eventually(() => scheduled.size === 1);
+    await eventually(() => idle().length === 1);
     const third = await RawPeer.hello(broker.socketPath, "c");
-    expect(scheduled.size).toBe(0);
+    expect(idle()).toHaveLength(0);
     third.socket.destroy();
-    await eventually(() => scheduled.size === 1);
-    const [timer] = [...scheduled.values()];
+    await eventually(() => idle().length === 1);
+    const [timer] = idle();
     timer!.callback();
     expect(await broker.closed).toEqual({ reason: "idle" });
   });
@@ -196,19 +179,6 @@ describe("idle exit and close", () => {
 });
 
 describe("hello timeout", () => {
-  function manualTimers(): BrokerTimers & { scheduled: Map<number, { callback: () => void; ms: number }> } {
-    const scheduled = new Map<number, { callback: () => void; ms: number }>();
-    let nextHandle = 1;
-    return {
-      scheduled,
-      setTimeout: (callback, ms) => {
-        scheduled.set(nextHandle, { callback, ms });
-        return nextHandle++;
-      },
-      clearTimeout: (handle) => void scheduled.delete(handle as number),
-    };
-  }
-
   test("a connection silent past the hello timeout is told why and closed; one that said hello stays", async () => {
     const timers = manualTimers();
     const broker = await startTestBroker({ timers, idleMs: 60_000, helloTimeoutMs: 750 });
@@ -216,8 +186,8 @@ describe("hello timeout", () => {
     const silent = new RawPeer(broker.socketPath);
     await silent.connected;
     await eventually(() => broker.stats().connections === 2);
-    // The talker's timer was cleared by its hello; only the silent connection's is pending.
-    const pending = [...timers.scheduled.values()];
+    // The talker's timer was cleared by its hello; only the silent connection's is pending (besides the path watch).
+    const pending = [...timers.scheduled.values()].filter((t) => t.ms !== 1000);
     expect(pending.map((t) => t.ms)).toEqual([750]);
     pending[0]!.callback();
     await silent.closed;

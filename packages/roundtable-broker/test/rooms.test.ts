@@ -377,25 +377,6 @@ describe("reading", () => {
 });
 
 describe("limits", () => {
-  test("connections past the limit are refused with a typed error and closed", async () => {
-    const broker = await startTestBroker({ maxConnections: 2 });
-    await RawPeer.hello(broker.socketPath, "a");
-    await RawPeer.hello(broker.socketPath, "b");
-    const third = new RawPeer(broker.socketPath);
-    await third.closed;
-    expect(third.frames).toEqual([
-      {
-        id: null,
-        ok: false,
-        error: {
-          code: "ERR_TOO_MANY_CONNECTIONS",
-          message: "The broker already serves its maximum of 2 connections",
-          details: { maxConnections: 2 },
-        },
-      },
-    ]);
-  });
-
   test("rooms, members, body, headline and room names are refused with their codes", async () => {
     const broker = await startTestBroker({ maxRooms: 1, maxMembers: 1, maxBodyBytes: 8, maxHeadlineBytes: 4 });
     const a = await RawPeer.hello(broker.socketPath, "a");

@@ -10,14 +10,36 @@ import {
   type RoundtableEvent,
 } from "@orphus/roundtable-protocol";
 import { BrokerConnection, checkPositiveInteger } from "./connection.js";
-import { ClientClosedError, ConnectionLostError } from "./errors.js";
-import { DEFAULT_REQUEST_TIMEOUT_MS } from "./limits.js";
+import { ClientClosedError, ConnectionLostError, RequestTimeoutError } from "./errors.js";
+import { brokerFullFrom } from "./full-broker.js";
+import { DEFAULT_POST_ATTEMPTS, DEFAULT_REQUEST_TIMEOUT_MS } from "./limits.js";
 import { ActivityCoalescer, type ActivityNotice } from "./pings.js";
+import { idempotencyKeyFor } from "./post-key.js";
 import { resolveRoleName } from "./role.js";
 import { systemTimers, type Timers } from "./timers.js";
 
+/** What the client asks of one connect. */
+export interface ConnectOptions {
+  /**
+   * False when the client only wants the broker that is running: it reconnects to retry a post, and a new broker
+   * would not have that post anyway. A connector that cannot tell may ignore it. Default true.
+   */
+  readonly spawn?: boolean;
+}
+
 /** Opens a stream to a broker, starting one if it must; the client calls it at most once per connection it needs. */
-export type Connector = () => Promise<Duplex>;
+export type Connector = (options?: ConnectOptions) => Promise<Duplex>;
+
+/** Options of {@link RoundtableClient.post}. */
+export interface PostOptions {
+  /** One-line summary a digest shows when the body no longer fits; default: the body's first line. */
+  readonly headline?: string;
+  /**
+   * The post's idempotency key; default a fresh random one. Pass the key of a post that failed with a timeout
+   * (RequestTimeoutError.idempotencyKey) to retry it without storing it twice.
+   */
+  readonly idempotencyKey?: string;
+}
 
 /** What a client learned from the broker's hello. */
 export type BrokerHello = ResultFor<"hello">;
@@ -36,6 +58,11 @@ export interface RoundtableClientOptions {
   readonly onWarning?: (message: string) => void;
   /** How long a request waits for its reply; default {@link DEFAULT_REQUEST_TIMEOUT_MS}. */
   readonly requestTimeoutMs?: number;
+  /**
+   * Attempts a post makes, the first included, when a timeout or a lost connection leaves its fate unknown; every
+   * attempt carries the same idempotency key, so none stores it twice. Default {@link DEFAULT_POST_ATTEMPTS}.
+   */
+  readonly postAttempts?: number;
   /** Process id sent in hello and used for the fallback role name; default process.pid. */
   readonly pid?: number;
   readonly timers?: Timers;
@@ -68,6 +95,7 @@ export class RoundtableClient {
   readonly #connector: Connector;
   readonly #timers: Timers;
   readonly #requestTimeoutMs: number;
+  readonly #postAttempts: number;
   readonly #pid: number;
   readonly #warning: string | undefined;
   readonly #onWarning: (message: string) => void;
@@ -76,6 +104,8 @@ export class RoundtableClient {
   readonly #lossListeners = new Set<(reason: string) => void>();
   #connection: BrokerConnection | undefined;
   #connecting: Promise<BrokerConnection> | undefined;
+  /** Whether the connect under way may spawn a broker. */
+  #connectingSpawns = true;
   #hello: BrokerHello | undefined;
   #connects = 0;
   #warned = false;
@@ -94,6 +124,7 @@ export class RoundtableClient {
       options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       3_600_000,
     );
+    this.#postAttempts = checkPositiveInteger("postAttempts", options.postAttempts ?? DEFAULT_POST_ATTEMPTS, 10);
     this.#onWarning =
       options.onWarning ?? ((message) => process.emitWarning(message, { code: "ORPHUS_ROUNDTABLE_EPHEMERAL_ROLE" }));
     this.#coalescer =
@@ -146,9 +177,33 @@ export class RoundtableClient {
     return this.request("leave", { room });
   }
 
-  /** Posts a message to a joined room. */
-  post(room: string, body: string, options: { headline?: string } = {}): Promise<ResultFor<"post">> {
-    return this.request("post", { room, body, ...(options.headline === undefined ? {} : { headline: options.headline }) });
+  /**
+   * Posts a message to a joined room. Every post carries an idempotency key (the given one, else a fresh one). When
+   * its reply times out, or its connection is lost and a new one reaches the same broker (never starting one), the
+   * post is sent again with the same key, up to `postAttempts` in all: the broker answers a repeat with the original
+   * seq, so a retry never stores it twice. If every attempt times out, RequestTimeoutError says the post may have
+   * been stored and carries the key for a later retry.
+   */
+  async post(room: string, body: string, options: PostOptions = {}): Promise<ResultFor<"post">> {
+    const idempotencyKey = idempotencyKeyFor(options.idempotencyKey);
+    const params = { room, body, ...(options.headline === undefined ? {} : { headline: options.headline }), idempotencyKey };
+    let connection = await this.#ensure("post");
+    const brokerPid = this.#hello?.brokerPid;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await connection.request("post", params);
+      } catch (error) {
+        const retry = attempt < this.#postAttempts ? await this.#retryConnection(error, connection, brokerPid) : undefined;
+        if (retry !== undefined) {
+          connection = retry;
+          continue;
+        }
+        if (error instanceof RequestTimeoutError) {
+          throw new RequestTimeoutError("post", error.timeoutMs, { idempotencyKey, attempts: attempt });
+        }
+        throw error;
+      }
+    }
   }
 
   /** The unread messages of a joined room within a character budget; advances the read cursor. */
@@ -259,23 +314,48 @@ export class RoundtableClient {
     return () => watchers.delete(callback);
   }
 
-  #ensure(op: string): Promise<BrokerConnection> {
+  /**
+   * Where a post goes after `error` ended an attempt: the same connection after a timeout (it is still open), a
+   * new connection to the same broker after a lost one (found without spawning; the broker is known by its pid);
+   * undefined when there is none, or the error says nothing of the post's fate (a refusal is an answer).
+   */
+  async #retryConnection(
+    error: unknown,
+    connection: BrokerConnection,
+    brokerPid: number | undefined,
+  ): Promise<BrokerConnection | undefined> {
+    const lost = error instanceof ConnectionLostError || (error instanceof RequestTimeoutError && connection.closed);
+    if (!lost) return error instanceof RequestTimeoutError ? connection : undefined;
+    try {
+      const next = await this.#ensure("post", false);
+      return this.#hello?.brokerPid === brokerPid ? next : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  #ensure(op: string, spawn = true): Promise<BrokerConnection> {
     if (this.#closed) return Promise.reject(new ClientClosedError(op));
     const current = this.#connection;
     if (current !== undefined && !current.closed) return Promise.resolve(current);
-    this.#connecting ??= this.#open().finally(() => {
+    if (this.#connecting !== undefined) {
+      // A connect that may not spawn must not decide for a caller that may: if it finds nothing, connect again.
+      return spawn && !this.#connectingSpawns ? this.#connecting.catch(() => this.#ensure(op)) : this.#connecting;
+    }
+    this.#connectingSpawns = spawn;
+    this.#connecting = this.#open(spawn).finally(() => {
       this.#connecting = undefined;
     });
     return this.#connecting;
   }
 
-  async #open(): Promise<BrokerConnection> {
+  async #open(spawn: boolean): Promise<BrokerConnection> {
     if (this.#warning !== undefined && !this.#warned) {
       this.#warned = true;
       this.#onWarning(this.#warning);
     }
     for (let round = 1; ; round++) {
-      const stream = await this.#connector();
+      const stream = await this.#connector({ spawn });
       if (this.#closed) {
         stream.destroy();
         throw new ClientClosedError("connect");
@@ -296,6 +376,8 @@ export class RoundtableClient {
         });
       } catch (error) {
         connection.close();
+        const full = brokerFullFrom(error);
+        if (full !== undefined) throw full;
         if (round < MAX_CONNECT_ROUNDS && isRetryableHelloFailure(error)) continue;
         throw error;
       }

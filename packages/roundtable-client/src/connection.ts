@@ -40,6 +40,12 @@ interface Pending {
   readonly timer: TimerHandle;
 }
 
+/** A post's idempotency key, for the timeout error that must say whether a retry is safe. */
+function postKeyOf(params: object): { idempotencyKey?: string } | undefined {
+  const key = (params as { idempotencyKey?: unknown }).idempotencyKey;
+  return typeof key === "string" ? { idempotencyKey: key } : undefined;
+}
+
 /** Checks a timeout or size option: a positive integer up to `max`. */
 export function checkPositiveInteger(option: string, value: number, max: number): number {
   if (!Number.isInteger(value) || value < 1 || value > max) {
@@ -111,7 +117,7 @@ export class BrokerConnection {
     const limit = timeoutMs ?? this.#requestTimeoutMs;
     return new Promise<ResultFor<O>>((resolve, reject) => {
       const timer = this.#timers.setTimeout(() => {
-        if (this.#pending.delete(id)) reject(new RequestTimeoutError(op, limit));
+        if (this.#pending.delete(id)) reject(new RequestTimeoutError(op, limit, postKeyOf(params)));
       }, limit);
       this.#pending.set(id, { op, resolve: resolve as (result: unknown) => void, reject, timer });
       this.#stream.write(frame);

@@ -5,6 +5,7 @@ import {
   brokerLogPath,
   brokerSocketPath,
   checkSocketPath,
+  ensureBrokerDir,
   resolveAgentDir,
 } from "@orphus/roundtable-broker";
 import { RoundtableClient, type Connector, type RoundtableClientOptions } from "./client.js";
@@ -95,13 +96,16 @@ export function locateBroker(options: CreateRoundtableClientOptions = {}): Broke
       command,
       ...(logPath === undefined ? {} : { logPath }),
       ...(options.spawn === undefined ? {} : { spawn: options.spawn }),
+      prepare: () => ensureBrokerDir(agentDir),
     },
   };
 }
 
 /**
  * A lazy client of the broker of an agent directory: nothing is looked up on disk, connected or spawned until the
- * first call, which starts a broker (detached) when none answers. Options are checked at once.
+ * first call, which starts a broker (detached) when none answers. Before it spawns one it makes the broker folder
+ * (`ensureBrokerDir`), so an agent directory that cannot hold it fails at once with AgentDirReadOnlyError,
+ * AgentDirPermissionError or AgentDirNotDirectoryError naming the directory and the fix. Options are checked at once.
  */
 export function createRoundtableClient(options: CreateRoundtableClientOptions = {}): RoundtableClient {
   const {
@@ -119,11 +123,11 @@ export function createRoundtableClient(options: CreateRoundtableClientOptions = 
   let location: BrokerLocation | undefined;
   const connector: Connector =
     given ??
-    (() => {
+    ((connect) => {
       location ??= locateBroker(options);
       return openBrokerSocket({
         socketPath: location.socketPath,
-        spawn: location.spawn ?? false,
+        spawn: connect?.spawn === false ? false : (location.spawn ?? false),
         ...(startTimeoutMs === undefined ? {} : { startTimeoutMs }),
         ...(onSpawn === undefined ? {} : { onSpawn }),
       });

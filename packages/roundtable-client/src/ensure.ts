@@ -1,12 +1,14 @@
 import { createConnection, type Socket } from "node:net";
 import { checkPositiveInteger } from "./connection.js";
-import { BrokerNotRunningError, BrokerStartError } from "./errors.js";
+import { BrokerBusyError, BrokerNotRunningError, BrokerStartError } from "./errors.js";
 import {
   BROKER_RETRY_INITIAL_DELAY_MS,
   BROKER_RETRY_MAX_DELAY_MS,
   CONNECT_ATTEMPT_TIMEOUT_MS,
+  CONNECT_BUSY_INITIAL_DELAY_MS,
   DEFAULT_BROKER_START_TIMEOUT_MS,
   MAX_BROKER_SPAWNS,
+  MAX_CONNECT_BUSY_RETRIES,
 } from "./limits.js";
 import {
   readLogTail,
@@ -24,6 +26,11 @@ export interface BrokerSpawnPlan {
   /** Where the broker's output goes (and where a start failure's log tail comes from); undefined discards it. */
   readonly logPath?: string;
   readonly spawn?: SpawnFunction;
+  /**
+   * Runs once before the first spawn, and may throw to stop it: the client makes the broker folder here, so an
+   * agent directory that cannot hold one fails with its typed error instead of a broker that dies unheard.
+   */
+  readonly prepare?: () => void;
 }
 
 /** Options of {@link openBrokerSocket}. */
@@ -43,10 +50,16 @@ export interface OpenBrokerSocketOptions {
 }
 
 /**
- * Connection errors meaning nobody is serving the socket (yet): no file, a stale file, no answer in time, or a reset
- * at connect, which is what a socket gives for a moment after its broker was killed, while the kernel releases it.
+ * Connection errors meaning nobody is serving the socket (yet): no file, a stale file, no answer in time, a reset
+ * at connect (what a socket gives for a moment after its broker was killed, while the kernel releases it), or a
+ * file where a directory of the path should be (then preparing the broker folder names it).
  */
-const NOT_ANSWERING = new Set(["ENOENT", "ECONNREFUSED", "ETIMEDOUT", "ECONNRESET"]);
+const NOT_ANSWERING = new Set(["ENOENT", "ECONNREFUSED", "ETIMEDOUT", "ECONNRESET", "ENOTDIR"]);
+
+/** The pause before the next retry of a busy socket: the delay with jitter, so a crowd does not retry in step. */
+function jittered(delayMs: number): number {
+  return Math.max(1, Math.round(delayMs * (0.5 + Math.random() / 2)));
+}
 
 function errorCode(error: unknown): string | undefined {
   return typeof error === "object" && error !== null && "code" in error && typeof error.code === "string"
@@ -88,7 +101,10 @@ function describeExit(broker: SpawnedBroker, exit: BrokerExit): string {
  * the socket is retried with a doubling pause until it answers or `startTimeoutMs` passes. A spawned broker that
  * stands down (exit 0: another one won the race) or is killed by a signal is replaced, at most
  * {@link MAX_BROKER_SPAWNS} times per call; one that exits with a failure code fails the call at once.
- * Failure throws BrokerStartError quoting the tail of the broker log.
+ * Failure throws BrokerStartError quoting the tail of the broker log. A full accept queue (EAGAIN) means a broker
+ * is there and busy: the connection is retried with a short jittered backoff, at most
+ * {@link MAX_CONNECT_BUSY_RETRIES} times, never spawning, then BrokerBusyError. The spawn plan's `prepare` runs
+ * before the first spawn; what it throws (the broker folder's typed errors) fails the call.
  */
 export async function openBrokerSocket(options: OpenBrokerSocketOptions): Promise<Socket> {
   const timers = options.timers ?? systemTimers;
@@ -103,12 +119,27 @@ export async function openBrokerSocket(options: OpenBrokerSocketOptions): Promis
   let spawns = 0;
   let deadline = Number.POSITIVE_INFINITY;
   let delay = BROKER_RETRY_INITIAL_DELAY_MS;
+  let busy = 0;
+  let busyDelay = CONNECT_BUSY_INITIAL_DELAY_MS;
+  let busySince = 0;
   for (;;) {
     let lastError: unknown;
     try {
       return await connect(socketPath, connectTimeoutMs, timers);
     } catch (error) {
+      if (errorCode(error) === "EAGAIN") {
+        if (busy === 0) busySince = timers.now();
+        if (busy >= MAX_CONNECT_BUSY_RETRIES) {
+          throw new BrokerBusyError(socketPath, busy + 1, timers.now() - busySince, { cause: error });
+        }
+        busy++;
+        await sleep(timers, jittered(busyDelay));
+        busyDelay = Math.min(busyDelay * 2, BROKER_RETRY_MAX_DELAY_MS);
+        continue;
+      }
       if (!NOT_ANSWERING.has(errorCode(error) ?? "")) {
+        // EACCES and the like: when the agent directory is the cause, preparing its broker folder says so, typed.
+        if (plan !== false) plan.prepare?.();
         const reason = `connecting failed (${error instanceof Error ? error.message : String(error)})`;
         throw new BrokerStartError(socketPath, reason, tail(), { cause: error });
       }
@@ -126,6 +157,7 @@ export async function openBrokerSocket(options: OpenBrokerSocketOptions): Promis
       }
     }
     if (broker === undefined || exit !== undefined) {
+      if (broker === undefined) plan.prepare?.();
       broker = spawnDetachedBroker({
         command: plan.command,
         ...(plan.logPath === undefined ? {} : { logPath: plan.logPath }),

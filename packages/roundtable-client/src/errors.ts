@@ -77,15 +77,87 @@ export class ConnectionLostError extends RoundtableClientError {
   }
 }
 
-/** A request got no reply within its timeout. */
+/** What a timed-out post tells its caller, beyond the op and the wait. */
+export interface PostTimeoutDetails {
+  /** The key the post carried (the same on every attempt); undefined when it carried none. */
+  readonly idempotencyKey?: string;
+  /** Attempts made, the first included. */
+  readonly attempts?: number;
+}
+
+function timeoutMessage(op: string, timeoutMs: number, post: PostTimeoutDetails | undefined): string {
+  const attempts = post?.attempts ?? 1;
+  const base = `The roundtable broker did not answer ${op} within ${timeoutMs} ms${attempts > 1 ? ` (${attempts} attempts)` : ""}`;
+  if (op !== "post") return base;
+  const key = post?.idempotencyKey;
+  return key === undefined
+    ? `${base}; the post may have been stored, and it carried no idempotency key, so posting it again may store it twice`
+    : `${base}; the post may have been stored. Posting again with idempotencyKey "${key}" cannot store it twice: ` +
+        "the broker answers with the original seq if it has the post";
+}
+
+/**
+ * A request got no reply within its timeout. For a post the message says that it may have been stored, and with
+ * which idempotency key a retry is safe.
+ */
 export class RequestTimeoutError extends RoundtableClientError {
   override readonly name = "RequestTimeoutError";
   readonly code = "ERR_REQUEST_TIMEOUT";
+  /** True for a post: it reached the broker's socket, and the broker may have stored it before it went quiet. */
+  readonly mayHaveBeenStored: boolean;
+  /** A post's idempotency key: post again with it to learn the seq without storing twice. */
+  readonly idempotencyKey: string | undefined;
+  /** Attempts made, the first included. */
+  readonly attempts: number;
   constructor(
     readonly op: string,
     readonly timeoutMs: number,
+    post?: PostTimeoutDetails,
   ) {
-    super(`The roundtable broker did not answer ${op} within ${timeoutMs} ms`);
+    super(timeoutMessage(op, timeoutMs, post));
+    this.mayHaveBeenStored = op === "post";
+    this.idempotencyKey = post?.idempotencyKey;
+    this.attempts = post?.attempts ?? 1;
+  }
+}
+
+/**
+ * The broker serves its maximum of connections and refused this one (ERR_TOO_MANY_CONNECTIONS). It is healthy, and
+ * its rooms are intact: waiting, or closing sessions that are no longer needed, frees a connection.
+ */
+export class BrokerFullError extends RoundtableClientError {
+  override readonly name = "BrokerFullError";
+  readonly code = "ERR_BROKER_FULL";
+  constructor(
+    readonly maxConnections: number | undefined,
+    readonly brokerPid: number | undefined,
+    options?: { cause?: unknown },
+  ) {
+    const limit = maxConnections === undefined ? "its maximum of connections" : `its maximum of ${maxConnections} connections`;
+    super(
+      `The roundtable broker${brokerPid === undefined ? "" : ` (pid ${brokerPid})`} is full: it already serves ${limit}. ` +
+        "Wait for other sessions to finish, or close sessions you no longer need (each holds one connection), then " +
+        "try again. The broker and its rooms are fine: do not stop it.",
+      options,
+    );
+  }
+}
+
+/** The broker's accept queue stayed full (EAGAIN) through every bounded retry of the connection. */
+export class BrokerBusyError extends RoundtableClientError {
+  override readonly name = "BrokerBusyError";
+  readonly code = "ERR_BROKER_BUSY";
+  constructor(
+    readonly socketPath: string,
+    readonly attempts: number,
+    readonly waitedMs: number,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `The roundtable broker on ${socketPath} did not accept the connection: its accept queue stayed full (EAGAIN) ` +
+        `through ${attempts} attempts over ${waitedMs} ms. It is running but overloaded; try again shortly.`,
+      options,
+    );
   }
 }
 

@@ -24,6 +24,7 @@ export { BrokerConnection } from "./connection.js";
 export { ActivityCoalescer, renderActivityNotice } from "./pings.js";
 export { resolveRoleName, sessionRoleName, roleFromEnv, ROLE_ENV } from "./role.js";
 export { openBrokerSocket, connectBrokerSocket } from "./ensure.js";
+export { newIdempotencyKey } from "./post-key.js";
 export { spawnDetachedBroker, readLogTail } from "./spawner.js";
 export { systemTimers } from "./timers.js";
 export { runDoctor, renderDoctorReport, doctorExitCode, DOCTOR_TIMEOUT_MS } from "./doctor/run.js";
@@ -54,6 +55,9 @@ export {
   BROKER_RETRY_INITIAL_DELAY_MS,
   BROKER_RETRY_MAX_DELAY_MS,
   MAX_BROKER_SPAWNS,
+  MAX_CONNECT_BUSY_RETRIES,
+  CONNECT_BUSY_INITIAL_DELAY_MS,
+  DEFAULT_POST_ATTEMPTS,
   BROKER_LOG_TAIL_BYTES,
   MAX_BROKER_LOG_BYTES,
   TOOL_DEFAULT_DIGEST_BUDGET,
@@ -74,13 +78,29 @@ export {
   BrokerNotRunningError,
   ConnectionLostError,
   RequestTimeoutError,
+  BrokerFullError,
+  BrokerBusyError,
   TooManyPendingError,
   ClientClosedError,
   ToolInputError,
   NotJoinedError,
   CliUsageError,
 } from "./errors.js";
-export type { RoundtableClientOptions, Connector, BrokerHello, EventListener } from "./client.js";
+// The broker folder's errors reach a client's callers unchanged, from the client's first spawn.
+export {
+  AgentDirError,
+  AgentDirReadOnlyError,
+  AgentDirPermissionError,
+  AgentDirNotDirectoryError,
+} from "@orphus/roundtable-broker";
+export type {
+  RoundtableClientOptions,
+  Connector,
+  ConnectOptions,
+  PostOptions,
+  BrokerHello,
+  EventListener,
+} from "./client.js";
 export type { CreateRoundtableClientOptions, BrokerLocation } from "./create.js";
 export type { BrokerConnectionOptions } from "./connection.js";
 export type { ActivityNotice, RoomActivity, ActivityEventLike, ActivityCoalescerOptions } from "./pings.js";
@@ -90,6 +110,7 @@ export type { BrokerCommand, SpawnFunction, SpawnBrokerOptions, SpawnedBroker, B
 export type { Timers, TimerHandle } from "./timers.js";
 export type { DoctorOptions, DoctorReport } from "./doctor/run.js";
 export type { DoctorFinding, DoctorFindingCode } from "./doctor/findings.js";
+export type { PostTimeoutDetails } from "./errors.js";
 export type {
   RoundtableAction,
   RoundtableToolInput,

@@ -30,6 +30,18 @@ export const BROKER_RETRY_INITIAL_DELAY_MS = 20;
 /** Longest pause between connection attempts while a broker starts. */
 export const BROKER_RETRY_MAX_DELAY_MS = 250;
 
+/**
+ * Connection attempts retried when the broker's accept queue is full (EAGAIN) before giving up with
+ * BrokerBusyError: the broker is there, only busy, so the client waits briefly and never spawns for it.
+ */
+export const MAX_CONNECT_BUSY_RETRIES = 12;
+
+/** First pause before retrying a connection refused with EAGAIN; it doubles up to {@link BROKER_RETRY_MAX_DELAY_MS}, with jitter. */
+export const CONNECT_BUSY_INITIAL_DELAY_MS = 10;
+
+/** Attempts a post makes, the first included, when a timeout or a lost connection leaves its fate unknown. */
+export const DEFAULT_POST_ATTEMPTS = 2;
+
 /** Times a client spawns a broker during one connect before it gives up (a spawned broker may stand down). */
 export const MAX_BROKER_SPAWNS = 3;
 

@@ -1,5 +1,6 @@
 // `roundtable doctor` against real brokers (embedded in this process, registered in a temporary registry), real
 // files and scripted servers: one test per finding, and the all-well case that exits 0.
+import { spawn } from "node:child_process";
 import { chmodSync, existsSync, lstatSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
@@ -149,6 +150,83 @@ describe("split fleet", () => {
     expect(await runCli(["doctor", "--agent-dir", here], io)).toBe(1);
     expect(io.out()).toContain("problem [split-fleet]: 2 live brokers of yours serve 2 different agent directories");
     expect(io.out()).toMatch(/1 problem found; each says what to do\.\n$/);
+  });
+});
+
+describe("a live broker cut off from its path", () => {
+  /** A live process standing in for a broker whose path was taken (one stopped, or older than the path watch). */
+  function liveProcess(): number {
+    const child = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { stdio: "ignore" });
+    cleanups.push(() => child.kill("SIGKILL"));
+    return child.pid as number;
+  }
+
+  test("is a split fleet: another broker answers on its path, its process runs, and its entry stays", async () => {
+    const { registryDir, options } = setting();
+    const here = tempDir();
+    const owner = await broker(here, registryDir);
+    const orphanPid = liveProcess();
+    const orphan = registerBroker(registryDir, entry(here, orphanPid, { startedAt: Date.now() + 1_000 }));
+    const report = await runDoctor(options(here));
+    expect(codes(report)).toEqual(["split-fleet"]);
+    expect(report.findings[0]).toMatchObject({
+      summary:
+        `a live broker (pid ${orphanPid}) of ${here} no longer owns its socket path ${here}/roundtable/broker.sock: ` +
+        `another broker (pid ${owner.pid}) answers there. Nobody new can reach it, and sessions still on it post ` +
+        "where the rest of the fleet never reads",
+      fix: expect.stringMatching(new RegExp(`^stop it: kill ${orphanPid}\\. `)),
+    });
+    expect(report.unreachableBrokers.map((b) => b.pid)).toEqual([orphanPid]);
+    expect(report.removedEntries).toEqual([]);
+    expect(existsSync(orphan)).toBe(true);
+    expect(doctorExitCode(report)).toBe(1);
+  });
+
+  test("nothing at its path, its process running: the same finding", async () => {
+    const { registryDir, options } = setting();
+    const here = tempDir();
+    const orphanPid = liveProcess();
+    registerBroker(registryDir, entry(tempDir(), orphanPid, { startedAt: Date.now() + 1_000 }));
+    const report = await runDoctor(options(here));
+    expect(codes(report)).toEqual(["split-fleet"]);
+    expect(report.findings[0]?.summary).toContain("/roundtable/broker.sock: nothing is there.");
+  });
+
+  test("a pid now held by a process that started after the entry was written is not the broker: removed", async () => {
+    const { registryDir, options } = setting();
+    const here = tempDir();
+    const gone = registerBroker(registryDir, entry(tempDir(), liveProcess(), { startedAt: 1 }));
+    const report = await runDoctor(options(here));
+    expect(report.findings).toEqual([]);
+    expect(report.removedEntries).toEqual([gone]);
+  });
+});
+
+describe("a full broker", () => {
+  test("is named as full, with what helps, and never as a broker to stop", async () => {
+    const { registryDir, options } = setting();
+    const here = tempDir();
+    const start = await startBroker({ agentDir: here, registryDir, idleMs: 60_000, maxConnections: 1 });
+    if (start.status !== "listening") throw new Error("expected a listening broker");
+    cleanups.push(() => start.broker.close());
+    const seated = createRoundtableClient({ agentDir: here, role: "seated", spawnBroker: false });
+    cleanups.push(() => seated.close());
+    await seated.connect();
+    const report = await runDoctor(options(here));
+    expect(codes(report)).toEqual(["broker-full"]);
+    expect(report.findings[0]).toEqual({
+      code: "broker-full",
+      summary:
+        `the broker on ${here}/roundtable/broker.sock (pid ${process.pid}) serves its maximum of 1 connections: it is ` +
+        "healthy, but new sessions are refused (ERR_BROKER_FULL) until some close",
+      details: [],
+      fix:
+        "wait for sessions to finish, or close sessions you no longer need (every session and every roundtable-mcp " +
+        "server holds one connection). Do not stop the broker: it holds every room of the fleet",
+    });
+    expect(renderDoctorReport(report)).not.toMatch(/kill/);
+    // Counted as live in the registry: a full broker is a running one.
+    expect(report.liveBrokers.map((b) => b.agentDir)).toEqual([here]);
   });
 });
 
@@ -384,6 +462,7 @@ test("the doctor's rendering of a finding: summary, facts, fix, count", () => {
       { code: "ephemeral-role", summary: "another", details: [], fix: "its remedy" },
     ],
     liveBrokers: [],
+    unreachableBrokers: [],
     removedEntries: [],
   };
   expect(renderDoctorReport(report)).toBe(

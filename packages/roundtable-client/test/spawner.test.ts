@@ -1,16 +1,20 @@
 import { execFileSync, spawn } from "node:child_process";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, expect, test } from "vitest";
+import { createServer } from "node:net";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import {
+  BrokerBusyError,
   BrokerNotRunningError,
   BrokerStartError,
   MAX_BROKER_LOG_BYTES,
+  MAX_CONNECT_BUSY_RETRIES,
   connectBrokerSocket,
   openBrokerSocket,
   readLogTail,
   spawnDetachedBroker,
   type SpawnFunction,
+  type Timers,
 } from "../src/index.js";
 import { shortTempDir, until } from "./support/tmp.js";
 
@@ -166,5 +170,76 @@ test("read-only callers never spawn: nothing answering is BrokerNotRunningError"
   expect(error).toMatchObject({
     code: "ERR_BROKER_NOT_RUNNING",
     message: `No roundtable broker is running on ${socketPath}; the first session to use a room starts one`,
+  });
+});
+
+describe("a busy socket (EAGAIN: the broker's accept queue is full)", () => {
+  const eagain = (path: string): Promise<never> =>
+    Promise.reject(Object.assign(new Error(`connect EAGAIN ${path}`), { code: "EAGAIN" }));
+  const refuseSpawns: SpawnFunction = () => {
+    throw new Error("a busy broker must not make the client spawn another");
+  };
+  /** Timers that run at once and advance a clock by what they were asked to wait, so backoffs cost no real time. */
+  function instantTimers(): Timers & { waited: number[] } {
+    let now = 0;
+    const waited: number[] = [];
+    return {
+      waited,
+      now: () => now,
+      setTimeout: (callback, ms) => {
+        waited.push(ms);
+        now += ms;
+        setImmediate(callback);
+        return undefined;
+      },
+      clearTimeout: () => undefined,
+    };
+  }
+
+  test("is retried with a short, jittered, doubling backoff, and the connection made; nothing is spawned", async () => {
+    const socketPath = join(temp.dir, "b.sock");
+    const server = createServer((socket) => socket.end());
+    await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+    let attempts = 0;
+    const timers = instantTimers();
+    const socket = await openBrokerSocket({
+      socketPath,
+      spawn: { command: node("process.exit(0)"), spawn: refuseSpawns },
+      timers,
+      connect: (path, timeoutMs) => (++attempts <= 3 ? eagain(path) : connectBrokerSocket(path, timeoutMs)),
+    });
+    socket.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    expect(attempts).toBe(4);
+    expect(timers.waited).toHaveLength(3);
+    timers.waited.forEach((ms, i) => {
+      const delay = 10 * 2 ** i;
+      expect(ms).toBeGreaterThanOrEqual(delay / 2);
+      expect(ms).toBeLessThanOrEqual(delay);
+    });
+  });
+
+  test("gives up after MAX_CONNECT_BUSY_RETRIES with BrokerBusyError, still spawning nothing", async () => {
+    const socketPath = join(temp.dir, "b.sock");
+    let attempts = 0;
+    const timers = instantTimers();
+    const error = await openBrokerSocket({
+      socketPath,
+      spawn: { command: node("process.exit(0)"), spawn: refuseSpawns },
+      timers,
+      connect: (path) => {
+        attempts++;
+        return eagain(path);
+      },
+    }).catch((e: unknown) => e);
+    expect(attempts).toBe(MAX_CONNECT_BUSY_RETRIES + 1);
+    expect(error).toBeInstanceOf(BrokerBusyError);
+    const waited = timers.waited.reduce((sum, ms) => sum + ms, 0);
+    expect(error).toMatchObject({
+      code: "ERR_BROKER_BUSY",
+      message:
+        `The roundtable broker on ${socketPath} did not accept the connection: its accept queue stayed full (EAGAIN) ` +
+        `through ${MAX_CONNECT_BUSY_RETRIES + 1} attempts over ${waited} ms. It is running but overloaded; try again shortly.`,
+    });
   });
 });

@@ -5,18 +5,26 @@ import { CLI_DEFAULT_ROLE, CLI_DEFAULT_TAIL_LINES, CLI_EXIT } from "../src/cli.j
 test("the public surface is exactly this", () => {
   expect(Object.keys(client).sort()).toEqual([
     "ActivityCoalescer",
+    "AgentDirError",
+    "AgentDirNotDirectoryError",
+    "AgentDirPermissionError",
+    "AgentDirReadOnlyError",
     "BROKER_LOG_TAIL_BYTES",
     "BROKER_RETRY_INITIAL_DELAY_MS",
     "BROKER_RETRY_MAX_DELAY_MS",
+    "BrokerBusyError",
     "BrokerConnection",
+    "BrokerFullError",
     "BrokerNotRunningError",
     "BrokerStartError",
     "CONNECT_ATTEMPT_TIMEOUT_MS",
+    "CONNECT_BUSY_INITIAL_DELAY_MS",
     "CliUsageError",
     "ClientClosedError",
     "ClientOptionError",
     "ConnectionLostError",
     "DEFAULT_BROKER_START_TIMEOUT_MS",
+    "DEFAULT_POST_ATTEMPTS",
     "DEFAULT_REQUEST_TIMEOUT_MS",
     "DOCTOR_FINDINGS",
     "DOCTOR_MAX_ROOMS",
@@ -24,6 +32,7 @@ test("the public surface is exactly this", () => {
     "DOCTOR_TIMEOUT_MS",
     "MAX_BROKER_LOG_BYTES",
     "MAX_BROKER_SPAWNS",
+    "MAX_CONNECT_BUSY_RETRIES",
     "MAX_PENDING_REQUESTS",
     "MAX_PING_AUTHORS",
     "MAX_PING_ROOMS",
@@ -54,6 +63,7 @@ test("the public surface is exactly this", () => {
     "describeToolError",
     "doctorExitCode",
     "locateBroker",
+    "newIdempotencyKey",
     "openBrokerSocket",
     "parseRoundtableActionArguments",
     "parseRoundtableToolInput",
@@ -87,6 +97,9 @@ test("limits are pinned", () => {
     BROKER_RETRY_INITIAL_DELAY_MS: client.BROKER_RETRY_INITIAL_DELAY_MS,
     BROKER_RETRY_MAX_DELAY_MS: client.BROKER_RETRY_MAX_DELAY_MS,
     MAX_BROKER_SPAWNS: client.MAX_BROKER_SPAWNS,
+    MAX_CONNECT_BUSY_RETRIES: client.MAX_CONNECT_BUSY_RETRIES,
+    CONNECT_BUSY_INITIAL_DELAY_MS: client.CONNECT_BUSY_INITIAL_DELAY_MS,
+    DEFAULT_POST_ATTEMPTS: client.DEFAULT_POST_ATTEMPTS,
     BROKER_LOG_TAIL_BYTES: client.BROKER_LOG_TAIL_BYTES,
     MAX_BROKER_LOG_BYTES: client.MAX_BROKER_LOG_BYTES,
     TOOL_DEFAULT_DIGEST_BUDGET: client.TOOL_DEFAULT_DIGEST_BUDGET,
@@ -113,6 +126,9 @@ test("limits are pinned", () => {
     BROKER_RETRY_INITIAL_DELAY_MS: 20,
     BROKER_RETRY_MAX_DELAY_MS: 250,
     MAX_BROKER_SPAWNS: 3,
+    MAX_CONNECT_BUSY_RETRIES: 12,
+    CONNECT_BUSY_INITIAL_DELAY_MS: 10,
+    DEFAULT_POST_ATTEMPTS: 2,
     BROKER_LOG_TAIL_BYTES: 2000,
     MAX_BROKER_LOG_BYTES: 1048576,
     TOOL_DEFAULT_DIGEST_BUDGET: 1500,
@@ -133,6 +149,7 @@ test("limits are pinned", () => {
     "split-fleet",
     "stale-socket",
     "unresponsive-broker",
+    "broker-full",
     "socket-path-occupied",
     "permissions",
     "protocol-mismatch",
@@ -150,6 +167,8 @@ test("error names and codes are stable", () => {
     [new client.BrokerNotRunningError("/s"), "BrokerNotRunningError", "ERR_BROKER_NOT_RUNNING"],
     [new client.ConnectionLostError("post", "gone"), "ConnectionLostError", "ERR_CONNECTION_LOST"],
     [new client.RequestTimeoutError("post", 5), "RequestTimeoutError", "ERR_REQUEST_TIMEOUT"],
+    [new client.BrokerFullError(256, 4100), "BrokerFullError", "ERR_BROKER_FULL"],
+    [new client.BrokerBusyError("/s", 9, 1000), "BrokerBusyError", "ERR_BROKER_BUSY"],
     [new client.TooManyPendingError("post", 2), "TooManyPendingError", "ERR_TOO_MANY_PENDING"],
     [new client.ClientClosedError("post"), "ClientClosedError", "ERR_CLIENT_CLOSED"],
     [new client.ToolInputError("bad", 1), "ToolInputError", "ERR_TOOL_INVALID_INPUT"],
@@ -163,6 +182,23 @@ test("error names and codes are stable", () => {
   }
   expect(new client.BrokerStartError("/a/broker.sock", "it exited with code 1", "line one\nline two\n").message).toBe(
     "The roundtable broker did not start on /a/broker.sock: it exited with code 1\n--- broker log (tail) ---\nline one\nline two\n---",
+  );
+  expect(new client.BrokerFullError(256, 4100).message).toBe(
+    "The roundtable broker (pid 4100) is full: it already serves its maximum of 256 connections. Wait for other " +
+      "sessions to finish, or close sessions you no longer need (each holds one connection), then try again. The " +
+      "broker and its rooms are fine: do not stop it.",
+  );
+  expect(new client.RequestTimeoutError("digest", 5).message).toBe("The roundtable broker did not answer digest within 5 ms");
+  expect(new client.RequestTimeoutError("post", 5, { idempotencyKey: "k", attempts: 2 })).toMatchObject({
+    mayHaveBeenStored: true,
+    idempotencyKey: "k",
+    attempts: 2,
+    message:
+      'The roundtable broker did not answer post within 5 ms (2 attempts); the post may have been stored. Posting again with idempotencyKey "k" cannot store it twice: the broker answers with the original seq if it has the post',
+  });
+  expect(new client.RequestTimeoutError("post", 5).message).toBe(
+    "The roundtable broker did not answer post within 5 ms; the post may have been stored, and it carried no " +
+      "idempotency key, so posting it again may store it twice",
   );
   expect(new client.NotJoinedError(undefined).message).toBe(
     "Nothing to wait for: this role has joined no room; join one first",

@@ -19,8 +19,12 @@ export const WIRE_ERROR_CODES = {
   ERR_TOO_MANY_MEMBERS: "Joining would add a role past the room's member limit.",
   ERR_BODY_TOO_LARGE: "A post body is larger than the broker's body limit.",
   ERR_HEADLINE_TOO_LARGE: "A post headline is larger than the broker's headline limit.",
+  ERR_IDEMPOTENCY_KEY_REUSED:
+    "A post names an idempotency key the room already holds for another post (another author or other text).",
   ERR_REPLY_TOO_LARGE: "The reply would exceed the frame limit; ask for less (a smaller fetch limit).",
-  ERR_TOO_MANY_CONNECTIONS: "The broker already serves its connection limit; sent once, then the connection is closed.",
+  ERR_TOO_MANY_CONNECTIONS:
+    "The broker already serves its connection limit: it answers the connection's first request with this code (or " +
+    "sends it unprompted when no request comes within a few seconds), then closes the connection.",
   ERR_SHUTTING_DOWN: "The broker is closing; reconnect, and a new broker starts.",
   ERR_INTERNAL: "The broker failed while handling the request; the connection stays open.",
 } as const;

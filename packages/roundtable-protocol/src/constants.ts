@@ -57,3 +57,12 @@ export const MAX_VALID_ROOM_NAME_LENGTH = 64;
 
 /** Longest error message the wire carries; longer ones are cut. */
 export const MAX_ERROR_MESSAGE_LENGTH = 1000;
+
+/** Idempotency-key syntax: 1 to 64 letters, digits, '_' or '-' (base64url, UUIDs). */
+export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * Keyed posts per room whose keys a broker remembers by default: a repeated key is recognised while fewer than this
+ * many keyed posts have followed the original in its room.
+ */
+export const IDEMPOTENCY_KEY_WINDOW = 1024;

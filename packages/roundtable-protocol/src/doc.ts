@@ -3,6 +3,8 @@ import { WIRE_ERROR_CODES } from "./codes.js";
 import {
   DEFAULT_DIGEST_BUDGET,
   DEFAULT_FETCH_CHARS,
+  IDEMPOTENCY_KEY_PATTERN,
+  IDEMPOTENCY_KEY_WINDOW,
   DEFAULT_FETCH_LIMIT,
   MAX_DIGEST_BUDGET,
   MAX_ERROR_MESSAGE_LENGTH,
@@ -161,6 +163,11 @@ export function renderProtocolDoc(): string {
     "- Characters are counted one way everywhere: the UTF-16 code units (JavaScript's `String.length`) of a " +
       "message's body plus its headline, the unit a digest budget counts. So a page holds at most " +
       "max(`maxChars`, its first message) characters (`fetchMessageChars`).",
+    "- A `post` may carry an `idempotencyKey` chosen by the client. Sending the same post again with the same key " +
+      "(after a timeout, or over a new connection to the same broker after a lost one) cannot store it twice: the " +
+      `broker remembers the keys of the last ${IDEMPOTENCY_KEY_WINDOW} keyed posts of each room and answers a ` +
+      "repeat with the original `seq` and `postedAt` and `repeated: true`. A post that timed out may have been " +
+      "stored; only a retry with its key finds out without risking a second copy. A new broker knows no keys.",
     "- Rooms live in the broker's memory. A broker exits a few seconds after its last connection closes, and a " +
       `new one knows no rooms: a post then fails with \`Not a member of room "<name>"; join it first\`.`,
     "",
@@ -180,6 +187,8 @@ export function renderProtocolDoc(): string {
     `| fetch characters (\`maxChars\`) | default ${DEFAULT_FETCH_CHARS}, at most ${MAX_FETCH_CHARS} and the broker's reply limit |`,
     `| digest budget | default ${DEFAULT_DIGEST_BUDGET} characters, at most ${MAX_DIGEST_BUDGET} |`,
     `| error message | at most ${MAX_ERROR_MESSAGE_LENGTH} characters |`,
+    `| idempotency-key syntax | \`${IDEMPOTENCY_KEY_PATTERN.source}\` |`,
+    `| idempotency keys remembered | the last ${IDEMPOTENCY_KEY_WINDOW} keyed posts of each room (broker default) |`,
     "",
     "## Versions",
     "",

@@ -16,8 +16,8 @@ function request<O extends Op>(value: RequestFor<O> & { op: O }): ProtocolExampl
   return { title: `${value.op} request`, direction: "client → broker", kind: { request: value.op }, value };
 }
 
-function reply<O extends Op>(value: OkReplyFor<O> & { op: O }): ProtocolExample {
-  return { title: `${value.op} reply`, direction: "broker → client", kind: { reply: value.op }, value };
+function reply<O extends Op>(value: OkReplyFor<O> & { op: O }, title = `${value.op} reply`): ProtocolExample {
+  return { title, direction: "broker → client", kind: { reply: value.op }, value };
 }
 
 function refusal(title: string, value: ErrorReply): ProtocolExample {
@@ -68,8 +68,18 @@ export const PROTOCOL_EXAMPLES: readonly ProtocolExample[] = [
     room: "design-review",
     body: "Ship the ring buffer first; cursors can follow.",
     headline: "ship ring first",
+    idempotencyKey: "Jx3kQ9vTn2Lw8RbZ",
   }),
   reply<"post">({ id: 4, ok: true, op: "post", result: { room: "design-review", seq: 42, postedAt: 1796000000000 } }),
+  reply<"post">(
+    {
+      id: 12,
+      ok: true,
+      op: "post",
+      result: { room: "design-review", seq: 42, postedAt: 1796000000000, repeated: true },
+    },
+    "post reply to a retry with the same key",
+  ),
   request<"digest">({ id: 5, op: "digest", room: "design-review", budget: 2000 }),
   reply<"digest">({
     id: 5,
@@ -168,6 +178,18 @@ export const PROTOCOL_EXAMPLES: readonly ProtocolExample[] = [
       code: "ERR_INVALID_REQUEST",
       message: fetchCapTooLargeMessage(200_000, 131_072),
       details: { maxChars: 200000, maxFetchChars: 131072 },
+    },
+  }),
+  refusal("refusal: the broker is full", {
+    id: 1,
+    ok: false,
+    op: "hello",
+    error: {
+      code: "ERR_TOO_MANY_CONNECTIONS",
+      message:
+        "The broker (pid 4100) already serves its maximum of 256 connections; wait for sessions to finish, or " +
+        "close sessions you no longer need, and connect again",
+      details: { maxConnections: 256, brokerPid: 4100 },
     },
   }),
   refusal("refusal: protocol mismatch", {

@@ -27,6 +27,8 @@ export {
   ROOM_NAME_PATTERN,
   MAX_VALID_ROOM_NAME_LENGTH,
   MAX_ERROR_MESSAGE_LENGTH,
+  IDEMPOTENCY_KEY_PATTERN,
+  IDEMPOTENCY_KEY_WINDOW,
 } from "./constants.js";
 export { fetchMessageChars } from "./chars.js";
 export {
@@ -43,6 +45,7 @@ export {
   roleNameSchema,
   roomNameSchema,
   validRoomNameSchema,
+  idempotencyKeySchema,
   helloRequestSchema,
   joinRequestSchema,
   leaveRequestSchema,

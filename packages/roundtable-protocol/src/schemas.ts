@@ -3,6 +3,8 @@ import { wireErrorCodeSchema } from "./codes.js";
 import {
   DEFAULT_FETCH_CHARS,
   DEFAULT_FETCH_LIMIT,
+  IDEMPOTENCY_KEY_PATTERN,
+  IDEMPOTENCY_KEY_WINDOW,
   MAX_DIGEST_BUDGET,
   MAX_ERROR_MESSAGE_LENGTH,
   MAX_FETCH_CHARS,
@@ -69,6 +71,15 @@ export const validRoomNameSchema = z
       "letter or digit (e.g. design-review)."
   );
 
+/** A post's idempotency key: chosen by the client, unique per post, and sent again unchanged when the post is retried. */
+export const idempotencyKeySchema = z
+  .string()
+  .regex(IDEMPOTENCY_KEY_PATTERN, { error: "an idempotency key is 1 to 64 letters, digits, '_' or '-'" })
+  .describe(
+    "Chosen by the client, unique per post, sent again unchanged when the post is retried: 1 to 64 letters, " +
+      "digits, '_' or '-'.",
+  );
+
 /** Milliseconds since the Unix epoch. */
 const epochMsSchema = z.number().int().min(0).describe("Milliseconds since the Unix epoch.");
 
@@ -130,13 +141,23 @@ export const postRequestSchema = z
       .string()
       .optional()
       .describe("One-line summary a digest falls back to when the body no longer fits; default: its first line."),
+    idempotencyKey: idempotencyKeySchema
+      .optional()
+      .describe(
+        "Makes the post safe to retry: a repeat of a key the room remembers is answered with the original seq " +
+          "(repeated: true) and appends nothing.",
+      ),
   })
   .meta({
     title: "post request",
     description:
       "Appends a message to a room the role is a member of; the connection need not have joined itself. " +
       "Every connection of every member role except the posting one gets a post event with the room, the seq " +
-      "and the author, never the body.",
+      "and the author, never the body. A post that carries an idempotencyKey can be " +
+      "retried after a timeout or a lost connection without being stored twice: the broker remembers the keys " +
+      `of the last ${IDEMPOTENCY_KEY_WINDOW} keyed posts of each room and answers a repeat with the original ` +
+      "seq and postedAt, even after the role's membership ended with its connection. A key the room holds for " +
+      "another author or other text is refused with ERR_IDEMPOTENCY_KEY_REUSED.",
   });
 
 /** digest: the role's unread messages in a room, rendered within a character budget; advances the role's cursor. */
@@ -284,7 +305,15 @@ export const leaveResultSchema = z
 
 /** Result of post. */
 export const postResultSchema = z
-  .object({ room: roomNameSchema, seq: seqSchema, postedAt: epochMsSchema })
+  .object({
+    room: roomNameSchema,
+    seq: seqSchema,
+    postedAt: epochMsSchema,
+    repeated: z
+      .literal(true)
+      .optional()
+      .describe("Present when the idempotency key named a post already stored: nothing was appended."),
+  })
   .meta({ title: "post result" });
 
 /** Result of digest: the rendered text and what it covered. */

@@ -7,6 +7,8 @@ test("the public export list", () => {
       "DEFAULT_DIGEST_BUDGET",
       "DEFAULT_FETCH_CHARS",
       "DEFAULT_FETCH_LIMIT",
+      "IDEMPOTENCY_KEY_PATTERN",
+      "IDEMPOTENCY_KEY_WINDOW",
       "MAX_DIGEST_BUDGET",
       "MAX_ERROR_MESSAGE_LENGTH",
       "MAX_FETCH_CHARS",
@@ -37,6 +39,7 @@ test("the public export list", () => {
       "fetchResultSchema",
       "helloRequestSchema",
       "helloResultSchema",
+      "idempotencyKeySchema",
       "isCompatiblePeer",
       "isOp",
       "joinRequestSchema",
@@ -94,6 +97,8 @@ test("protocol constants", () => {
   expect(protocol.ROLE_NAME_PATTERN.source).toBe("^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$");
   expect(protocol.ROOM_NAME_PATTERN.source).toBe("^[a-z0-9][a-z0-9._-]{0,63}$");
   expect(protocol.MAX_VALID_ROOM_NAME_LENGTH).toBe(64);
+  expect(protocol.IDEMPOTENCY_KEY_PATTERN.source).toBe("^[A-Za-z0-9_-]{1,64}$");
+  expect(protocol.IDEMPOTENCY_KEY_WINDOW).toBe(1024);
   expect(protocol.OPS).toEqual(["hello", "join", "leave", "post", "digest", "fetch", "rooms", "members", "status"]);
 });
 
@@ -112,6 +117,7 @@ test("the error-code catalogue", () => {
     "ERR_TOO_MANY_MEMBERS",
     "ERR_BODY_TOO_LARGE",
     "ERR_HEADLINE_TOO_LARGE",
+    "ERR_IDEMPOTENCY_KEY_REUSED",
     "ERR_REPLY_TOO_LARGE",
     "ERR_TOO_MANY_CONNECTIONS",
     "ERR_SHUTTING_DOWN",

@@ -33,7 +33,8 @@ describe("examples", () => {
     );
     const ops = ["hello", "join", "leave", "post", "digest", "fetch", "rooms", "members", "status"];
     expect(requests).toEqual(ops);
-    expect(replies).toEqual(ops);
+    // post has two: a first post, and a retry with the same idempotency key.
+    expect(replies).toEqual([...ops.slice(0, 4), "post", ...ops.slice(4)]);
   });
 });
 
@@ -115,6 +116,18 @@ describe("parseRequest", () => {
     expect(hello.error.message).toContain("role: a role name is 1 to 64 letters");
   });
 
+  test("an idempotency key outside its syntax is refused, naming the syntax", () => {
+    for (const idempotencyKey of ["", "x".repeat(65), "has space", "a/b", 42]) {
+      const parsed = parseRequest({ id: 8, op: "post", room: "r", body: "b", idempotencyKey });
+      if (parsed.ok) throw new Error(`expected a refusal for ${JSON.stringify(idempotencyKey)}`);
+      expect(parsed.error.code).toBe("ERR_INVALID_REQUEST");
+      expect(parsed.error.message).toMatch(/^Invalid post request: idempotencyKey: /);
+    }
+    expect(parseRequest({ id: 8, op: "post", room: "r", body: "b", idempotencyKey: "a" })).toMatchObject({ ok: true });
+    const uuid = parseRequest({ id: 9, op: "post", room: "r", body: "b", idempotencyKey: "0b6f1f1e-5c7a-4d55-9a4e-2a8d1c0f9b3e" });
+    expect(uuid).toMatchObject({ ok: true, request: { idempotencyKey: "0b6f1f1e-5c7a-4d55-9a4e-2a8d1c0f9b3e" } });
+  });
+
   test("a long refusal is cut to the wire's message limit", () => {
     const issues = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, i]));
     const parsed = parseRequest({ id: 1, op: "x".repeat(5000), ...issues });
@@ -138,7 +151,14 @@ describe("parseRequest", () => {
     }),
     fc.record({ id, op: fc.constantFrom("join" as const, "leave" as const, "members" as const), room }),
     fc.record(
-      { id, op: fc.constant("post" as const), room, body: fc.string(), headline: fc.string() },
+      {
+        id,
+        op: fc.constant("post" as const),
+        room,
+        body: fc.string(),
+        headline: fc.string(),
+        idempotencyKey: fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/),
+      },
       { requiredKeys: ["id", "op", "room", "body"] }
     ),
     fc.record(

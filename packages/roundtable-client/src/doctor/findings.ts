@@ -6,9 +6,12 @@ import { ROLE_ENV } from "../role.js";
  * Codes are stable across releases.
  */
 export const DOCTOR_FINDINGS = {
-  "split-fleet": "Live brokers of this user serve different agent directories, so their sessions cannot see each other.",
+  "split-fleet":
+    "Live brokers of this user serve different agent directories, or a live broker no longer owns its socket path, " +
+    "so some sessions cannot see the others.",
   "stale-socket": "A socket file nothing answers on: a broker was killed and its rooms are gone.",
   "unresponsive-broker": "Something holds the socket but does not answer hello: it times out, or drops the connection.",
+  "broker-full": "The broker serves its maximum of connections, so new sessions are refused until some close.",
   "socket-path-occupied": "Something other than a socket sits at the socket path, so no broker can start there.",
   permissions: "The broker directory, the socket or the registry is open to other users or belongs to another user.",
   "protocol-mismatch": "A running broker speaks another protocol version than this client.",
@@ -49,6 +52,37 @@ export function splitFleet(brokers: readonly FleetBroker[], ownAgentDir: string)
       "shell resolves) before starting them, or the same --agent-dir for roundtable-mcp; brokers left without " +
       "sessions exit by themselves once idle",
     brokers.map((b) => `${b.agentDir}  broker pid ${b.pid}${b.agentDir === ownAgentDir ? "  (this agent directory)" : ""}`),
+  );
+}
+
+/** A live broker whose registry entry names a socket path that no longer reaches it. */
+export interface UnreachableBroker {
+  readonly agentDir: string;
+  readonly pid: number;
+  readonly socketPath: string;
+  /** What the path gives now: "another broker (pid 123) answers there", "nothing is there", ... */
+  readonly holder: string;
+}
+
+export function unreachableBroker(broker: UnreachableBroker): DoctorFinding {
+  return finding(
+    "split-fleet",
+    `a live broker (pid ${broker.pid}) of ${broker.agentDir} no longer owns its socket path ${broker.socketPath}: ` +
+      `${broker.holder}. Nobody new can reach it, and sessions still on it post where the rest of the fleet never reads`,
+    `stop it: kill ${broker.pid}. Its sessions see their connection end and join again on the broker that owns the ` +
+      "path (a current broker notices a lost path within seconds and exits by itself; one that does not is older, " +
+      "or stopped)",
+  );
+}
+
+export function brokerFull(socketPath: string, pid: number | undefined, maxConnections: number | undefined): DoctorFinding {
+  const limit = maxConnections === undefined ? "its maximum of connections" : `its maximum of ${maxConnections} connections`;
+  return finding(
+    "broker-full",
+    `the broker on ${socketPath}${pid === undefined ? "" : ` (pid ${pid})`} serves ${limit}: it is healthy, but ` +
+      "new sessions are refused (ERR_BROKER_FULL) until some close",
+    "wait for sessions to finish, or close sessions you no longer need (every session and every roundtable-mcp " +
+      "server holds one connection). Do not stop the broker: it holds every room of the fleet",
   );
 }
 

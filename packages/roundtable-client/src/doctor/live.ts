@@ -1,10 +1,12 @@
-import { readFileSync } from "node:fs";
+import { readPidFilePid } from "@orphus/roundtable-broker";
 import { PROTOCOL_NAME, PROTOCOL_VERSION, WireRefusalError } from "@orphus/roundtable-protocol";
 import { BrokerConnection } from "../connection.js";
 import { connectBrokerSocket } from "../ensure.js";
 import { RequestTimeoutError } from "../errors.js";
+import { brokerFullFrom } from "../full-broker.js";
 import { plural } from "../text.js";
 import {
+  brokerFull,
   ephemeralMembers,
   protocolMismatch,
   staleSocket,
@@ -39,15 +41,6 @@ function errorCode(error: unknown): string | undefined {
   return typeof error === "object" && error !== null && "code" in error ? String(error.code) : undefined;
 }
 
-function pidFromFile(pidPath: string): number | undefined {
-  try {
-    const pid = (JSON.parse(readFileSync(pidPath, "utf8")) as { pid?: unknown }).pid;
-    return typeof pid === "number" ? pid : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 function uptime(ms: number): string {
   const seconds = Math.floor(ms / 1000);
   return seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m ${seconds % 60}s`;
@@ -64,7 +57,7 @@ export async function checkLiveBroker(socketPath: string, pidPath: string, timeo
     const seen = await attemptLiveBroker(socketPath, pidPath, timeoutMs, pid);
     if (seen !== "dropped") return seen;
     if (attempt >= ATTEMPTS) {
-      const finding = unresponsiveBroker(socketPath, `the connection was dropped before hello was answered, ${ATTEMPTS} times`, pidFromFile(pidPath));
+      const finding = unresponsiveBroker(socketPath, `the connection was dropped before hello was answered, ${ATTEMPTS} times`, readPidFilePid(pidPath));
       return { pid: undefined, notes: [], findings: [finding] };
     }
     await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
@@ -81,7 +74,7 @@ async function attemptLiveBroker(socketPath: string, pidPath: string, timeoutMs:
     if (code === "ECONNREFUSED") return { pid: undefined, notes: [], findings: [staleSocket(socketPath)] };
     if (code === "ECONNRESET") return "dropped";
     if (code === "ETIMEDOUT") {
-      return { pid: undefined, notes: [], findings: [unresponsiveBroker(socketPath, noAnswer, pidFromFile(pidPath))] };
+      return { pid: undefined, notes: [], findings: [unresponsiveBroker(socketPath, noAnswer, readPidFilePid(pidPath))] };
     }
     if (code === "ENOENT") return { pid: undefined, notes: [`the socket went away while looking: the broker exited`], findings: [] };
     // EACCES and the like: the permission findings above already say why.
@@ -109,6 +102,11 @@ async function attemptLiveBroker(socketPath: string, pidPath: string, timeoutMs:
     }
     return { pid: hello.brokerPid, notes, findings: ephemeral.length === 0 ? [] : [ephemeralMembers(ephemeral)] };
   } catch (error) {
+    // A full broker is healthy: say so, and never advise stopping it (an older one drops us with the same code).
+    const full = brokerFullFrom(error);
+    if (full !== undefined) {
+      return { pid: full.brokerPid, notes: [], findings: [brokerFull(socketPath, full.brokerPid, full.maxConnections)] };
+    }
     if (error instanceof WireRefusalError && error.wireCode === "ERR_PROTOCOL_MISMATCH") {
       const details = (error.details ?? {}) as Record<string, unknown>;
       const brokerPid = typeof details["brokerPid"] === "number" ? details["brokerPid"] : undefined;
@@ -125,7 +123,7 @@ async function attemptLiveBroker(socketPath: string, pidPath: string, timeoutMs:
     }
     if (errorCode(error) === "ERR_CONNECTION_LOST") return "dropped";
     if (error instanceof RequestTimeoutError) {
-      return { pid: undefined, notes: [], findings: [unresponsiveBroker(socketPath, noAnswer, pidFromFile(pidPath))] };
+      return { pid: undefined, notes: [], findings: [unresponsiveBroker(socketPath, noAnswer, readPidFilePid(pidPath))] };
     }
     throw error;
   } finally {

@@ -47,6 +47,8 @@ export interface DoctorReport {
   readonly findings: readonly DoctorFinding[];
   /** Brokers of this user that answer on their socket, as the registry lists them. */
   readonly liveBrokers: readonly RegisteredBroker[];
+  /** Brokers of this user whose process runs but whose socket path no longer reaches them (a split fleet). */
+  readonly unreachableBrokers: readonly RegisteredBroker[];
   /** Registry entries removed because their broker was gone and left no socket. */
   readonly removedEntries: readonly string[];
 }
@@ -64,9 +66,10 @@ function checkRole(role: string | undefined, env: NodeJS.ProcessEnv): { notes: s
 
 /**
  * Examines the roundtable as a session started from this environment would meet it, and says what is wrong and
- * what to do: a split fleet, a stale socket, something foreign at the socket path, permissions open to others, a
- * broker of another protocol version, a role name that falls back to `session-<pid>`. Starts no broker, joins no
- * room, and changes nothing but the registry entries of brokers that are gone.
+ * what to do: a split fleet (brokers under several agent directories, or a live broker cut off from its path), a
+ * stale socket, something foreign at the socket path, permissions open to others, a full broker, a broker of
+ * another protocol version, a role name that falls back to `session-<pid>`. Starts no broker, joins no room, and
+ * changes nothing but the registry entries of brokers whose process has ended.
  */
 export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorReport> {
   const env = options.env ?? process.env;
@@ -105,6 +108,7 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
     notes,
     findings,
     liveBrokers: fleet.live,
+    unreachableBrokers: fleet.unreachable,
     removedEntries: fleet.removed,
   };
 }

@@ -1,10 +1,11 @@
 // The doctor against real broker processes: what a kill -9 leaves behind, and a fleet split over two agent
 // directories, are found and named; once the remedy is applied, the doctor says all is well.
-import { existsSync } from "node:fs";
+import { existsSync, unlinkSync } from "node:fs";
+import { basename } from "node:path";
 import { expect, test } from "vitest";
 import { resolveRegistryDir } from "@orphus/roundtable-broker";
 import { runDoctor } from "../../src/index.js";
-import { bundledClient, isGone, report, spawnBroker, tempDir, useHarness, within } from "./support/harness.js";
+import { bundledClient, isGone, onCleanup, report, spawnBroker, tempDir, useHarness, within } from "./support/harness.js";
 
 const harness = useHarness();
 
@@ -51,4 +52,43 @@ test("two live brokers of one user under different agent directories: a split fl
   const whole = await runDoctor({ agentDir: here, env, registryDir });
   expect(whole.findings).toEqual([]);
   report("doctor on a split fleet", { brokers: 2, finding: "split-fleet", afterConverging: "all well" });
+});
+
+test("a broker cut off from its path is a split fleet while it is stopped, and closes itself once it runs again", async () => {
+  const bundles = harness.bundles();
+  const agentDir = tempDir();
+  const registryDir = resolveRegistryDir();
+  const orphan = await spawnBroker(bundles, agentDir, ["--idle-ms", "60000"]);
+  // Stopped, it cannot watch its path; meanwhile its socket file is removed and a new broker takes the path.
+  process.kill(orphan.pid, "SIGSTOP");
+  onCleanup(() => {
+    if (!isGone(orphan.pid)) process.kill(orphan.pid, "SIGCONT");
+  });
+  unlinkSync(orphan.socketPath);
+  const { client } = bundledClient(bundles, agentDir, { idleMs: 60_000 });
+  const owner = await client.connect();
+  const split = await runDoctor({ agentDir, env, registryDir });
+  expect(split.findings.map((f) => f.code)).toEqual(["split-fleet"]);
+  expect(split.findings[0]?.summary).toContain(
+    `a live broker (pid ${orphan.pid}) of ${agentDir} no longer owns its socket path ${orphan.socketPath}: ` +
+      `another broker (pid ${owner.brokerPid}) answers there`,
+  );
+  expect(split.unreachableBrokers.map((b) => b.pid)).toEqual([orphan.pid]);
+  // Its entry is kept (earlier scenarios' killed brokers may leave entries of their own to remove).
+  expect(split.removedEntries.filter((file) => basename(file).startsWith(`${orphan.pid}-`))).toEqual([]);
+
+  // Running again, it finds its path taken and exits by itself (exit 0, its registry entry gone with it).
+  const resumed = Date.now();
+  process.kill(orphan.pid, "SIGCONT");
+  expect(await orphan.exit).toBe(0);
+  const closedMs = Date.now() - resumed;
+  const whole = await runDoctor({ agentDir, env, registryDir });
+  expect(whole.findings).toEqual([]);
+  expect(whole.liveBrokers.map((b) => b.pid)).toEqual([owner.brokerPid]);
+  report("doctor on a broker cut off from its path", {
+    finding: "split-fleet",
+    entryKept: true,
+    closedItselfAfterResumeMs: closedMs,
+    afterwards: "all well",
+  });
 });

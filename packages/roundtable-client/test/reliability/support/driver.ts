@@ -180,6 +180,56 @@ async function crash(): Promise<void> {
   me.close();
 }
 
+/**
+ * Crash storm: on each "go" (sent after the test killed the broker with SIGKILL), wait until this client has seen
+ * its connection go, then join and post, which reconnects: it finds a stale socket or nothing, may spawn a broker,
+ * and races every other driver doing the same. Reports the broker it reached and the brokers it spawned.
+ */
+async function crashStorm(): Promise<void> {
+  const role = String(config["role"]);
+  const room = String(config["room"]);
+  const spawned: number[] = [];
+  const me = createRoundtableClient({
+    agentDir: String(config["agentDir"]),
+    role,
+    brokerCommand: brokerCommand(),
+    onWarning: () => undefined,
+    onSpawn: (broker) => {
+      if (broker.pid !== undefined) spawned.push(broker.pid);
+    },
+  });
+  say({ type: "ready" });
+  for (let storm = 1; storm <= Number(config["storms"]) && Date.now() < deadline; storm++) {
+    await command("go");
+    while (me.connected && Date.now() < deadline) await sleep(5);
+    const started = Date.now();
+    const joined = await me.join(room);
+    const posted = await me.post(room, `${role} storm ${storm}`);
+    say({
+      type: `storm-${storm}`,
+      brokerPid: me.broker?.brokerPid,
+      spawned: spawned.splice(0),
+      created: joined.created,
+      seq: posted.seq,
+      ms: Date.now() - started,
+    });
+  }
+  await command("exit");
+  me.close();
+}
+
+/** Start once: the first call of a client that may spawn a broker; reports how it ended (run as another user). */
+async function startOnce(): Promise<void> {
+  const me = client({ spawn: true, role: "visitor" });
+  try {
+    await me.join("lobby");
+    say({ type: "result", ok: true });
+  } catch (error) {
+    say({ type: "result", ok: false, ...describe(error) });
+  }
+  me.close();
+}
+
 /** Writer: on each "go", post `posts` messages of `bodyBytes` as fast as replies come, and report the time. */
 async function writer(): Promise<void> {
   const role = String(config["role"]);
@@ -215,7 +265,15 @@ async function embeddedHost(): Promise<void> {
   setTimeout(() => say({ type: "alive", pid: process.pid }), 100);
 }
 
-const modes: Record<string, () => Promise<void>> = { load, storm, crash, writer, "embedded-host": embeddedHost };
+const modes: Record<string, () => Promise<void>> = {
+  load,
+  storm,
+  crash,
+  "crash-storm": crashStorm,
+  "start-once": startOnce,
+  writer,
+  "embedded-host": embeddedHost,
+};
 
 const run = modes[mode];
 if (run === undefined) {

@@ -1,0 +1,123 @@
+// A full broker and a crowd at its door. At its 256-connection limit the broker answers each newcomer's hello with
+// ERR_TOO_MANY_CONNECTIONS before closing, so every one of them reads why (before, most met a bare EPIPE); the
+// client names it BrokerFullError, and the doctor calls it full, never a broker to kill. Then 1000 connects at once
+// while the broker is briefly stopped: its accept queue overflows (EAGAIN), and every connect still succeeds.
+import { join } from "node:path";
+import { expect, test } from "vitest";
+import { resolveRegistryDir } from "@orphus/roundtable-broker";
+import {
+  BrokerFullError,
+  connectBrokerSocket,
+  createRoundtableClient,
+  openBrokerSocket,
+  renderDoctorReport,
+  runDoctor,
+  type RoundtableClient,
+} from "../../src/index.js";
+import { bounded, onCleanup, report, sleep, spawnBroker, tempDir, useHarness, within } from "./support/harness.js";
+
+const harness = useHarness();
+
+const LIMIT = 256;
+const LATE = 64;
+const BURST = 1000;
+const STOPPED_MS = 100;
+
+function seat(agentDir: string, role: string): RoundtableClient {
+  const client = createRoundtableClient({ agentDir, role, spawnBroker: false, onWarning: () => undefined });
+  onCleanup(() => client.close());
+  return client;
+}
+
+test(`${LATE} clients meeting a full broker all read the refusal; the doctor calls it full`, async () => {
+  const bundles = harness.bundles();
+  const agentDir = tempDir();
+  const broker = await spawnBroker(bundles, agentDir, ["--idle-ms", "60000"]);
+  const seated: RoundtableClient[] = [];
+  for (let batch = 0; batch < LIMIT / 32; batch++) {
+    const clients = Array.from({ length: 32 }, (_, i) => seat(agentDir, `seat-${batch * 32 + i}`));
+    await Promise.all(clients.map((c) => c.connect()));
+    seated.push(...clients);
+  }
+  expect(await seated[0]?.status()).toMatchObject({ connections: LIMIT });
+
+  const outcomes = await bounded(
+    "every late client hears back",
+    30_000,
+    Promise.all(Array.from({ length: LATE }, (_, i) => seat(agentDir, `late-${i}`).join("lobby").catch((e: unknown) => e))),
+  );
+  const refused = outcomes.filter((o) => o instanceof BrokerFullError);
+  const kinds = [...new Set(outcomes.map((o) => (o as { code?: string }).code))];
+  expect(kinds).toEqual(["ERR_BROKER_FULL"]);
+  expect(refused[0]).toMatchObject({ maxConnections: LIMIT, brokerPid: broker.pid });
+
+  const doctor = await runDoctor({ agentDir, env: { ORPHUS_ROUNDTABLE_ROLE: "planner" }, registryDir: resolveRegistryDir() });
+  expect(doctor.findings.map((f) => f.code)).toEqual(["broker-full"]);
+  expect(renderDoctorReport(doctor)).not.toMatch(/\bkill\b/);
+
+  // A seat freed is a seat taken, once the broker has seen it go.
+  seated.pop()?.close();
+  const next = seat(agentDir, "next");
+  await within("a freed seat is taken", 10_000, () => next.connect().then(() => true, () => false), 50);
+  expect(next.broker).toMatchObject({ brokerPid: broker.pid });
+  report("full broker", {
+    maxConnections: LIMIT,
+    lateClients: LATE,
+    refusalsReceived: refused.length,
+    otherOutcomes: LATE - refused.length,
+    doctor: doctor.findings.map((f) => f.code).join(","),
+    doctorAdvisesKill: /\bkill\b/.test(renderDoctorReport(doctor)),
+    seatFreedThenTaken: true,
+  });
+});
+
+test(`${BURST} connects at once into an overflowing accept queue: EAGAIN is retried, every one connects`, async () => {
+  const bundles = harness.bundles();
+  const agentDir = tempDir();
+  const broker = await spawnBroker(bundles, agentDir, ["--idle-ms", "60000"]);
+  const socketPath = join(agentDir, "roundtable", "broker.sock");
+  let eagain = 0;
+  const metEagain = new Set<number>();
+  // Stopped, the broker accepts nothing: the kernel queues up to its listen backlog and refuses the rest (EAGAIN).
+  process.kill(broker.pid, "SIGSTOP");
+  let resumed = false;
+  const resume = (): void => {
+    if (!resumed) process.kill(broker.pid, "SIGCONT");
+    resumed = true;
+  };
+  onCleanup(resume);
+  const connects = Array.from({ length: BURST }, (_, i) =>
+    openBrokerSocket({
+      socketPath,
+      spawn: false,
+      connect: (path, timeoutMs, timers) =>
+        connectBrokerSocket(path, timeoutMs, timers).catch((error: NodeJS.ErrnoException) => {
+          if (error.code === "EAGAIN") {
+            eagain++;
+            metEagain.add(i);
+          }
+          throw error;
+        }),
+    }).then(
+      (socket) => {
+        socket.destroy();
+        return "connected";
+      },
+      (error: { code?: string }) => error.code ?? "error",
+    ),
+  );
+  await sleep(STOPPED_MS);
+  resume();
+  const outcomes = await bounded("every connect settles", 30_000, Promise.all(connects));
+  const tally = Object.fromEntries([...new Set(outcomes)].map((o) => [o, outcomes.filter((x) => x === o).length]));
+  expect(tally).toEqual({ connected: BURST });
+  // The scenario only shows something if the queue did overflow.
+  expect(metEagain.size).toBeGreaterThan(0);
+  report("connect burst", {
+    connects: BURST,
+    brokerStoppedMs: STOPPED_MS,
+    connectsThatMetEagain: metEagain.size,
+    eagainRetries: eagain,
+    connected: tally["connected"] ?? 0,
+  });
+});
