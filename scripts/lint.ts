@@ -22,6 +22,12 @@ function walk(dir: string): string[] {
   });
 }
 
+/** True for a pi package whose `pi.extensions` names its built entry, which pi imports for its default export. */
+function hostLoadsDefaultExport(manifest: Record<string, unknown>): boolean {
+  const extensions = (manifest["pi"] as { extensions?: unknown } | undefined)?.extensions;
+  return Array.isArray(extensions) && extensions.includes("./dist/index.js");
+}
+
 const builtins = new Set(builtinModules.filter((m) => !m.startsWith("_") && !m.includes("/")));
 const importPattern = /(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
 
@@ -57,7 +63,10 @@ for (const name of readdirSync(packagesDir).sort()) {
     const text = readFileSync(file, "utf8");
     const isSource = file.startsWith(join(dir, "src"));
     if (isSource && /^\s*export\s+\*/m.test(text)) finding(file, "uses export *; name each export");
-    if (isSource && /^\s*export\s+default\b/m.test(text)) finding(file, "has a default export");
+    // A pi package's host loads its extension from the default export of the entry it lists in `pi.extensions`:
+    // there, and only there, a default export is the host's contract rather than a style choice.
+    const hostEntry = file === index && hostLoadsDefaultExport(manifest);
+    if (isSource && !hostEntry && /^\s*export\s+default\b/m.test(text)) finding(file, "has a default export");
     if (isSource && /(:\s*any\b|\bas\s+any\b|<any>)/.test(text)) finding(file, "uses any");
     for (const match of text.matchAll(importPattern)) {
       const specifier = match[1] ?? match[2] ?? "";

@@ -203,6 +203,8 @@ export function renderProtocolDoc(): string {
     "- A version-2 broker serves version-1 clients. They name no cap and get the default one; their pages may " +
       "end sooner than before, which `more` already allowed (the byte limit cut pages in version 1 too), and the " +
       "version-1 client ignores reply members it does not know (its zod objects strip them), so it misreads nothing.",
+    "- Version 2 also carries `idempotencyKey` on `post` and `repeated` in its result. Neither needed a bump of " +
+      "its own: a broker that knew no keys would strip the key and store the post once, as it always did.",
     "",
     "## Error codes",
     "",

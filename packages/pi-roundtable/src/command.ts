@@ -1,0 +1,99 @@
+import { runRoundtableTool } from "@orphus/roundtable-client";
+import { doctorReport } from "./doctor.js";
+import { ROLE_FLAG, ROUNDTABLE_COMMAND } from "./names.js";
+import type { PiContext, PiExtensionApi } from "./pi.js";
+import { ROLE_SOURCE_LABELS, type SessionRole } from "./role.js";
+import type { RoundtableExtensionOptions, RoundtableSeat } from "./seat.js";
+
+/** What `/roundtable` with an unknown argument answers. */
+export const COMMAND_USAGE = `usage: /${ROUNDTABLE_COMMAND} [status|doctor]: status shows the broker, your rooms and unread counts; doctor looks for what would keep sessions apart`;
+
+/** Where the command's text goes: the session's UI, or stderr when pi runs without one (print and JSON modes). */
+export type CommandOutput = (ctx: PiContext, text: string, level: "info" | "error") => void;
+
+const defaultOutput: CommandOutput = (ctx, text, level) => {
+  if (ctx.hasUI) ctx.ui.notify(text, level);
+  else process.stderr.write(`${text}\n`);
+};
+
+function roleLine(role: SessionRole, fixed: boolean): string {
+  const when = fixed ? "" : " (fixed at the first roundtable call)";
+  const warning = role.ephemeral ? "; read positions die with this process" : "";
+  return `role ${role.role} (${ROLE_SOURCE_LABELS[role.source]})${when}${warning}`;
+}
+
+/** The status text: role, agent directory, the broker this session is connected to, and its rooms with unread counts. */
+export async function statusText(seat: RoundtableSeat): Promise<string> {
+  const lines = [`roundtable: agent directory ${seat.location().agentDir}`];
+  try {
+    lines.push(roleLine(seat.role(), seat.client !== undefined));
+  } catch (error) {
+    lines.push(`role: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const client = seat.client;
+  if (client === undefined) {
+    lines.push("broker: not connected; this session has not used the roundtable, so nothing was started");
+    return lines.join("\n");
+  }
+  const hello = client.broker;
+  if (!client.connected) {
+    lines.push("broker: not connected; the next roundtable call connects (and starts one if none runs), then join your rooms again");
+    return lines.join("\n");
+  }
+  lines.push(`broker: pid ${hello?.brokerPid ?? "?"}, version ${hello?.brokerVersion ?? "?"}, connected`);
+  // The rooms list is the shared tool's own text, so the status and the model read the same lines.
+  const rooms = await runRoundtableTool(client, { action: "rooms" });
+  lines.push(rooms.isError ? `rooms: ${rooms.text}` : `rooms:\n${rooms.text}`);
+  return lines.join("\n");
+}
+
+/** What the doctor is told of the session's role: the name, or nothing where it should look for itself. */
+function doctorRole(seat: RoundtableSeat, host: Pick<PiExtensionApi, "getFlag">): { role?: string; fallback: boolean } {
+  try {
+    const role = seat.role();
+    // From the variable the doctor reads it itself (and says so); the fallback is what the doctor should find.
+    if (role.source === "flag" || role.source === "session-name") return { role: role.role, fallback: false };
+    return { fallback: role.ephemeral };
+  } catch {
+    const flag = host.getFlag(ROLE_FLAG);
+    return typeof flag === "string" ? { role: flag, fallback: false } : { fallback: false };
+  }
+}
+
+/** The doctor speaks of the CLI's --as; a pi session names its role otherwise. */
+export const DOCTOR_PI_ROLE_HINT = `in pi: /name <role>, or pi --${ROLE_FLAG} <role>, gives this session a stable role`;
+
+/** Registers `/roundtable` (status) and `/roundtable doctor`. Failures are shown, never thrown into pi. */
+export function registerRoundtableCommand(
+  pi: PiExtensionApi,
+  seat: RoundtableSeat,
+  options: RoundtableExtensionOptions,
+  output: CommandOutput = defaultOutput,
+): void {
+  pi.registerCommand(ROUNDTABLE_COMMAND, {
+    description: "Roundtable status (broker, rooms, unread per room); /roundtable doctor to diagnose",
+    getArgumentCompletions: (prefix) => {
+      const items = ["status", "doctor"].filter((word) => word.startsWith(prefix.trim()));
+      return items.length === 0 ? null : items.map((word) => ({ value: word, label: word }));
+    },
+    handler: async (args, ctx) => {
+      const word = args.trim().toLowerCase();
+      try {
+        if (word === "" || word === "status") return output(ctx, await statusText(seat), "info");
+        if (word === "doctor") {
+          const { role, fallback } = doctorRole(seat, pi);
+          const { agentDir, env } = options;
+          const text = await doctorReport({
+            ...(role === undefined ? {} : { role }),
+            ...(agentDir === undefined ? {} : { agentDir }),
+            ...(env === undefined ? {} : { env }),
+          });
+          return output(ctx, fallback ? `${text}\n${DOCTOR_PI_ROLE_HINT}` : text, "info");
+        }
+        output(ctx, COMMAND_USAGE, "error");
+      } catch (error) {
+        output(ctx, `/${ROUNDTABLE_COMMAND} ${word}: ${error instanceof Error ? error.message : String(error)}`, "error");
+      }
+    },
+  });
+}

@@ -1,0 +1,54 @@
+/**
+ * @orphus/pi-roundtable — a pi coding-agent extension that seats pi sessions in roundtable rooms. Each session gets
+ * the shared `roundtable` tool of @orphus/roundtable-client (its schema and its runner, unchanged), body-free
+ * activity pings as one-line session messages, and `/roundtable` (status) and `/roundtable doctor`.
+ *
+ * ```sh
+ * pi install npm:@orphus/pi-roundtable
+ * pi --roundtable-role planner      # or /name planner in the session, or ORPHUS_ROUNDTABLE_ROLE=planner
+ * ```
+ *
+ * Embedding pi through its SDK, pass the extension (or one built with options) to the resource loader:
+ *
+ * ```ts
+ * import { DefaultResourceLoader } from "@mariozechner/pi-coding-agent";
+ * import { createRoundtableExtension } from "@orphus/pi-roundtable";
+ *
+ * const loader = new DefaultResourceLoader({ extensionFactories: [createRoundtableExtension({ pingWindowMs: 1500 })] });
+ * ```
+ *
+ * Nothing connects until the session's first roundtable call; the session's shutdown lets the client go. One client
+ * per agent directory and role in a process, however many times the extension is loaded.
+ */
+import { roundtableExtension } from "./extension.js";
+
+export { createRoundtableExtension, roundtableExtension } from "./extension.js";
+export { ROUNDTABLE_MESSAGE_TYPE, ROUNDTABLE_COMMAND, ROLE_FLAG } from "./names.js";
+export { resolveSessionRole, ephemeralRoleWarning, ROLE_SOURCE_LABELS } from "./role.js";
+export { mergeActivityNotices } from "./pings/merge.js";
+export { SessionOutlet } from "./pings/outlet.js";
+export { registerSharedTools } from "./tools/shared.js";
+export { roundtableTool } from "./tools/roundtable.js";
+export { RoundtableSeat } from "./seat.js";
+export { statusText, COMMAND_USAGE, DOCTOR_PI_ROLE_HINT } from "./command.js";
+export { sharedClientCount } from "./registry.js";
+export { CLAIM_CHANNEL } from "./claim.js";
+export { PING_RECHECK_MS, MAX_PENDING_NOTES } from "./limits.js";
+export type { PiExtension } from "./extension.js";
+export type { RoundtableExtensionOptions, SeatClientOptions, SeatHost, SeatEvents } from "./seat.js";
+export type { RoleSource, SessionRole, RoleInputs } from "./role.js";
+export type { RoundtableMessageDetails, SessionOutletHost, SessionOutletOptions } from "./pings/outlet.js";
+export type { SharedTool, SharedToolResult, SharedToolDetails } from "./tools/shared.js";
+export type { CommandOutput } from "./command.js";
+export type {
+  PiExtensionApi,
+  PiContext,
+  PiToolDefinition,
+  PiToolResult,
+  PiCommand,
+  PiToolResultEvent,
+  PiEventBus,
+} from "./pi.js";
+
+/** pi loads an extension from its module's default export. */
+export default roundtableExtension;

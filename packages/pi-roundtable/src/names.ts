@@ -1,0 +1,8 @@
+/** The `customType` of every message this extension adds to a session: pings and its one-time role warning. */
+export const ROUNDTABLE_MESSAGE_TYPE = "roundtable";
+
+/** The command: `/roundtable` (status) and `/roundtable doctor`. */
+export const ROUNDTABLE_COMMAND = "roundtable";
+
+/** The CLI flag naming the session's role: `pi --roundtable-role planner`. */
+export const ROLE_FLAG = "roundtable-role";

@@ -1,0 +1,67 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { fauxAssistantMessage } from "@mariozechner/pi-ai";
+import { expect, test } from "vitest";
+import { createRoundtableExtension, sharedClientCount } from "../src/index.js";
+import { gone, until, useBroker } from "./support/broker.js";
+import { callRoundtable, type PiSession, useSessions } from "./support/pi.js";
+
+const broker = useBroker();
+const openSession = useSessions();
+
+async function seat(name: string): Promise<PiSession> {
+  const session = await openSession({ extensions: [createRoundtableExtension(broker.extensionOptions())], name });
+  return session;
+}
+
+const socketPath = (): string => join(broker.dir(), "roundtable", "broker.sock");
+
+test("lazy: a session that never calls the tool starts nothing, even when asked for its status", async () => {
+  const planner = await seat("planner");
+  await planner.prompt("Say hello.", [fauxAssistantMessage("Hello.")]);
+  await planner.command("/roundtable");
+  expect(planner.notices.at(-1)?.text).toContain("broker: not connected; this session has not used the roundtable");
+  expect(broker.spawned).toEqual([]);
+  expect(existsSync(socketPath())).toBe(false);
+  expect(sharedClientCount()).toBe(0);
+
+  await planner.prompt("List the rooms.", [callRoundtable({ action: "rooms" })]);
+  expect(broker.spawned).toHaveLength(1);
+  expect(existsSync(socketPath())).toBe(true);
+  expect(planner.storedMessages().at(-2)).toMatchObject({ role: "toolResult", text: "No rooms yet: join one to create it." });
+});
+
+test("clean shutdown: each session's shutdown closes its connection, and the broker leaves when the last one has", async () => {
+  const planner = await seat("planner");
+  const critic = await seat("critic");
+  for (const session of [planner, critic]) await session.prompt("Join.", [callRoundtable({ action: "join", room: "design" })]);
+  expect(sharedClientCount()).toBe(2);
+  const observer = broker.observer({ role: "observer" });
+  expect((await observer.status()).connections).toBe(3);
+
+  await planner.shutdown();
+  expect(sharedClientCount()).toBe(1);
+  await until(async () => (await observer.status()).connections === 2);
+
+  await critic.shutdown();
+  expect(sharedClientCount()).toBe(0);
+  await until(async () => (await observer.status()).connections === 1);
+  observer.close();
+  for (const pid of broker.spawned) await gone(pid);
+  expect(existsSync(socketPath())).toBe(false);
+});
+
+test("/reload: the old copy lets its client go, the new copy connects lazily, and the session still has one", async () => {
+  const planner = await seat("planner");
+  await planner.prompt("Join.", [callRoundtable({ action: "join", room: "design" })]);
+  const observer = broker.observer({ role: "observer" });
+  expect((await observer.status()).connections).toBe(2);
+
+  await planner.reload();
+  expect(sharedClientCount()).toBe(0); // the old copy's shutdown let its client go; the new copy is lazy again
+  await planner.prompt("Join again.", [callRoundtable({ action: "join", room: "design" })]);
+  expect(sharedClientCount()).toBe(1);
+  await until(async () => (await observer.status()).connections === 2);
+  expect(planner.storedMessages().at(-2)).toMatchObject({ role: "toolResult", isError: false });
+  expect(planner.session.extensionRunner.getAllRegisteredTools().filter((tool) => tool.definition.name === "roundtable")).toHaveLength(1);
+});

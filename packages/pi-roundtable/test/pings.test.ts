@@ -1,0 +1,109 @@
+import { fauxAssistantMessage, type FauxResponseFactory } from "@mariozechner/pi-ai";
+import type { ExtensionFactory } from "@mariozechner/pi-coding-agent";
+import { expect, test } from "vitest";
+import { createRoundtableExtension } from "../src/index.js";
+import { until, useBroker } from "./support/broker.js";
+import { callRoundtable, callTool, useSessions, sleep, pingsOf } from "./support/pi.js";
+
+const broker = useBroker();
+const openSession = useSessions();
+
+/** Long enough that posts sent together on a loaded machine still fall in one quiet period. */
+const WINDOW_MS = 500;
+
+/** A planner session in room design, and a critic (a plain client) in the same room. */
+async function plannerAndCritic(extra: readonly ExtensionFactory[] = []) {
+  const planner = await openSession({
+    extensions: [createRoundtableExtension(broker.extensionOptions({ pingWindowMs: WINDOW_MS })), ...extra],
+    name: "planner",
+  });
+  await planner.prompt("Join.", [callRoundtable({ action: "join", room: "design" })]);
+  const critic = broker.observer({ role: "critic" });
+  await critic.join("design");
+  return { planner, critic };
+}
+
+/** A promise the test resolves, and the function that resolves it. */
+function gate(): { opened: Promise<void>; open: () => void } {
+  let open = (): void => undefined;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+test("many posts in one window reach an idle session as one line of counts and names, never bodies", async () => {
+  const { planner, critic } = await plannerAndCritic();
+  const secret = "the-body-text-must-never-reach-a-ping";
+  await Promise.all(Array.from({ length: 20 }, (_, i) => critic.post("design", `${secret} ${i}`)));
+  await until(() => pingsOf(planner.storedMessages()).length > 0);
+  await sleep(WINDOW_MS * 3);
+  expect(pingsOf(planner.storedMessages())).toEqual(["[roundtable] design: 20 new from critic — digest to read"]);
+
+  await critic.post("design", secret);
+  await until(() => pingsOf(planner.storedMessages()).length > 1);
+  expect(pingsOf(planner.storedMessages())).toEqual([
+    "[roundtable] design: 20 new from critic — digest to read",
+    "[roundtable] design: 1 new from critic — digest to read",
+  ]);
+  expect(JSON.stringify(planner.storedMessages())).not.toContain(secret);
+});
+
+test("a ping does not interrupt a running tool call: it enters after the call, before the run's next model call", async () => {
+  const slow = gate();
+  const running = gate();
+  const slowTool: ExtensionFactory = (pi) =>
+    pi.registerTool({
+      name: "build",
+      label: "Build",
+      description: "Runs the build.",
+      parameters: { type: "object", properties: {} },
+      async execute() {
+        running.open();
+        await slow.opened;
+        return { content: [{ type: "text", text: "build ok" }], details: {} };
+      },
+    });
+  const { planner, critic } = await plannerAndCritic([slowTool]);
+  const turn = planner.prompt("Build.", [callTool("build", {})]);
+  await running.opened;
+  await critic.post("design", "while you build");
+  await sleep(WINDOW_MS * 4); // the notice is out long before the build ends
+  expect(pingsOf(planner.storedMessages())).toEqual([]);
+  const callsBefore = planner.faux.state.callCount;
+  slow.open();
+  await turn;
+
+  const stored = planner.storedMessages();
+  const at = stored.findIndex((m) => m.role === "custom");
+  expect(stored[at - 1]).toMatchObject({ role: "toolResult", toolName: "build", text: "build ok" });
+  expect(stored[at]).toMatchObject({ text: "[roundtable] design: 1 new from critic — digest to read" });
+  expect(stored[at + 1]).toMatchObject({ role: "assistant", text: "Done." });
+  expect(planner.faux.state.callCount - callsBefore).toBe(1); // the closing answer only: no call for the ping
+});
+
+test("a ping during the model's last answer waits for the run to end, and starts no model call of its own", async () => {
+  const answering = gate();
+  const streaming = gate();
+  const lastAnswer: FauxResponseFactory = async () => {
+    streaming.open();
+    await answering.opened;
+    return fauxAssistantMessage("All done.");
+  };
+  const { planner, critic } = await plannerAndCritic();
+  const turn = planner.prompt("Wrap up.", [lastAnswer]);
+  await streaming.opened;
+  await critic.post("design", "one more thing");
+  await sleep(WINDOW_MS * 4);
+  answering.open();
+  await turn;
+  const calls = planner.faux.state.callCount;
+  await until(() => pingsOf(planner.storedMessages()).length > 0);
+  await sleep(WINDOW_MS * 2);
+
+  const stored = planner.storedMessages();
+  expect(stored.slice(-2)).toMatchObject([
+    { role: "assistant", text: "All done." },
+    { role: "custom", text: "[roundtable] design: 1 new from critic — digest to read" },
+  ]);
+  expect(planner.faux.state.callCount).toBe(calls);
+  expect(planner.session.isStreaming).toBe(false);
+});

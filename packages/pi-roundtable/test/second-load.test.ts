@@ -1,0 +1,75 @@
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type { ExtensionFactory } from "@mariozechner/pi-coding-agent";
+import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
+import { bundlePrograms } from "../../roundtable-client/test/support/bundle.js";
+import { createRoundtableExtension, sharedClientCount, type RoundtableExtensionOptions } from "../src/index.js";
+import { until, useBroker } from "./support/broker.js";
+import { callRoundtable, useSessions, sleep, pingsOf } from "./support/pi.js";
+
+const broker = useBroker();
+const openSession = useSessions();
+
+/** Long enough that posts sent together on a loaded machine still fall in one quiet period. */
+const WINDOW_MS = 500;
+
+/**
+ * A second copy of the package, as pi gets when the extension is installed twice (global and project), or loaded
+ * again by jiti, which keeps no module cache: the package bundled whole (the client inside it too) into a file of
+ * its own, so nothing but globalThis is shared with the copy the test imports.
+ */
+let copy: typeof import("../src/index.js") | undefined;
+let removeCopy: (() => void) | undefined;
+beforeAll(async () => {
+  const bundle = await bundlePrograms({ copy: fileURLToPath(new URL("../src/index.ts", import.meta.url)) }, "rtpi-copy-");
+  removeCopy = bundle.remove;
+  copy = (await import(pathToFileURL(join(bundle.dir, "copy.js")).href)) as typeof import("../src/index.js");
+});
+afterAll(() => removeCopy?.());
+
+function secondCopy(options: RoundtableExtensionOptions): ExtensionFactory {
+  if (copy === undefined || copy.createRoundtableExtension === createRoundtableExtension) throw new Error("no second copy");
+  return copy.createRoundtableExtension(options);
+}
+
+test("loaded twice into one session: one tool, one command, one client, one ping per window", async () => {
+  const options = broker.extensionOptions({ pingWindowMs: WINDOW_MS });
+  const planner = await openSession({ extensions: [createRoundtableExtension(options), secondCopy(options)], name: "planner" });
+  const runner = planner.session.extensionRunner;
+  expect(runner.getAllRegisteredTools().map((tool) => tool.definition.name)).toEqual(["roundtable"]);
+  expect(runner.getRegisteredCommands().map((command) => command.invocationName)).toEqual(["roundtable"]);
+  expect(planner.session.resourceLoader.getExtensions().errors).toEqual([]); // no conflict reported either
+
+  await planner.prompt("Join.", [callRoundtable({ action: "join", room: "design" })]);
+  expect(sharedClientCount()).toBe(1);
+  const critic = broker.observer({ role: "critic" });
+  expect((await critic.status()).connections).toBe(2);
+  await critic.join("design");
+  await Promise.all([critic.post("design", "one"), critic.post("design", "two")]);
+  await until(() => pingsOf(planner.storedMessages()).length > 0);
+  await sleep(WINDOW_MS * 3);
+  expect(pingsOf(planner.storedMessages())).toEqual(["[roundtable] design: 2 new from critic — digest to read"]);
+});
+
+test("two sessions of one process speaking as the same role share one client; each gets its pings", async () => {
+  const options = broker.extensionOptions({ pingWindowMs: WINDOW_MS });
+  const first = await openSession({ extensions: [createRoundtableExtension(options)], name: "planner" });
+  const second = await openSession({ extensions: [secondCopy(options)], name: "planner" });
+  for (const session of [first, second]) await session.prompt("Join.", [callRoundtable({ action: "join", room: "design" })]);
+  expect(sharedClientCount()).toBe(1);
+  const critic = broker.observer({ role: "critic" });
+  expect((await critic.status()).connections).toBe(2);
+  await critic.join("design");
+  await critic.post("design", "hello planners");
+  for (const session of [first, second]) {
+    await until(() => pingsOf(session.storedMessages()).length > 0);
+    expect(pingsOf(session.storedMessages())).toEqual(["[roundtable] design: 1 new from critic — digest to read"]);
+  }
+
+  await first.shutdown(); // the other session still holds the client
+  expect(sharedClientCount()).toBe(1);
+  await second.prompt("Digest.", [callRoundtable({ action: "digest", room: "design" })]);
+  expect(second.storedMessages().at(-2)).toMatchObject({ role: "toolResult", isError: false, text: "[#1 critic] hello planners" });
+  await second.shutdown();
+  expect(sharedClientCount()).toBe(0);
+});
