@@ -70,7 +70,7 @@ export const PROTOCOL_EXAMPLES: readonly ProtocolExample[] = [
     headline: "ship ring first",
   }),
   reply<"post">({ id: 4, ok: true, op: "post", result: { room: "design-review", seq: 42, postedAt: 1796000000000 } }),
-  request<"digest">({ id: 5, op: "digest", room: "design-review", budget: 2000 }),
+  request<"digest">({ id: 5, op: "digest", room: "design-review", budget: 200 }),
   reply<"digest">({
     id: 5,
     ok: true,
@@ -83,6 +83,7 @@ export const PROTOCOL_EXAMPLES: readonly ProtocolExample[] = [
         "[#41 critic] Cursors key on role name, not connection.\n" +
         "[#42 planner] Ship the ring buffer first; cursors can follow.",
       full: 2,
+      excerpted: 0,
       headlined: 1,
       collapsed: 39,
       evicted: 0,
