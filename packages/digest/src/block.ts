@@ -9,9 +9,9 @@ import type { DigestRecovery } from "./types.js";
 /** A shown form of a block, richest last. */
 export type BlockForm = "headline" | "excerpt" | "full";
 
-/** A block as rendered: its form, its lines joined by "\n", and how much of the body it leaves out. */
+/** A message rendered within a size: whole or an excerpt, its lines joined by "\n", and how much of it is left out. */
 export interface RenderedBlock {
-  readonly form: BlockForm;
+  readonly form: "full" | "excerpt";
   readonly text: string;
   /** Raw characters of the body after the last one shown (what a fetch adds); 0 in full. */
   readonly restChars: number;
@@ -62,12 +62,13 @@ export class BlockForms {
     return `[#${this.item.seq} ${this.label}${tag}]`;
   }
 
-  /** Where the headline comes from: the declared one when it has visible text, else the body's first line ("" if none). */
+  /** Where the headline comes from: the declared one if it has visible text, else the body's first line (or ""). */
   private headlineSource(): { declared: boolean; line: string } {
     if (this.source === undefined) {
       const { headline, body } = this.item;
       const declared = headline === undefined ? "" : headlineLine(headline, false);
-      this.source = declared !== "" ? { declared: true, line: declared } : { declared: false, line: headlineLine(body, true) };
+      this.source =
+        declared !== "" ? { declared: true, line: declared } : { declared: false, line: headlineLine(body, true) };
     }
     return this.source;
   }
@@ -85,7 +86,10 @@ export class BlockForms {
 
   /** The headline block; its text is never empty (a placeholder says when there is no visible text). */
   headline(): string {
-    this.headlineBlock ??= `${this.header(", headline")} ${headlineText(this.headlineSource().line, this.item.body.length)}`;
+    if (this.headlineBlock === undefined) {
+      const text = headlineText(this.headlineSource().line, this.item.body.length);
+      this.headlineBlock = `${this.header(", headline")} ${text}`;
+    }
     return this.headlineBlock;
   }
 
@@ -117,7 +121,8 @@ export class BlockForms {
     // number of digits of the rest, so the opening's room is worked out for each possible number of digits.
     const fixed = maxLength - excerptHead.length - 4;
     const fullRoom = maxLength - head.length - 1;
-    const body: RenderedBody = renderBody(raw, Math.max(fullRoom, fixed - restLine(0, seq, this.recovery).length, 0), rawLimit);
+    const room = Math.max(fullRoom, fixed - restLine(0, seq, this.recovery).length, 0);
+    const body: RenderedBody = renderBody(raw, room, rawLimit);
     if (body.complete && (body.text === "" || body.text.length <= fullRoom)) {
       return { form: "full", text: body.text === "" ? head : `${head} ${body.text}`, restChars: 0 };
     }

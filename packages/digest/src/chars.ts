@@ -34,10 +34,10 @@ export function isControl(c: number): boolean {
 /**
  * Invisible characters, as inclusive code point ranges, sorted: every format character (general category Cf) and
  * every default-ignorable code point of Unicode 17. They draw nothing, yet a model reads them: Unicode tags
- * (U+E0000–E007F) spell hidden ASCII, variation selectors (U+FE00–FE0F, U+E0100–E01EF) can carry bytes, zero-width
- * characters (U+200B–200D, U+2060, U+FEFF) and the soft hyphen (U+00AD) split or join words unseen, the bidi
- * controls (U+061C, U+200E/F, U+202A–202E, U+2066–2069) reorder what a terminal shows, and U+206A–206F and the
- * interlinear annotation controls (U+FFF9–FFFB) are deprecated formatting a reader never sees.
+ * (U+E0000–E007F) spell hidden ASCII, variation selectors (U+FE00–FE0F, U+E0100–E01EF) can carry bytes,
+ * zero-width characters (U+200B–200D, U+2060, U+FEFF) and the soft hyphen (U+00AD) split or join words unseen,
+ * the bidi controls (U+061C, U+200E/F, U+202A–202E, U+2066–2069) reorder what a terminal shows, and U+206A–206F
+ * and the interlinear annotation controls (U+FFF9–FFFB) are deprecated formatting a reader never sees.
  */
 export const INVISIBLE_RANGES: readonly (readonly [number, number])[] = [
   [0x00ad, 0x00ad],

@@ -42,6 +42,6 @@ export {
   PINNED_LINE_MAX_LENGTH,
 } from "./limits.js";
 export { DigestError, DigestInputError, DigestLimitError } from "./errors.js";
-export type { BlockForm, BlockOptions, BlockSource, RenderedBlock } from "./block.js";
+export type { BlockOptions, BlockSource, RenderedBlock } from "./block.js";
 export type { EscapeIdentityOptions } from "./sanitize.js";
 export type { DigestInput, DigestItem, DigestRecovery, DigestResult, EvictedRange } from "./types.js";

@@ -63,7 +63,8 @@ class Spending {
    * cannot make the digest cost more than its budget allows.
    */
   private rawLimit(index: number, maxLength: number): number {
-    return index === this.order[0] ? Number.POSITIVE_INFINITY : FULL_SCAN_RATIO * Math.max(0, maxLength) + FULL_SCAN_SLACK;
+    if (index === this.order[0]) return Number.POSITIVE_INFINITY;
+    return FULL_SCAN_RATIO * Math.max(0, maxLength) + FULL_SCAN_SLACK;
   }
 
   /** Whether an item's new form gave budget back since this was last cleared. */

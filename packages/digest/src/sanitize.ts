@@ -63,8 +63,9 @@ export function escapeIdentity(name: string, options: EscapeIdentityOptions = {}
   for (let i = 0; i < name.length; ) {
     const units = isPairAt(name, i) ? 2 : 1;
     const cp = units === 2 ? (name.codePointAt(i) as number) : name.charCodeAt(i);
-    const shown =
-      cp === 0x5c ? "\\\\" : needsEscape(cp, i, units, name.length, also) ? escapeCodePoint(cp) : name.slice(i, i + units);
+    let shown = name.slice(i, i + units);
+    if (cp === 0x5c) shown = "\\\\";
+    else if (needsEscape(cp, i, units, name.length, also)) shown = escapeCodePoint(cp);
     if (out.length + shown.length > maxLength || (out.length + shown.length === maxLength && i + units < name.length)) {
       return `${out}…`;
     }

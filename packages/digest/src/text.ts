@@ -160,7 +160,8 @@ export function authorLabel(author: string): string {
 
 /** The headline shown for a message whose first LINE_SCAN_LIMIT characters hold no visible text. */
 export function noTextHeadline(bodyLength: number): string {
-  return bodyLength > LINE_SCAN_LIMIT ? `(no visible text in its first ${LINE_SCAN_LIMIT} characters)` : "(no visible text)";
+  if (bodyLength <= LINE_SCAN_LIMIT) return "(no visible text)";
+  return `(no visible text in its first ${LINE_SCAN_LIMIT} characters)`;
 }
 
 /**
