@@ -118,6 +118,9 @@ export async function accountDigest(client: RoundtableClient, ledger: Ledger): P
       problem(`collapsed #${from}..#${to} but fetchAfterSeq is ${digest.fetchAfterSeq}`);
     }
     let after = from - 1;
+    // The collapsed range can hold messages the digest showed (one that fit between others that did not): those
+    // are read already.
+    const shownSeqs = new Set(covered);
     // Each page advances `after` or ends the loop, so this runs at most (to - from + 1) times.
     while (after < to) {
       const page = await client.fetch(room, { afterSeq: after, limit: Math.min(200, to - after) });
@@ -131,6 +134,10 @@ export async function accountDigest(client: RoundtableClient, ledger: Ledger): P
       }
       for (const message of page.messages) {
         if (message.seq > to) break;
+        if (shownSeqs.has(message.seq)) {
+          after = message.seq;
+          continue;
+        }
         const parsed = parseAuthorIndex(message.body);
         if (parsed === undefined || parsed[0] !== message.author) problem(`fetched #${message.seq} reads ${JSON.stringify(message.body.slice(0, 40))}`);
         else ledger.reads.push([message.seq, message.author, parsed[1], "fetched"]);
