@@ -31,13 +31,18 @@ export function boundText(text: string, budget: number, path: string | null): Bo
   return { ...backstop(cut.text, path, true), cutChars: cut.cutChars };
 }
 
+/** Text passed on as it is. */
+function unchanged(text: string): string {
+  return text;
+}
+
 /** `text` after the truncation backstop at its default limit, sanitised (unless `sanitised` says it is). */
 export function backstop(
   text: string,
   path: string | null,
   sanitised = false,
 ): { text: string; truncated: BackstopCut | null } {
-  const result = cutToBytes(text, { path }, sanitised ? (kept) => kept : sanitizeText);
+  const result = cutToBytes(text, { path }, sanitised ? unchanged : sanitizeText);
   return { text: result.text, truncated: result.cut };
 }
 

@@ -54,6 +54,11 @@ function pairSafeStart(text: string, start: number): number {
     : start;
 }
 
+/** Text kept as it is. */
+function unchanged(text: string): string {
+  return text;
+}
+
 /** How a head-and-tail cut went. */
 export interface HeadTailCut {
   /** The head, the pointer line and the tail, joined by line breaks; `text` itself when it fit. */
@@ -73,7 +78,7 @@ export function headAndTail(
   text: string,
   budget: number,
   pointer: (cutChars: number) => string,
-  show: (kept: string) => string = (kept) => kept,
+  show: (kept: string) => string = unchanged,
 ): HeadTailCut {
   if (text.length <= budget) return { text: show(text), cutChars: 0 };
   const headShare = Math.ceil(budget / 2);

@@ -4,6 +4,9 @@
 import { isBreak, isControl, isInvisible, isPairAt, isSpace, isSurrogate } from "./chars.js";
 import { BREAK, END, Scanner, SPACE } from "./scan.js";
 
+/** A character other than printable ASCII and "\n": the text needs the scanner. */
+const NOT_PLAIN_ASCII = /[^\x20-\x7e\n]/;
+
 /**
  * Content text made safe to show a model or a terminal: ANSI escape sequences (CSI, OSC, DCS, SOS, PM, APC, the
  * short ESC forms and their 8-bit C1 forms), every other C0 and C1 control but tab, DEL, and every invisible
@@ -13,6 +16,8 @@ import { BREAK, END, Scanner, SPACE } from "./scan.js";
  * Idempotent, deterministic, linear in the length of `text`.
  */
 export function sanitizeText(text: string): string {
+  // Printable ASCII and line feeds are kept as they are: most text is nothing else, and one test answers for it.
+  if (!NOT_PLAIN_ASCII.test(text)) return text;
   const scanner = new Scanner(text);
   let out = "";
   for (;;) {
