@@ -6,6 +6,7 @@ import { PINNED_LINE_MAX_LENGTH } from "@orphus/digest";
 import { checkContent, checkString, type OutputContent } from "./content.js";
 import { ArtifactWriteError, BoundsInputError, BoundsLimitError, BoundsOptionError } from "./errors.js";
 import { ARTIFACT_SLUG_MAX_LENGTH, MAX_ARTIFACTS_DIR_LENGTH, MAX_ARTIFACTS_PER_RUN } from "./limits.js";
+import { LINE_SAFE_PATH, lineUnsafe } from "./lines.js";
 import { STUB_FIXED_MAX_LENGTH } from "./stub.js";
 
 /** The file-system calls artifacts need; `node:fs/promises` has this shape, and tests inject their own. */
@@ -45,14 +46,6 @@ export interface ArtifactRun {
 }
 
 const nodeFs: ArtifactFs = { mkdir, mkdtemp, writeFile, rename, rm };
-
-/** Characters a stub shows as they are: no controls, format characters, lone surrogates, line or paragraph breaks. */
-const HIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u;
-
-/** Whether a digest shows `path` exactly as written (the digest drops hidden characters and squeezes spaces). */
-function shownVerbatim(path: string): boolean {
-  return !HIDDEN.test(path) && !path.includes("  ");
-}
 
 /** Widest artifact file name: five digits, "-", the name part and ".error.txt". */
 const FILE_NAME_MAX_LENGTH = 5 + 1 + ARTIFACT_SLUG_MAX_LENGTH + ".error.txt".length;
@@ -115,7 +108,8 @@ class Run implements ArtifactRun {
 /**
  * Creates `dir` when missing (mode 0700) and a new run directory inside it (`run-XXXXXX`, by mkdtemp), so two runs
  * at once, in one process or several, never share a path. Throws BoundsOptionError for a directory that is not
- * absolute, too long, or holds characters a stub would not show as written; ArtifactWriteError when the file
+ * absolute, too long, or that a stub could not show whole on its one line (a control, format or invisible
+ * character, a double, leading or trailing space, the field separator " · "); ArtifactWriteError when the file
  * system refuses.
  */
 export async function openArtifactRun(options: ArtifactRunOptions): Promise<ArtifactRun> {
@@ -124,9 +118,7 @@ export async function openArtifactRun(options: ArtifactRunOptions): Promise<Arti
   if (dir.length > MAX_ARTIFACTS_DIR_LENGTH) {
     throw new BoundsOptionError("dir", `at most ${MAX_ARTIFACTS_DIR_LENGTH} characters`, dir);
   }
-  if (!shownVerbatim(dir)) {
-    throw new BoundsOptionError("dir", "a path without control or format characters and without double spaces", dir);
-  }
+  if (lineUnsafe(dir) !== null) throw new BoundsOptionError("dir", LINE_SAFE_PATH, dir);
   const fs = options.fs ?? nodeFs;
   let runDir: string;
   try {
@@ -135,8 +127,8 @@ export async function openArtifactRun(options: ArtifactRunOptions): Promise<Arti
   } catch (error) {
     throw new ArtifactWriteError(dir, "create-run", error);
   }
-  if (typeof runDir !== "string" || runDir.length > RUN_DIR_MAX_LENGTH || !shownVerbatim(runDir)) {
-    const expected = `a path of at most ${RUN_DIR_MAX_LENGTH} plain characters`;
+  if (typeof runDir !== "string" || runDir.length > RUN_DIR_MAX_LENGTH || lineUnsafe(runDir) !== null) {
+    const expected = `${LINE_SAFE_PATH} of at most ${RUN_DIR_MAX_LENGTH} characters`;
     throw new BoundsOptionError("fs.mkdtemp result", expected, runDir);
   }
   return new Run(runDir, fs);

@@ -1,7 +1,10 @@
 // The truncation backstop: not a bound, a guard against catastrophe. It keeps the first bytes within the limit and
-// says, on one line, that it cut and by how much.
+// says, on one line, that it cut and by how much. What it keeps goes through the one sanitiser, like every text a
+// bound hands back; the artifact keeps the raw bytes.
+import { sanitizeText } from "@orphus/digest";
 import { BoundsOptionError } from "./errors.js";
 import { TRUNCATION_BACKSTOP_BYTES } from "./limits.js";
+import { LINE_SAFE_PATH, lineUnsafe } from "./lines.js";
 
 /** What the backstop cut. */
 export interface BackstopCut {
@@ -63,21 +66,32 @@ function cutLine(cut: BackstopCut, maxBytes: number, path: string | null): strin
 }
 
 /**
- * `text` unchanged when its UTF-8 encoding fits `maxBytes`; else its first bytes within the limit (whole code points)
- * and one line saying it was cut and by how much. The result is at most `maxBytes` plus that line.
+ * `text` sanitised (sanitizeText) when its UTF-8 encoding fits `maxBytes`; else its first bytes within the limit
+ * (whole code points), sanitised, and one line saying it was cut and by how much (counted in the raw text, as the
+ * artifact holds it). The result is at most `maxBytes` plus that line. Throws BoundsOptionError for a limit that is
+ * not a positive integer, or a path that would not show whole on that one line.
  */
 export function truncateWithBackstop(text: string, options: BackstopOptions = {}): BackstopResult {
+  return cutToBytes(text, options, sanitizeText);
+}
+
+/** truncateWithBackstop with `show` applied to what is kept: bounds that sanitised piece by piece pass identity. */
+export function cutToBytes(text: string, options: BackstopOptions, show: (kept: string) => string): BackstopResult {
   const maxBytes = options.maxBytes ?? TRUNCATION_BACKSTOP_BYTES;
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) {
     throw new BoundsOptionError("maxBytes", "a positive safe integer", maxBytes);
   }
+  const path = options.path ?? null;
+  if (path !== null && (typeof path !== "string" || lineUnsafe(path) !== null)) {
+    throw new BoundsOptionError("path", LINE_SAFE_PATH, path);
+  }
   // A string of n UTF-16 units is at most 3n bytes: short texts skip the count.
-  if (text.length * 3 <= maxBytes) return { text, cut: null };
+  if (text.length * 3 <= maxBytes) return { text: show(text), cut: null };
   const totalBytes = utf8Length(text);
-  if (totalBytes <= maxBytes) return { text, cut: null };
+  if (totalBytes <= maxBytes) return { text: show(text), cut: null };
   const { end, bytes } = prefixWithinBytes(text, maxBytes);
   const cut = { totalBytes, keptBytes: bytes, cutBytes: totalBytes - bytes };
-  const head = text.slice(0, end);
-  const line = cutLine(cut, maxBytes, options.path ?? null);
+  const head = show(text.slice(0, end));
+  const line = cutLine(cut, maxBytes, path);
   return { text: head.endsWith("\n") || head === "" ? `${head}${line}` : `${head}\n${line}`, cut };
 }

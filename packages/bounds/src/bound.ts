@@ -1,7 +1,9 @@
 // The one rule every boundary follows: bound only when there is an artifact to point at, and always keep the
-// backstop behind the bound.
+// backstop behind the bound. What is shown passes the one sanitiser (@orphus/digest's sanitizeText), after it is
+// cut, so only what is shown is read; the artifact keeps the raw bytes.
+import { sanitizeText } from "@orphus/digest";
 import type { ArtifactKind, ArtifactRun } from "./artifacts.js";
-import { truncateWithBackstop, type BackstopCut } from "./backstop.js";
+import { cutToBytes, type BackstopCut } from "./backstop.js";
 import { headAndTail, type OutputContent } from "./content.js";
 import { TRUNCATION_BACKSTOP_BYTES } from "./limits.js";
 
@@ -25,13 +27,22 @@ function pointerLine(cutChars: number, totalChars: number, path: string): string
  */
 export function boundText(text: string, budget: number, path: string | null): BoundedText {
   if (path === null) return { ...backstop(text, null), cutChars: 0 };
-  const cut = headAndTail(text, budget, (cutChars) => pointerLine(cutChars, text.length, path));
-  return { ...backstop(cut.text, path), cutChars: cut.cutChars };
+  const cut = headAndTail(text, budget, (cutChars) => pointerLine(cutChars, text.length, path), sanitizeText);
+  return { ...backstop(cut.text, path, true), cutChars: cut.cutChars };
 }
 
-/** `text` after the truncation backstop at its default limit. */
-export function backstop(text: string, path: string | null): { text: string; truncated: BackstopCut | null } {
-  const result = truncateWithBackstop(text, { path });
+/** Text passed on as it is. */
+function unchanged(text: string): string {
+  return text;
+}
+
+/** `text` after the truncation backstop at its default limit, sanitised (unless `sanitised` says it is). */
+export function backstop(
+  text: string,
+  path: string | null,
+  sanitised = false,
+): { text: string; truncated: BackstopCut | null } {
+  const result = cutToBytes(text, { path }, sanitised ? unchanged : sanitizeText);
   return { text: result.text, truncated: result.cut };
 }
 
@@ -62,7 +73,7 @@ export async function tryWrite(
 /** The first line of a return whose artifacts could not be written, so the reader knows it is unbounded. */
 export function degradedLine(error: Error): string {
   return (
-    `… artifacts could not be written (${error.message.replace(/\s+/g, " ").slice(0, 200)}); ` +
+    `… artifacts could not be written (${sanitizeText(error.message).replace(/\s+/g, " ").slice(0, 200)}); ` +
     "what follows is unbounded, " +
     `cut only by the ${TRUNCATION_BACKSTOP_BYTES}-byte backstop`
   );

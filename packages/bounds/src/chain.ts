@@ -9,10 +9,27 @@ import {
   ChainUnknownOutputError,
 } from "./errors.js";
 import { DEFAULT_SPLICE_CHARS } from "./limits.js";
+import { LINE_SAFE_PATH, lineUnsafe } from "./lines.js";
+
+/** The characters of a step name: what `{outputs.<name>}` can refer to. */
+const NAME = "[\\p{L}\\p{N}_-]+";
+
+/** A whole step name. */
+const STEP_NAME = new RegExp(`^${NAME}$`, "u");
+
+/** The expected form of a step name, for error messages. */
+const STEP_NAME_FORM = 'a step name a template can refer to as {outputs.<name>}: letters, digits, "_" and "-"';
+
+/** Throws BoundsInputError unless `name` is a step name that `{outputs.<name>}` can refer to. */
+function checkStepName(name: unknown, field: string): string {
+  const checked = checkString(name, field);
+  if (!STEP_NAME.test(checked)) throw new BoundsInputError(field, STEP_NAME_FORM, checked);
+  return checked;
+}
 
 /** An earlier step's output, as templates refer to it. */
 export interface ChainStepOutput {
-  /** What `{outputs.<name>}` calls it; when names repeat, the latest step wins. */
+  /** What `{outputs.<name>}` calls it (letters, digits, "_" and "-"); when names repeat, the latest step wins. */
   readonly name: string;
   readonly output: OutputContent;
   /** Its artifact; null when artifacts are off, and then its splices are not bounded (backstop only). */
@@ -33,14 +50,15 @@ export interface ChainTemplateOptions {
 
 /**
  * Writes a finished step's output to its artifact (when `run` is not null) and returns the record templates read.
- * A refused write leaves `path` null, so that step's splices fall back to the backstop, and says why.
+ * A refused write leaves `path` null, so that step's splices fall back to the backstop, and says why. Throws
+ * BoundsInputError for a name no `{outputs.<name>}` could refer to (`a.b`, `""`, `with space`, `x}`).
  */
 export async function recordChainStep(
   run: ArtifactRun | null,
   name: string,
   output: OutputContent,
 ): Promise<ChainStepRecord> {
-  checkString(name, "name");
+  checkStepName(name, "name");
   checkContent(output, "output");
   const written = await tryWrite(run, name, output);
   return { name, output, path: written.path, artifactError: written.error };
@@ -50,7 +68,7 @@ export async function recordChainStep(
 const START = /\{(?:previous|outputs)(?=[.}])/g;
 
 /** The four placeholder forms, whole. */
-const FORM = /^\{(?:previous(\.full)?|outputs\.([\p{L}\p{N}_-]+)(\.full)?)\}$/u;
+const FORM = new RegExp(`^\\{(?:previous(\\.full)?|outputs\\.(${NAME})(\\.full)?)\\}$`, "u");
 
 /** Where the placeholder starting at `from` ends: after its "}", or at the first "{" or line break (malformed). */
 function placeholderEnd(template: string, from: number): { end: number; closed: boolean } {
@@ -68,9 +86,11 @@ function checkSteps(steps: unknown): ChainStepOutput[] {
     const field = `steps[${i}]`;
     if (typeof step !== "object" || step === null) throw new BoundsInputError(field, "an object", step);
     const { name, output, path } = step as Record<string, unknown>;
-    checkString(name, `${field}.name`);
+    checkStepName(name, `${field}.name`);
     checkContent(output, `${field}.output`);
-    if (path !== null) checkString(path, `${field}.path`);
+    if (path !== null && lineUnsafe(checkString(path, `${field}.path`)) !== null) {
+      throw new BoundsInputError(`${field}.path`, LINE_SAFE_PATH, path);
+    }
     return step as ChainStepOutput;
   });
 }
@@ -79,7 +99,8 @@ function checkSteps(steps: unknown): ChainStepOutput[] {
  * Expands `template` against the steps so far (oldest first; `{previous}` is the last). `{previous}` and
  * `{outputs.<name>}` splice at most `spliceChars` characters (head and tail) plus one line with the path to the
  * rest; `{previous.full}` and `{outputs.<name>.full}` splice everything. A step without a path is spliced whole:
- * there is nowhere to point. Every splice stays behind the truncation backstop. Other braces are left alone; there
+ * there is nowhere to point. Every splice is sanitised (sanitizeText, after the cut, so only what is shown is read)
+ * and stays behind the truncation backstop. Other braces are left alone; there
  * is no escape for the placeholders themselves. Throws ChainMalformedPlaceholderError, ChainUnknownOutputError or
  * ChainNoPreviousError, each naming the placeholder and the known outputs.
  */

@@ -54,6 +54,11 @@ function pairSafeStart(text: string, start: number): number {
     : start;
 }
 
+/** Text kept as it is. */
+function unchanged(text: string): string {
+  return text;
+}
+
 /** How a head-and-tail cut went. */
 export interface HeadTailCut {
   /** The head, the pointer line and the tail, joined by line breaks; `text` itself when it fit. */
@@ -66,9 +71,16 @@ export interface HeadTailCut {
  * `text` when it has at most `budget` characters; else its head and tail, at most `budget` characters together,
  * with `pointer(cutChars)` on its own line between them. Each end is cut at a line break when one lies in the last
  * quarter of its share, and never inside a surrogate pair. Reads about `budget` characters, whatever the length.
+ * `show` is applied to the text kept (the whole text, or head and tail apart): a bound passes the sanitiser, which
+ * only ever shortens, so the pieces shown cost no more than the budget and only what is shown is read.
  */
-export function headAndTail(text: string, budget: number, pointer: (cutChars: number) => string): HeadTailCut {
-  if (text.length <= budget) return { text, cutChars: 0 };
+export function headAndTail(
+  text: string,
+  budget: number,
+  pointer: (cutChars: number) => string,
+  show: (kept: string) => string = unchanged,
+): HeadTailCut {
+  if (text.length <= budget) return { text: show(text), cutChars: 0 };
   const headShare = Math.ceil(budget / 2);
   const tailShare = budget - headShare;
   let headEnd = pairSafeEnd(text, headShare);
@@ -78,6 +90,8 @@ export function headAndTail(text: string, budget: number, pointer: (cutChars: nu
   const window = Math.floor(tailShare / 4);
   const lineStart = text.slice(tailStart, tailStart + window).indexOf("\n");
   if (lineStart >= 0) tailStart += lineStart + 1;
-  const parts = [text.slice(0, headEnd), pointer(tailStart - headEnd), text.slice(tailStart)].filter((p) => p !== "");
+  const parts = [show(text.slice(0, headEnd)), pointer(tailStart - headEnd), show(text.slice(tailStart))].filter(
+    (p) => p !== "",
+  );
   return { text: parts.join("\n"), cutChars: tailStart - headEnd };
 }

@@ -21,7 +21,9 @@
  *
  * A parallel fan-out is rendered through @orphus/digest (pinned stubs, failures first); a chain splice and a single
  * subagent's return keep head and tail within a budget. With artifacts off (`artifacts: null`) there is nowhere to
- * point, so nothing is bounded: only the 200 KB truncation backstop applies.
+ * point, so nothing is bounded: only the 200 KB truncation backstop applies. Every text handed back passes
+ * @orphus/digest's sanitiser (the artifacts keep the raw bytes), names in stubs are escaped rather than stripped,
+ * and a path or step name that could not be shown as written is refused.
  */
 export { boundFanOut, TASK_OUTCOMES } from "./fanout.js";
 export { displayName } from "./stub.js";

@@ -1,26 +1,23 @@
 // The pinned stub of a fan-out child: outcome, name and paths on one line that the digest shows whatever the budget.
-import { pairSafeEnd } from "./content.js";
+import { escapeIdentity } from "@orphus/digest";
 import { TASK_NAME_MAX_LENGTH } from "./limits.js";
-
-/** Hidden characters, and white space the digest would squeeze, in a name shown inside a stub. */
-const HIDDEN_RUNS = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\s]+/gu;
+import { FIELD_SEPARATOR } from "./lines.js";
 
 /**
- * A name as a stub shows it: one line of visible text with single spaces, at most TASK_NAME_MAX_LENGTH characters.
- * Removing control characters here (not only in the digest) keeps an escape sequence in a name from swallowing
- * the paths that follow it.
+ * A name as a stub shows it: escaped by @orphus/digest's escapeIdentity (every control, line break, invisible or
+ * format character as `\u{HEX}`, never dropped, so no name passes for another), with "·" escaped as well so that
+ * no name can hold the stub's field separator and forge an `output:` or `error:` field; at most
+ * TASK_NAME_MAX_LENGTH characters; "(unnamed)" when empty.
  */
 export function displayName(name: string): string {
-  const line = name.replace(HIDDEN_RUNS, " ").trim();
-  if (line === "") return "(unnamed)";
-  if (line.length <= TASK_NAME_MAX_LENGTH) return line;
-  return `${line.slice(0, pairSafeEnd(line, TASK_NAME_MAX_LENGTH - 1))}…`;
+  if (name === "") return "(unnamed)";
+  return escapeIdentity(name, { also: FIELD_SEPARATOR.trim(), maxLength: TASK_NAME_MAX_LENGTH });
 }
 
 /** The stub line; it never starts with "[" (the digest would escape it). */
 export function stubLine(outcome: string, name: string, path: string, errorPath: string | null): string {
-  const error = errorPath === null ? "" : ` · error: ${errorPath}`;
-  return `${outcome} · ${displayName(name)} · output: ${path}${error}`;
+  const error = errorPath === null ? "" : `${FIELD_SEPARATOR}error: ${errorPath}`;
+  return `${outcome}${FIELD_SEPARATOR}${displayName(name)}${FIELD_SEPARATOR}output: ${path}${error}`;
 }
 
 /** The widest a stub is without its two paths: the longest outcome, the longest name, both labels. */

@@ -98,7 +98,8 @@ describe("writes go through a temporary file and a rename", () => {
 describe("limits and validation", () => {
   test("the directory must be absolute, short and shown as written", async () => {
     const fs = memoryFs();
-    for (const dir of ["relative/dir", `/${"d".repeat(128)}`, "/a\u001b]0;x", "/a\nb", "/a  b", "/a\u202eb", 7]) {
+    const forged = "/srv/a · error: /srv/evil";
+    for (const dir of ["relative/dir", `/${"d".repeat(128)}`, "/a\u001b]0;x", "/a\nb", "/a  b", "/a\u202eb", forged, "/a ", "/a\u200bb", 7]) {
       await expect(openArtifactRun({ dir: dir as string, fs })).rejects.toThrow(BoundsOptionError);
     }
     await expect(openArtifactRun({ dir: `/${"d".repeat(127)}`, fs })).resolves.toBeDefined();

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { BoundsOptionError, TRUNCATION_BACKSTOP_BYTES, truncateWithBackstop } from "@orphus/bounds";
+import { sanitizeText } from "@orphus/digest";
 import { headAndTail } from "../src/content.js";
 
 const bytes = (text: string) => Buffer.byteLength(text, "utf8");
@@ -32,7 +33,25 @@ describe("truncateWithBackstop", () => {
     // "é" is 2 bytes, "😀" 4 (a surrogate pair), a lone surrogate 3 (as U+FFFD).
     expect(truncateWithBackstop("éé", { maxBytes: 3 }).text).toBe("é\n… truncated: 2 of 4 bytes cut by the 3-byte backstop");
     expect(truncateWithBackstop("a😀b", { maxBytes: 4 }).cut).toEqual({ totalBytes: 6, keptBytes: 1, cutBytes: 5 });
-    expect(truncateWithBackstop("a\ud800bc", { maxBytes: 4 }).text.startsWith("a\ud800\n")).toBe(true);
+    expect(truncateWithBackstop("a\ud800bc", { maxBytes: 4 }).text.startsWith("a\ufffd\n")).toBe(true);
+  });
+
+  test("what it keeps is sanitised; the counts are the raw text's, as the artifact holds it", () => {
+    expect(truncateWithBackstop("ok\x1b[31m red\u202e\u{E0041}\r\n")).toEqual({ text: "ok red\n", cut: null });
+    const raw = `\x1b]0;title\x07${"z".repeat(20)}`;
+    expect(truncateWithBackstop(raw, { maxBytes: 15 })).toEqual({
+      text: "zzzzz\n… truncated: 15 of 30 bytes cut by the 15-byte backstop",
+      cut: { totalBytes: 30, keptBytes: 15, cutBytes: 15 },
+    });
+  });
+
+  test("a path that would break its one line is refused", () => {
+    for (const path of ["/a/b\nc", "/a · error: /srv/evil", "/a\u202eb", "/a  b", "/a\tb", " /a"]) {
+      expect(() => truncateWithBackstop("x".repeat(10), { maxBytes: 3, path })).toThrow(BoundsOptionError);
+    }
+    expect(() => truncateWithBackstop("x", { path: "/a/b\nc" })).toThrow(
+      'Invalid bounds option path: expected a path shown whole on one line (no control, format or invisible character, no double, leading or trailing space, no " · "), got "/a/b\\nc"',
+    );
   });
 
   test("a cut at a line end adds no blank line", () => {
@@ -45,12 +64,12 @@ describe("truncateWithBackstop", () => {
     }
   });
 
-  test("property: within the limit plus one line, a prefix of the input, whole code points", () => {
+  test("property: within the limit plus one line, the sanitised prefix of the input, whole code points", () => {
     fc.assert(
       fc.property(fc.string({ unit: "binary", maxLength: 300 }), fc.integer({ min: 1, max: 400 }), (text, maxBytes) => {
         const { text: out, cut } = truncateWithBackstop(text, { maxBytes });
         if (bytes(text) <= maxBytes) {
-          expect(out).toBe(text);
+          expect(out).toBe(sanitizeText(text));
           expect(cut).toBeNull();
           return;
         }
@@ -61,7 +80,8 @@ describe("truncateWithBackstop", () => {
           head += point;
         }
         const line = `… truncated: ${bytes(text) - bytes(head)} of ${bytes(text)} bytes cut by the ${maxBytes}-byte backstop`;
-        expect(out).toBe(head === "" || head.endsWith("\n") ? head + line : `${head}\n${line}`);
+        const shown = sanitizeText(head);
+        expect(out).toBe(shown === "" || shown.endsWith("\n") ? shown + line : `${shown}\n${line}`);
         expect(cut).toEqual({ totalBytes: bytes(text), keptBytes: bytes(head), cutBytes: bytes(text) - bytes(head) });
       }),
     );

@@ -11,6 +11,7 @@ import {
   recordChainStep,
   type ChainStepOutput,
 } from "@orphus/bounds";
+import { sanitizeText } from "@orphus/digest";
 import { memoryFs } from "./memory-fs.js";
 
 const lines = (prefix: string, count: number) =>
@@ -137,6 +138,42 @@ describe("errors name the placeholder and the known outputs", () => {
   });
 });
 
+describe("sanitised splices, checked names and paths", () => {
+  const hostile = `\x1b]8;;https://x.invalid\x07link\x1b]8;;\x07 \u202egnp.exe\u{E0041}\r\n${"line\n".repeat(1000)}\x1b[31mlast`;
+
+  test("a splice, bounded or whole, passes the sanitiser: no escape sequence, bidi override or hidden tag", () => {
+    const step = { name: "s", output: hostile, path: "/a/run-1/001-s.txt" };
+    for (const template of ["{previous}", "{previous.full}", "{outputs.s}"]) {
+      const out = expandChainTemplate(template, [step], { spliceChars: 200 });
+      expect(out).not.toMatch(/[\x1b\x07\r\u202e]|\u{E0041}/u);
+      expect(out.startsWith("link gnp.exe\nline\n")).toBe(true);
+      expect(out.endsWith("line\nlast")).toBe(true);
+    }
+    expect(expandChainTemplate("{previous}", [{ ...step, path: null }])).toBe(`link gnp.exe\n${"line\n".repeat(1000)}last`);
+  });
+
+  test.each(["a.b", "", "with space", "x}", "{x", "new\nline"])("recordChainStep refuses the name %j", async (name) => {
+    await expect(recordChainStep(null, name, "out")).rejects.toThrow(BoundsInputError);
+    await expect(recordChainStep(null, name, "out")).rejects.toThrow(
+      'expected a step name a template can refer to as {outputs.<name>}: letters, digits, "_" and "-"',
+    );
+  });
+
+  test("a step name that {outputs.<name>} can refer to is accepted, and so is what expandChainTemplate reads", async () => {
+    const step = await recordChainStep(null, "plan_2-ü", "out");
+    expect(expandChainTemplate("{outputs.plan_2-ü}", [step])).toBe("out");
+    expect(() => expandChainTemplate("{previous}", [{ name: "a.b", output: "", path: null }])).toThrow(
+      "steps[0].name",
+    );
+  });
+
+  test("a step path that would break the pointer line is refused", () => {
+    for (const path of ["/a\nb", "/a · error: /srv/evil", "/a\u202eb", "/a  b"]) {
+      expect(() => expandChainTemplate("{previous}", [{ name: "s", output: "x", path }])).toThrow(BoundsInputError);
+    }
+  });
+});
+
 describe("artifacts on and off", () => {
   test("recordChainStep writes the artifact that splices point at", async () => {
     const fs = memoryFs();
@@ -179,20 +216,37 @@ describe("artifacts on and off", () => {
 
 describe("properties", () => {
   const name = fc.stringMatching(/^[a-z0-9_-]{1,8}$/);
+  /** Text the sanitiser leaves as it is: printable ASCII, line feeds, accents and astral characters. */
+  const clean = fc.string({ unit: fc.constantFrom("a", "b", " ", "\n", "é", "😀", "{", "x"), maxLength: 50 });
   const output = fc.oneof(
     fc.string({ unit: "binary", maxLength: 50 }),
     fc.tuple(fc.string({ unit: "grapheme", minLength: 1, maxLength: 20 }), fc.integer({ min: 1, max: 400 })).map(
       ([s, n]) => s.repeat(n),
     ),
   );
-  const steps = fc.array(
-    fc.record({ name, output, path: fc.option(fc.constantFrom("/a/run-1/001-x.txt", "/b/run 2/002-y.txt")) }),
-    { minLength: 1, maxLength: 5 },
-  );
+  const stepsOf = (text: fc.Arbitrary<string>) =>
+    fc.array(
+      fc.record({ name, output: text, path: fc.option(fc.constantFrom("/a/run-1/001-x.txt", "/b/run 2/002-y.txt")) }),
+      { minLength: 1, maxLength: 5 },
+    );
+  const steps = stepsOf(output);
 
-  test("a bounded splice is a prefix and a suffix of the output within the budget, plus one pointer line", () => {
+  test("any output: a splice is sanitised, within the budget plus one pointer line", () => {
     fc.assert(
       fc.property(steps, fc.integer({ min: 0, max: 300 }), (list, spliceChars) => {
+        const step = list[list.length - 1]!;
+        const out = expandChainTemplate("{previous}", list, { spliceChars });
+        expect(sanitizeText(out)).toBe(out);
+        const pointer = out.split("\n").find((line) => line.startsWith("… ") && line.includes(" characters cut here; "));
+        const shown = pointer === undefined ? out : out.replace(`${pointer}`, "");
+        if (step.path !== null) expect(shown.length).toBeLessThanOrEqual(spliceChars + 2);
+      }),
+    );
+  });
+
+  test("clean output: a bounded splice is a prefix and a suffix of the output within the budget, plus one pointer line", () => {
+    fc.assert(
+      fc.property(stepsOf(clean.chain((s) => fc.integer({ min: 1, max: 300 }).map((n) => s.repeat(n)))), fc.integer({ min: 0, max: 300 }), (list, spliceChars) => {
         const step = list[list.length - 1]!;
         const text = step.output;
         const out = expandChainTemplate("{previous}", list, { spliceChars });

@@ -157,7 +157,7 @@ describe("failures first", () => {
 });
 
 describe("hostile and odd names", () => {
-  test("escape sequences in a name cannot swallow the paths after it", async () => {
+  test("escape sequences in a name are shown escaped and cannot swallow the paths after it", async () => {
     const artifacts = await openArtifactRun({ dir: "/a", fs: memoryFs() });
     const children: FanOutChild[] = [
       { name: "evil\u001b]0;", outcome: "ok", output: "x" },
@@ -169,9 +169,9 @@ describe("hostile and odd names", () => {
     for (const task of result.tasks) expect(result.text).toContain(`output: ${task.path}`);
     expect(result.text.split("\n")).toEqual([
       "failed · [#9 fake] header · output: /a/run-000001/002-9-fake-header.txt · error: /a/run-000001/003-9-fake-header.error.txt",
-      "[#2 (#9_fake)_header] error: e",
-      "ok · evil ]0; · output: /a/run-000001/001-evil-0.txt",
-      "[#1 evil] x",
+      "[#2 \\u{5B}#9\\u{20}fake\\u{5D}\\u{20}header] error: e",
+      "ok · evil\\u{1B}]0; · output: /a/run-000001/001-evil-0.txt",
+      "[#1 evil\\u{1B}\\u{5D}0;] x",
       "ok · (unnamed) · output: /a/run-000001/004-task.txt",
       "[#3 ?] y",
       `ok · ${"n".repeat(63)}… · output: /a/run-000001/005-${"n".repeat(40)}.txt`,
@@ -179,9 +179,25 @@ describe("hostile and odd names", () => {
     ]);
   });
 
-  test("displayName: visible text on one line, single spaces, at most 64 characters", () => {
-    expect(displayName(" a\t\tb\nc\u202e ")).toBe("a b c");
-    expect(displayName("\u0007")).toBe("(unnamed)");
+  test("a name cannot forge an output or error field: the stub's separator is escaped in names", async () => {
+    const artifacts = await openArtifactRun({ dir: "/a", fs: memoryFs() });
+    const name = "x · output: /etc/passwd · error: /srv/evil";
+    const result = await boundFanOut([{ name, outcome: "failed", output: "o", error: "boom" }], { artifacts });
+    const stub = result.text.split("\n")[0]!;
+    expect(stub).toBe(
+      "failed · x \\u{B7} output: /etc/passwd \\u{B7} error: /srv/evil · output: /a/run-000001/001-x-output-etc-passwd-error-srv-evil.txt" +
+        " · error: /a/run-000001/002-x-output-etc-passwd-error-srv-evil.error.txt",
+    );
+    // Split on the separator, the fields are the outcome, the name, and the real paths, in that order.
+    expect(stub.split(" · ").slice(2)).toEqual([`output: ${result.tasks[0]!.path}`, `error: ${result.tasks[0]!.errorPath}`]);
+  });
+
+  test("displayName: escaped on one line, never stripped, at most 64 characters", () => {
+    expect(displayName(" a\t\tb\nc\u202e ")).toBe("\\u{20}a\\u{9}\\u{9}b\\u{A}c\\u{202E}\\u{20}");
+    expect(displayName("plan\u200bner")).toBe("plan\\u{200B}ner");
+    expect(displayName("plan\u200bner")).not.toBe(displayName("planner"));
+    expect(displayName("\u0007")).toBe("\\u{7}");
+    expect(displayName("")).toBe("(unnamed)");
     expect(displayName(`${"x".repeat(62)}😀😀`)).toBe(`${"x".repeat(62)}…`);
   });
 });

@@ -58,6 +58,19 @@ describe("a single subagent's return", () => {
     );
   });
 
+  test("what the parent reads is sanitised, with artifacts or without; the artifact keeps the raw bytes", async () => {
+    const raw = `\x1b]0;pwned\x07\x1b[31mFAIL\x1b[0m \u202eevil\u{E0049}\u{E0067} done\r\n${"log\n".repeat(2000)}\x1b[2Jend`;
+    const fs = memoryFs();
+    const artifacts = await openArtifactRun({ dir: "/a", fs });
+    const bounded = await boundSubagentReturn({ name: "a", output: raw }, { artifacts, budget: 100 });
+    expect(bounded.text.startsWith("FAIL evil done\nlog\n")).toBe(true);
+    expect(bounded.text.endsWith("\nlog\nlog\nend")).toBe(true);
+    expect(bounded.text).not.toMatch(/[\x1b\x07\r\u202e]|\u{E0049}/u);
+    expect(new TextDecoder().decode(fs.files.get(bounded.path!))).toBe(raw);
+    const whole = await boundSubagentReturn({ name: "a", output: raw }, { artifacts: null });
+    expect(whole.text).toBe(`FAIL evil done\n${"log\n".repeat(2000)}end`);
+  });
+
   test("inputs and options are checked", async () => {
     await expect(boundSubagentReturn(null as never, { artifacts: null })).rejects.toThrow(BoundsInputError);
     await expect(boundSubagentReturn({ name: "a", output: 5 as never }, { artifacts: null })).rejects.toThrow(

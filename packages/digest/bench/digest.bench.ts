@@ -5,7 +5,12 @@
 // 3. (no target) 500 bodies of 100 KB that are nothing but escape sequences, beside the 200-byte digest of 1: the
 //    sanitiser must read what it drops, so the newest body is read whole and every older one only in proportion to
 //    the budget (FULL_SCAN_RATIO, LINE_SCAN_LIMIT).
-import { renderDigest, type DigestItem } from "@orphus/digest";
+// 4. the budget is spent: over the checked-in deliberation corpus (bench/corpus/deliberation.json, 150 messages of
+//    40 characters to 30 KB), for windows of unread messages whose full text exceeds the budget, the share of the
+//    budget a digest uses, at budgets 500, 2000 and 8000: at least 0.95 on average.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { renderBlock, renderDigest, type DigestItem } from "@orphus/digest";
 import { performance } from "node:perf_hooks";
 import { quantile, reportRatio, seededRandom } from "../../../bench-support/report.js";
 
@@ -130,5 +135,30 @@ reportRatio({
   ratio: noise.ratio,
   detail: `${noise.b.toFixed(2)} ms/digest of 500 x 100 KB escape sequences at budget 2000`,
 });
+// 4. The budget is spent.
+const corpus = JSON.parse(readFileSync(join(import.meta.dirname, "corpus", "deliberation.json"), "utf8")) as DigestItem[];
+const wholeCost = corpus.map((item) => (renderBlock(item, Number.POSITIVE_INFINITY)?.text.length ?? 0) + 1);
+for (const budget of [500, 2000, 8000]) {
+  const shares: number[] = [];
+  // The newest unread message every 7th of the corpus; 2 to 80 unread behind it.
+  for (let newest = 10; newest <= corpus.length; newest += 7) {
+    for (const unread of [2, 5, 12, 30, 80]) {
+      const from = Math.max(0, newest - unread);
+      const whole = wholeCost.slice(from, newest).reduce((sum, cost) => sum + cost, 0) - 1;
+      if (whole <= budget) continue; // everything fits: nothing to spend
+      shares.push(renderDigest({ items: corpus.slice(from, newest), budget }).used / budget);
+    }
+  }
+  const mean = shares.reduce((sum, share) => sum + share, 0) / shares.length;
+  reportRatio({
+    name: `digest.budget-used-at-${budget}`,
+    ratio: mean,
+    target: { kind: "at-least", value: 0.95 },
+    detail:
+      `mean share of the budget used over ${shares.length} windows of the corpus whose text exceeds it; ` +
+      `lowest ${quantile(shares, 0).toFixed(3)}, 10th percentile ${quantile(shares, 0.1).toFixed(3)}`,
+  });
+}
+
 // Keeps every digest's result alive, so no engine can skip the work.
 if (sink === 0) process.stdout.write("no output measured\n");

@@ -16,17 +16,23 @@
  * digest.newestSeq; // 12: advance the read cursor here
  * ```
  *
- * Budget is spent newest-first: the newest messages in full, older ones as headlines, the oldest collapsed into one
- * marker line that says how many, their seq range and the afterSeq that fetch takes to return them. Pure: no clock,
- * no locale, no randomness. Peer text is sanitised: no control characters, no escape sequences, no split surrogate
- * pairs, and no body line that can pass for a header, a pinned stub or the marker.
+ * The budget is spent newest first and in full (maximal): the newest message gets up to half of it, every message a
+ * headline while one fits, then text goes newest first, whole messages or excerpts (the opening, how many characters
+ * follow, the afterSeq that reads the rest); what does not fit is counted in one marker line with the afterSeq that
+ * returns it. Pure: no clock, no locale, no randomness. Peer text is sanitised (sanitizeText: no controls, escape
+ * sequences, invisible or format characters, split surrogate pairs; no body line that can pass for a header, a
+ * pinned stub or the marker) and names are escaped, never stripped (escapeIdentity). renderBlock renders one message
+ * by the same rules, for packages that measure text the digest way.
  */
 export { renderDigest } from "./digest.js";
+export { renderBlock } from "./block.js";
+export { escapeIdentity, sanitizeText } from "./sanitize.js";
 export { maxDigestLength } from "./bound.js";
 export { MARKER_PREFIX, MAX_MARKER_LENGTH } from "./marker.js";
 export {
   AUTHOR_MAX_LENGTH,
   DEFAULT_DIGEST_BUDGET,
+  EXCERPT_MIN_LENGTH,
   FULL_SCAN_RATIO,
   FULL_SCAN_SLACK,
   HEADLINE_MAX_LENGTH,
@@ -36,4 +42,6 @@ export {
   PINNED_LINE_MAX_LENGTH,
 } from "./limits.js";
 export { DigestError, DigestInputError, DigestLimitError } from "./errors.js";
+export type { BlockOptions, BlockSource, RenderedBlock } from "./block.js";
+export type { EscapeIdentityOptions } from "./sanitize.js";
 export type { DigestInput, DigestItem, DigestRecovery, DigestResult, EvictedRange } from "./types.js";

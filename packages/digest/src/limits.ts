@@ -32,3 +32,9 @@ export const FULL_SCAN_RATIO = 4;
 
 /** See FULL_SCAN_RATIO: lets a short body with some formatting through when only a few characters are left. */
 export const FULL_SCAN_SLACK = 64;
+
+/**
+ * Fewest characters of a body an excerpt shows (and always more than the item's headline): below this, the line
+ * that says how much more there is would outweigh what is shown.
+ */
+export const EXCERPT_MIN_LENGTH = 40;

@@ -1,56 +1,31 @@
 // The one place that decides what of a peer's text may reach a reader. Everything shown passes through `Scanner`,
 // which yields printable runs, spaces and line breaks, and drops the rest: C0 and C1 controls, DEL, ANSI escape
-// sequences (CSI, OSC, DCS, SOS, PM, APC and the short ESC forms), and bidirectional-formatting controls. Lone
-// surrogates become U+FFFD, so a text run never holds half a pair.
+// sequences (CSI, OSC, DCS, SOS, PM, APC and the short ESC forms), and invisible characters (format characters and
+// default-ignorables, bidi controls among them: see chars.ts). Lone surrogates become U+FFFD, so a text run never
+// holds half a pair.
+import { isBreak, isInvisible, isPairAt, isSpace, isSurrogate } from "./chars.js";
 
 /** No more input. */
 export const END = 0;
-/** A run of printable characters, in `Scanner.text`. */
+/** A run of printable characters (single spaces between them included), in `Scanner.text`. */
 export const TEXT = 1;
-/** One space: a tab or any other white space that is not a line break counts as one. */
+/** One space: a tab or any other white space that is not a line break; the character is in `Scanner.text`. */
 export const SPACE = 2;
 /** One line break: \n, \r\n, \r, and every other character a reader might take as one. */
 export const BREAK = 3;
 
 export type Token = typeof END | typeof TEXT | typeof SPACE | typeof BREAK;
 
-/**
- * Line breaks: LF, VT, FF, CR, the file/group/record separators, NEL, LINE and PARAGRAPH SEPARATOR. That is the
- * union of what terminals, JavaScript and Python's str.splitlines treat as a line end, so no reader sees a break
- * that the indentation of continuation lines did not account for.
- */
-export function isBreak(c: number): boolean {
-  return (
-    (c >= 0x0a && c <= 0x0d) || (c >= 0x1c && c <= 0x1e) || c === 0x85 || c === 0x2028 || c === 0x2029
-  );
-}
-
-/** Bidirectional-formatting controls: they reorder what a terminal shows without changing the text. */
-function isBidiControl(c: number): boolean {
-  return c === 0x061c || c === 0x200e || c === 0x200f || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
-}
-
-/** White space other than line breaks (JavaScript's \s less the breaks): shown as a plain space. */
-function isSpace(c: number): boolean {
-  return (
-    c === 0x20 ||
-    c === 0x09 ||
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0xfeff
-  );
-}
-
 /** A UTF-16 unit that is shown as it is (surrogates excluded: pairs are checked separately). */
 function isPlain(c: number): boolean {
   if (c > 0x20 && c < 0x7f) return true;
-  if (c < 0xa0) return false;
-  if (c >= 0xd800 && c <= 0xdfff) return false;
-  return !(isSpace(c) || c === 0x2028 || c === 0x2029 || isBidiControl(c));
+  if (c < 0xa0 || isSurrogate(c)) return false;
+  return !(isSpace(c) || c === 0x2028 || c === 0x2029 || isInvisible(c));
+}
+
+/** Whether a visible astral character (a well-formed pair, not an invisible one) starts at `i`. */
+function isVisiblePairAt(src: string, i: number): boolean {
+  return isPairAt(src, i) && !isInvisible(src.codePointAt(i) as number);
 }
 
 /** Skips the parameters and final byte of a control sequence (after ESC [ or CSI). */
@@ -93,8 +68,10 @@ function skipEscape(src: string, i: number): number {
 /** Reads untrusted text token by token, so callers stop as soon as they have what the budget allows. */
 export class Scanner {
   private pos = 0;
-  /** The characters of the last TEXT token. */
+  /** The characters of the last TEXT token, or the white space character of the last SPACE token. */
   text = "";
+  /** Index in the input where the last token starts. */
+  start = 0;
 
   private readonly src: string;
 
@@ -103,20 +80,30 @@ export class Scanner {
     this.src = text.length <= limit ? text : text.slice(0, isPairAt(text, limit - 1) ? limit + 1 : limit);
   }
 
+  /** Index in the input of the first character not read yet. */
+  get position(): number {
+    return this.pos;
+  }
+
   /** The next token; a TEXT run holds at most about `maxChars` units (one more to finish a surrogate pair). */
   next(maxChars: number): Token {
     const src = this.src;
     const length = src.length;
     while (this.pos < length) {
       const start = this.pos;
+      this.start = start;
       const c = src.charCodeAt(start);
-      if (isPlain(c) || isPairAt(src, start)) {
+      if (isPlain(c) || isVisiblePairAt(src, start)) {
         const stop = Math.min(length, start + Math.max(1, maxChars));
         let end = start;
         while (end < stop) {
           const d = src.charCodeAt(end);
-          if (isPlain(d)) end++;
-          else if (isPairAt(src, end)) end += 2;
+          if (d > 0x20 && d < 0x7f) end++; // printable ASCII, the common case, without a call
+          else if (isPlain(d)) end++;
+          else if (isVisiblePairAt(src, end)) end += 2;
+          // A single space between printable characters stays in the run: callers treat it as they would a SPACE
+          // token there (kept, one space), and prose costs one token a line rather than two a word.
+          else if (d === 0x20 && end + 1 < stop && isPlain(src.charCodeAt(end + 1))) end += 2;
           else break;
         }
         this.pos = end;
@@ -125,31 +112,25 @@ export class Scanner {
       }
       if (isSpace(c)) {
         this.pos++;
+        this.text = src[start] as string;
         return SPACE;
       }
       if (isBreak(c)) {
         this.pos += c === 0x0d && src.charCodeAt(start + 1) === 0x0a ? 2 : 1;
         return BREAK;
       }
-      if (c >= 0xd800 && c <= 0xdfff) {
+      if (isPairAt(src, start)) this.pos += 2; // an invisible astral character
+      else if (isSurrogate(c)) {
         this.pos++;
         this.text = "\uFFFD";
         return TEXT;
-      }
-      if (c === 0x1b) this.pos = skipEscape(src, start);
+      } else if (c === 0x1b) this.pos = skipEscape(src, start);
       else if (c === 0x9b) this.pos = skipCsi(src, start + 1);
       else if (c === 0x90 || c === 0x98 || c === 0x9d || c === 0x9e || c === 0x9f) {
         this.pos = skipControlString(src, start + 1);
-      } else this.pos++;
+      } else this.pos++; // another control or an invisible character
     }
+    this.start = length;
     return END;
   }
-}
-
-/** Whether a well-formed surrogate pair starts at `i`. */
-function isPairAt(src: string, i: number): boolean {
-  const c = src.charCodeAt(i);
-  if (c < 0xd800 || c > 0xdbff) return false;
-  const d = src.charCodeAt(i + 1);
-  return d >= 0xdc00 && d <= 0xdfff;
 }

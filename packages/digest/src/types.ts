@@ -6,7 +6,7 @@ export interface DigestItem {
   readonly author: string;
   /** The full text; any length and content. */
   readonly body: string;
-  /** Declared one-line summary, used when the body no longer fits; else the body's first non-empty line. */
+  /** Declared one-line summary, used when the body no longer fits; else the body's first line with visible text. */
   readonly headline?: string;
   /** A stub line always shown, outside the budget (a task's name, status and the path to its full output). */
   readonly pinned?: string;
@@ -35,7 +35,10 @@ export interface DigestInput {
   readonly budget?: number;
   /** Unread messages the ring dropped before this read; reported inside the marker. */
   readonly evicted?: EvictedRange | null;
-  /** "fetch" (rooms, default): the marker names the afterSeq to fetch; "pinned" (fan-out): it points at the stubs. */
+  /**
+   * "fetch" (rooms, default): the marker and each excerpt name the afterSeq to fetch; "pinned" (fan-out): they point
+   * at the stubs.
+   */
   readonly recovery?: DigestRecovery;
 }
 
@@ -47,6 +50,8 @@ export interface DigestResult {
   readonly marker: string | null;
   /** Seqs shown in full, ascending. */
   readonly full: readonly number[];
+  /** Seqs shown as an excerpt (their opening, how many characters follow and how to read them), ascending. */
+  readonly excerpts: readonly number[];
   /** Seqs shown as a headline, ascending. */
   readonly headlines: readonly number[];
   /** Seqs collapsed into the marker, ascending. */

@@ -1,10 +1,12 @@
 // renderDigest's bound is only as good as its input's shape: a NaN budget or a non-string body from untyped callers
-// would break the arithmetic, so the shape is checked here, in one pass that reads no body.
+// would break the arithmetic, so the shape is checked here, in one pass that reads no body. Every field is read
+// once and copied into plain data, and only the copy is rendered: a getter that answers differently the second time
+// (a seq that moves backwards after it was checked) cannot reach the renderer.
 import { DigestInputError, DigestLimitError } from "./errors.js";
 import { DEFAULT_DIGEST_BUDGET, MAX_DIGEST_BUDGET, MAX_DIGEST_ITEMS } from "./limits.js";
 import type { DigestInput, DigestItem, DigestRecovery, EvictedRange } from "./types.js";
 
-/** Input after checking, defaults applied. */
+/** Input after checking, defaults applied: plain data, owned by the renderer. */
 export interface CheckedInput {
   readonly items: readonly DigestItem[];
   readonly budget: number;
@@ -30,27 +32,74 @@ function itemField(index: number, key?: string): string {
   return key === undefined ? `items[${index}]` : `items[${index}].${key}`;
 }
 
-function checkOptionalString(value: unknown, index: number, key: string): void {
+function checkOptionalString(value: unknown, index: number, key: string): string | undefined {
   if (value !== undefined && typeof value !== "string") {
     throw new DigestInputError(itemField(index, key), "a string", value);
   }
+  return value;
 }
 
-function checkEvicted(value: unknown): EvictedRange | null {
+/** One item, read field by field exactly once, as a plain object. */
+function copyItem(item: unknown, index: number, previous: number): DigestItem {
+  if (!isRecord(item)) throw new DigestInputError(itemField(index), "an object", item);
+  const { seq, author, body, headline, pinned, priority = 0 } = item;
+  if (typeof seq !== "number" || !Number.isSafeInteger(seq) || seq <= previous) {
+    checkSeq(seq, itemField(index, "seq"), 1);
+    throw new DigestInputError(itemField(index, "seq"), `more than the previous seq (${previous})`, seq);
+  }
+  if (typeof author !== "string") throw new DigestInputError(itemField(index, "author"), "a string", author);
+  if (typeof body !== "string") throw new DigestInputError(itemField(index, "body"), "a string", body);
+  const checkedHeadline = checkOptionalString(headline, index, "headline");
+  const checkedPinned = checkOptionalString(pinned, index, "pinned");
+  if (typeof priority !== "number" || !Number.isFinite(priority)) {
+    throw new DigestInputError(itemField(index, "priority"), "a finite number", priority);
+  }
+  return { seq, author, body, headline: checkedHeadline, pinned: checkedPinned, priority };
+}
+
+/** Whether some item's seq lies in [from, to]; `items` ascend by seq. */
+function anySeqWithin(items: readonly DigestItem[], from: number, to: number): boolean {
+  let low = 0;
+  let high = items.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >>> 1;
+    const seq = (items[mid] as DigestItem).seq;
+    if (seq < from) low = mid + 1;
+    else if (seq > to) high = mid - 1;
+    else return true;
+  }
+  return false;
+}
+
+/**
+ * The eviction, read once. A range is what @orphus/rooms reports: contiguous (count = toSeq - fromSeq + 1, seqs
+ * are never reused) and made of messages the reader can no longer get, so it cannot hold a message being shown.
+ */
+function checkEvicted(value: unknown, items: readonly DigestItem[]): EvictedRange | null {
   if (value === undefined || value === null) return null;
   if (!isRecord(value)) throw new DigestInputError("evicted", "{ count, fromSeq, toSeq } or null", value);
-  const count = checkSeq(value["count"], "evicted.count", 0);
+  const { count: rawCount, fromSeq: rawFrom, toSeq: rawTo } = value;
+  const count = checkSeq(rawCount, "evicted.count", 0);
   if (count === 0) return null;
-  const fromSeq = checkSeq(value["fromSeq"], "evicted.fromSeq", 1);
-  const toSeq = checkSeq(value["toSeq"], "evicted.toSeq", 1);
+  const fromSeq = checkSeq(rawFrom, "evicted.fromSeq", 1);
+  const toSeq = checkSeq(rawTo, "evicted.toSeq", 1);
   if (toSeq < fromSeq) throw new DigestInputError("evicted.toSeq", `at least fromSeq (${fromSeq})`, toSeq);
+  if (count !== toSeq - fromSeq + 1) {
+    throw new DigestInputError("evicted.count", `toSeq - fromSeq + 1 (${toSeq - fromSeq + 1})`, count);
+  }
+  if (anySeqWithin(items, fromSeq, toSeq)) {
+    throw new DigestInputError("evicted", `a range holding none of the items' seqs (#${fromSeq}–#${toSeq})`, value);
+  }
   return { count, fromSeq, toSeq };
 }
 
-/** Checks `input` against the documented form and limits; throws DigestInputError or DigestLimitError. */
+/**
+ * Checks `input` against the documented form and limits and copies it: every field is read once. Throws
+ * DigestInputError or DigestLimitError.
+ */
 export function checkInput(input: DigestInput): CheckedInput {
   if (!isRecord(input)) throw new DigestInputError("input", "an object", input);
-  const { items, budget = DEFAULT_DIGEST_BUDGET, recovery = "fetch" } = input;
+  const { items: rawItems, budget = DEFAULT_DIGEST_BUDGET, recovery = "fetch", evicted: rawEvicted } = input;
   if (typeof budget !== "number" || !Number.isSafeInteger(budget) || budget < 0) {
     throw new DigestInputError("budget", "a non-negative safe integer", budget);
   }
@@ -58,29 +107,19 @@ export function checkInput(input: DigestInput): CheckedInput {
   if (recovery !== "fetch" && recovery !== "pinned") {
     throw new DigestInputError("recovery", '"fetch" or "pinned"', recovery);
   }
-  if (!Array.isArray(items)) throw new DigestInputError("items", "an array", items);
-  if (items.length > MAX_DIGEST_ITEMS) throw new DigestLimitError("items", MAX_DIGEST_ITEMS, items.length);
-  let previous = 0;
+  if (!Array.isArray(rawItems)) throw new DigestInputError("items", "an array", rawItems);
+  const length: unknown = rawItems.length;
+  if (typeof length !== "number" || length > MAX_DIGEST_ITEMS) {
+    throw new DigestLimitError("items", MAX_DIGEST_ITEMS, Number(length));
+  }
+  const items: DigestItem[] = [];
   let firstPriority: number | undefined;
   let prioritised = false;
-  for (let i = 0; i < items.length; i++) {
-    const item: unknown = items[i];
-    if (!isRecord(item)) throw new DigestInputError(itemField(i), "an object", item);
-    const { seq, author, body, headline, pinned, priority = 0 } = item;
-    if (typeof seq !== "number" || !Number.isSafeInteger(seq) || seq <= previous) {
-      checkSeq(seq, itemField(i, "seq"), 1);
-      throw new DigestInputError(itemField(i, "seq"), `more than the previous seq (${previous})`, seq);
-    }
-    previous = seq;
-    if (typeof author !== "string") throw new DigestInputError(itemField(i, "author"), "a string", author);
-    if (typeof body !== "string") throw new DigestInputError(itemField(i, "body"), "a string", body);
-    checkOptionalString(headline, i, "headline");
-    checkOptionalString(pinned, i, "pinned");
-    if (typeof priority !== "number" || !Number.isFinite(priority)) {
-      throw new DigestInputError(itemField(i, "priority"), "a finite number", priority);
-    }
-    firstPriority ??= priority;
-    if (priority !== firstPriority) prioritised = true;
+  for (let i = 0; i < length; i++) {
+    const item = copyItem(rawItems[i], i, items[i - 1]?.seq ?? 0);
+    items.push(item);
+    firstPriority ??= item.priority;
+    if (item.priority !== firstPriority) prioritised = true;
   }
-  return { items, budget, evicted: checkEvicted(input.evicted), recovery, prioritised };
+  return { items, budget, evicted: checkEvicted(rawEvicted, items), recovery, prioritised };
 }

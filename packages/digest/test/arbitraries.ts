@@ -67,7 +67,7 @@ export const text = (maxLength: number): fc.Arbitrary<string> =>
 const seqs = (count: number): fc.Arbitrary<number[]> =>
   fc
     .tuple(
-      fc.oneof(fc.integer({ min: 1, max: 50 }), fc.constant(Number.MAX_SAFE_INTEGER - 200)),
+      fc.oneof(fc.integer({ min: 1, max: 1200 }), fc.constant(Number.MAX_SAFE_INTEGER - 200)),
       fc.array(fc.integer({ min: 1, max: 5 }), { minLength: count, maxLength: count }),
     )
     .map(([start, gaps]) => {
@@ -85,11 +85,26 @@ interface ItemShape {
 const priority = fc.integer({ min: 0, max: 2 });
 const longBody = fc.tuple(text(25), fc.integer({ min: 3, max: 16 })).map(([t, k]) => t.repeat(k));
 
+const WORDS = ["ring", "cursor", "seq", "a", "budget", "headline", "of", "the", "marker", "evict", "fetch", "room"];
+/** Prose of up to about 1500 characters: words, spaces, line breaks, now and then a hostile piece. */
+const prose = fc
+  .array(
+    fc.oneof(
+      { weight: 12, arbitrary: fc.constantFrom(...WORDS).map((w) => `${w} `) },
+      { weight: 2, arbitrary: fc.constantFrom("\n", "\n\n", ". ") },
+      { weight: 1, arbitrary: text(2) },
+    ),
+    { maxLength: 300, size: "large" },
+  )
+  .map((parts) => parts.join(""));
+
 const item = (shape: ItemShape): fc.Arbitrary<Omit<DigestItem, "seq">> =>
   fc.record(
     {
       author: fc.oneof(fc.constantFrom("planner", "critic", "reviewer"), text(6)),
-      body: shape.long ? longBody : fc.oneof({ weight: 2, arbitrary: text(25) }, { weight: 1, arbitrary: longBody }),
+      body: shape.long
+        ? fc.oneof(longBody, prose)
+        : fc.oneof({ weight: 2, arbitrary: text(25) }, { weight: 1, arbitrary: longBody }, { weight: 1, arbitrary: prose }),
       headline: fc.option(text(12), { nil: undefined }),
       pinned: shape.pinned === true ? fc.option(text(10), { nil: undefined }) : fc.constant(undefined),
       priority: shape.prioritised === true ? fc.option(priority, { nil: undefined }) : fc.constant(undefined),
@@ -97,18 +112,26 @@ const item = (shape: ItemShape): fc.Arbitrary<Omit<DigestItem, "seq">> =>
     { noNullPrototype: true },
   );
 
-const evicted: fc.Arbitrary<EvictedRange | undefined> = fc.option(
-  fc
-    .tuple(fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 0, max: 1000 }))
-    .map(([fromSeq, extra]) => ({ count: extra + 1, fromSeq, toSeq: fromSeq + extra })),
-  { nil: undefined },
-);
+/** What the ring evicted before the first item (`before`, its seq): a contiguous range, as @orphus/rooms reports. */
+const evicted = (before: number): fc.Arbitrary<EvictedRange | undefined> =>
+  before <= 1
+    ? fc.constant(undefined)
+    : fc.option(
+        fc
+          .tuple(fc.integer({ min: 1, max: before - 1 }), fc.integer({ min: 0, max: 1000 }))
+          .map(([toSeq, extra]) => {
+            const fromSeq = Math.max(1, toSeq - extra);
+            return { count: toSeq - fromSeq + 1, fromSeq, toSeq };
+          }),
+        { nil: undefined },
+      );
 
-/** Budgets from 0 up: mostly small so that every form (full, headline, collapsed) shows up. */
+/** Budgets from 0 up: mostly small so that every form (full, excerpt, headline, collapsed) shows up. */
 export const budget = fc.oneof(
   { weight: 1, arbitrary: fc.integer({ min: 0, max: 3 }) },
   { weight: 2, arbitrary: fc.integer({ min: 0, max: 150 }) },
   { weight: 4, arbitrary: fc.integer({ min: 0, max: 600 }) },
+  { weight: 2, arbitrary: fc.integer({ min: 100, max: 1500 }) },
 );
 
 /** A digest input; `shape` picks the room mode (no pins, no priorities) or the fan-out mode. */
@@ -120,7 +143,7 @@ export function digestInput(shape: ItemShape = {}): fc.Arbitrary<DigestInput> {
       fc.record({
         items: fc.constant(shapes.map((s, i) => ({ ...s, seq: seqList[i] as number }))),
         budget,
-        evicted,
+        evicted: evicted(seqList[0] ?? 1001),
         recovery: fc.constantFrom("fetch" as const, "pinned" as const),
       }),
     );

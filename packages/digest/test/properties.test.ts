@@ -5,12 +5,14 @@ import {
   MAX_MARKER_LENGTH,
   maxDigestLength,
   PINNED_LINE_MAX_LENGTH,
+  renderBlock,
   renderDigest,
   type DigestInput,
+  type DigestItem,
   type DigestResult,
 } from "@orphus/digest";
 import { digestInput } from "./arbitraries.js";
-import { referenceDigest } from "./reference.js";
+import { best, cheapest, headlineBlock, more, referenceDigest, type Shown } from "./reference.js";
 
 /** The text outside the marker line: what the budget bounds. */
 function outsideMarker(result: DigestResult): string {
@@ -18,10 +20,13 @@ function outsideMarker(result: DigestResult): string {
   return result.text.slice(result.marker.length + 1);
 }
 
-const HEADER = /^\[#(\d+) ([^\s[\]]+)(, headline)?\](?: |$)/;
+const HEADER = /^\[#(\d+) ([^\s[\]]+)(, headline|, excerpt)?\](?: |$)/;
+const REST = /^ {2}… (\d+) more characters: /;
 
 /** Everything a reader could take for a line break, or for a character that moves a terminal's cursor. */
-const UNSAFE = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const UNSAFE = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029]/;
+/** Characters that draw nothing: format characters and default-ignorables. */
+const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
 
 function isWellFormed(text: string): boolean {
   return !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text);
@@ -34,6 +39,46 @@ function check(condition: boolean, message: string): void {
 
 const ascending = (seqs: readonly number[]): number[] => [...seqs].sort((a, b) => a - b);
 const same = (a: readonly number[], b: readonly number[]): boolean => a.join() === b.join();
+
+/** Each shown item's block (its header line and the indented lines under it), by seq. */
+function blocksOf(result: DigestResult): Map<number, string> {
+  const blocks = new Map<number, string>();
+  let current: number | null = null;
+  for (const line of (result.marker === null ? result.text : outsideMarker(result)).split("\n")) {
+    const header = HEADER.exec(line);
+    if (header !== null) {
+      current = Number(header[1]);
+      blocks.set(current, line);
+    } else if (current !== null && (line.startsWith("  ") || line === "")) {
+      blocks.set(current, `${blocks.get(current)}\n${line}`);
+    } else current = null; // a pinned stub
+  }
+  return blocks;
+}
+
+/** How each item is shown: its form, its block, and for an excerpt the raw characters it leaves out. */
+function shownOf(result: DigestResult): Map<number, Shown | null> {
+  const blocks = blocksOf(result);
+  const shown = new Map<number, Shown | null>();
+  for (const seq of result.collapsed) shown.set(seq, null);
+  for (const [seqs, form] of [
+    [result.full, "full"],
+    [result.excerpts, "excerpt"],
+    [result.headlines, "headline"],
+  ] as const) {
+    for (const seq of seqs) {
+      const text = blocks.get(seq) ?? "";
+      const rest = form === "excerpt" ? Number(REST.exec(text.slice(text.lastIndexOf("\n") + 1))?.[1]) : 0;
+      shown.set(seq, { form, text, rest });
+    }
+  }
+  return shown;
+}
+
+/** Items in the order the budget is spent on them: highest priority, then newest, first. */
+function spendingOrder(input: DigestInput): DigestItem[] {
+  return [...input.items].sort((a, b) => (b.priority ?? 0) - (a.priority ?? 0) || b.seq - a.seq);
+}
 
 /** The invariants every digest holds, whatever its input. */
 function checkInvariants(input: DigestInput, result: DigestResult): void {
@@ -70,17 +115,22 @@ function checkInvariants(input: DigestInput, result: DigestResult): void {
 
   // Every item accounted for exactly once; afterSeq fetches the collapsed ones back.
   const seqs = input.items.map((item) => item.seq);
-  check(result.full.length + result.headlines.length + result.collapsed.length === seqs.length, "counts");
-  check(same(ascending([...result.full, ...result.headlines, ...result.collapsed]), seqs), "partition");
+  const shownSeqs = [...result.full, ...result.excerpts, ...result.headlines];
+  check(shownSeqs.length + result.collapsed.length === seqs.length, "counts");
+  check(same(ascending([...shownSeqs, ...result.collapsed]), seqs), "partition");
   const first = result.collapsed[0];
   check(result.afterSeq === (first === undefined ? null : first - 1), "afterSeq");
 
-  // Safe to show: no control or escape character but "\n", no half of a surrogate pair.
+  // Safe to show: no control or escape character but "\n", nothing invisible, no half of a surrogate pair.
   check(!UNSAFE.test(result.text), "an unsafe character in the text");
+  check(!INVISIBLE.test(result.text), "an invisible character in the text");
   check(isWellFormed(result.text), "a lone surrogate in the text");
 
-  // No forgery: the header lines are exactly the shown items.
-  check(same(ascending(headerSeqs), ascending([...result.full, ...result.headlines])), "forged or missing header");
+  // No forgery: the header lines are exactly the shown items, and `used` is what their blocks take.
+  check(same(ascending(headerSeqs), ascending(shownSeqs)), "forged or missing header");
+  const blocks = [...blocksOf(result).values()];
+  const spent = blocks.reduce((sum, block) => sum + block.length + 1, 0);
+  check(result.used === Math.max(0, spent - 1), "used is not what the blocks take");
 }
 
 /** Compares with the reference; the costly diffing expect() runs only when they differ. */
@@ -89,36 +139,62 @@ function checkReference(input: DigestInput, result: DigestResult): void {
   if (JSON.stringify(result) !== JSON.stringify(expected)) expect(result).toEqual(expected);
 }
 
-test("room mode: the bound and every invariant hold, and the result equals the naive reference", () => {
+/**
+ * Maximal: when anything is cut, headlined or collapsed, no single improvement fits in the budget left over: no
+ * collapsed item's cheapest form, and no richer form (more text) of a shown item in its room plus what is left.
+ */
+function checkMaximal(input: DigestInput, result: DigestResult): void {
+  const recovery = input.recovery ?? "fetch";
+  const order = spendingOrder(input);
+  const shown = shownOf(result);
+  const spent = [...shown.values()].reduce((sum, block) => sum + (block === null ? 0 : block.text.length + 1), 0);
+  const left = (input.budget ?? 2000) + 1 - spent;
+  order.forEach((item, k) => {
+    const current = shown.get(item.seq) ?? null;
+    if (current === null) {
+      const form = cheapest(item, k === 0, recovery);
+      check(form.text.length + 1 > left, `#${item.seq} collapsed, yet ${form.text.length + 1} fits ${left} left`);
+    } else if (current.form !== "full") {
+      const max = current.text.length + left;
+      const next = best(item, max, k === 0 ? Infinity : 4 * max + 64, recovery);
+      check(!more(current, next), `#${item.seq} could show more within the ${left} characters left`);
+    }
+  });
+}
+
+test("room mode: the bound, every invariant, maximal, and equal to the naive reference", () => {
   fc.assert(
     fc.property(digestInput(), (input) => {
       const result = renderDigest(input);
       checkInvariants(input, result);
+      checkMaximal(input, result);
       checkReference(input, result);
     }),
     { numRuns: 3000 },
   );
 });
 
-test("long bodies (the headline tier in most runs): the bound, every invariant, and equal to the reference", () => {
+test("long bodies (excerpts and headlines in most runs): the bound, every invariant, maximal, and equal to the reference", () => {
   fc.assert(
     fc.property(digestInput({ long: true }), (input) => {
       const result = renderDigest(input);
       checkInvariants(input, result);
+      checkMaximal(input, result);
       checkReference(input, result);
     }),
-    { numRuns: 1000 },
+    { numRuns: 2000 },
   );
 });
 
-test("fan-out mode (pinned stubs, priorities): budget + pinned lines + marker, and equal to the reference", () => {
+test("fan-out mode (pinned stubs, priorities): budget + pinned lines + marker, maximal, and equal to the reference", () => {
   fc.assert(
     fc.property(digestInput({ pinned: true, prioritised: true }), (input) => {
       const result = renderDigest(input);
       checkInvariants(input, result);
+      checkMaximal(input, result);
       checkReference(input, result);
     }),
-    { numRuns: 1500 },
+    { numRuns: 2000 },
   );
 });
 
@@ -133,43 +209,41 @@ test("deterministic: the same input, or a copy of it, gives the same result", ()
   );
 });
 
-test("the newest message is shown in full whenever it fits in the budget alone", () => {
+test("the newest message appears (in full, excerpt or headline) whenever its headline fits", () => {
   fc.assert(
-    fc.property(digestInput(), (input) => {
-      const newest = input.items[input.items.length - 1];
+    fc.property(digestInput({ long: true, prioritised: true }), (input) => {
+      const newest = spendingOrder(input)[0];
       fc.pre(newest !== undefined);
       if (newest === undefined) return;
-      const alone = renderDigest({ items: [newest], budget: 1_000_000 });
       const result = renderDigest(input);
-      if (alone.text.length <= (input.budget ?? 2000)) expect(result.full).toContain(newest.seq);
-      else expect(result.full).toEqual([]);
+      if (headlineBlock(newest).length <= (input.budget ?? 2000)) expect(result.collapsed).not.toContain(newest.seq);
     }),
-    { numRuns: 500 },
+    { numRuns: 3000 },
   );
 });
 
-test("degrades monotonically newest-first: full, then headlines, then collapsed", () => {
+test("the newest message is shown in full whenever its full block is at most half the budget", () => {
+  fc.assert(
+    fc.property(digestInput({ long: true, prioritised: true }), (input) => {
+      const newest = spendingOrder(input)[0];
+      fc.pre(newest !== undefined);
+      if (newest === undefined) return;
+      const whole = renderBlock(newest, Number.POSITIVE_INFINITY, { recovery: input.recovery ?? "fetch" });
+      const result = renderDigest(input);
+      if ((whole?.text.length ?? Infinity) <= Math.floor((input.budget ?? 2000) / 2)) {
+        expect(result.full).toContain(newest.seq);
+      }
+    }),
+    { numRuns: 3000 },
+  );
+});
+
+test("newestSeq is the newest seq among the items and the eviction", () => {
   fc.assert(
     fc.property(digestInput(), (input) => {
-      const result = renderDigest(input);
-      const form = (seq: number): number => (result.full.includes(seq) ? 0 : result.headlines.includes(seq) ? 1 : 2);
-      const forms = input.items.map((item) => form(item.seq)).reverse();
-      expect([...forms].sort((a, b) => a - b)).toEqual(forms);
-      expect(result.newestSeq).toBe(
+      expect(renderDigest(input).newestSeq).toBe(
         Math.max(0, ...input.items.map((item) => item.seq), input.evicted?.toSeq ?? 0) || null,
       );
-    }),
-    { numRuns: 500 },
-  );
-});
-
-test("a larger budget shows the same newest messages in full, and perhaps more", () => {
-  // Not "never collapses more": with room for the newest in full, fewer older ones may fit as headlines.
-  fc.assert(
-    fc.property(digestInput(), fc.nat(200), (input, extra) => {
-      const small = renderDigest(input);
-      const large = renderDigest({ ...input, budget: (input.budget ?? 2000) + extra });
-      check(small.full.every((seq) => large.full.includes(seq)), "a message shown in full is no longer");
     }),
     { numRuns: 300 },
   );

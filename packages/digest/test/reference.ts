@@ -1,6 +1,8 @@
-// A deliberately naive reference for renderDigest: sanitises whole strings with regular expressions, renders every
-// block in full before measuring it, sorts always, and spells the marker out by hand. Slow and obvious; the package
-// is lazy and streaming. The property tests demand both give the same result.
+// A deliberately naive reference for renderDigest: sanitises whole strings with regular expressions (the engine's
+// own Unicode properties, not the package's table), renders every block whole before measuring or cutting it, finds
+// where an excerpt ends in the raw body by rendering raw prefixes, spends the budget step by step as the README
+// words it, and spells the marker out by hand. Slow and obvious; the package is lazy and streaming. The property
+// tests demand both give the same result.
 import type { DigestInput, DigestResult } from "@orphus/digest";
 
 const BREAKS = "\\n\\v\\f\\r\\x1c-\\x1e\\x85\\u2028\\u2029";
@@ -17,29 +19,39 @@ const ESCAPES = new RegExp(
   "g",
 );
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-const DROPPED = /[\x00-\x08\x0e-\x1b\x1f\x7f\x80-\x84\x86-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const CONTROLS = /[\x00-\x08\x0e-\x1b\x1f\x7f\x80-\x84\x86-\x9f]/g;
+const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
+const SPACES = /[\t\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/g;
 const BREAK = new RegExp(`[${BREAKS}]`);
 
-/** Lines of sanitised text: escapes, controls and bidi controls gone, lone surrogates as U+FFFD, blanks as spaces. */
-function sanitisedLines(text: string): string[] {
+/** Sanitised text with its line breaks as "\n" and every other white space kept. */
+export function referenceSanitize(text: string): string {
   return text
     .replace(/\r\n/g, "\n")
     .replace(LONE_SURROGATE, "\ufffd")
     .replace(ESCAPES, "")
-    .replace(DROPPED, "")
-    .replace(/[\t\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\ufeff]/g, " ")
-    .split(BREAK);
+    .replace(CONTROLS, "")
+    .replace(INVISIBLE, "")
+    .split(BREAK)
+    .join("\n");
+}
+
+/** Lines of sanitised text, blanks as plain spaces. */
+function sanitisedLines(text: string): string[] {
+  return referenceSanitize(text).replace(SPACES, " ").split("\n");
 }
 
 const isBlank = (line: string): boolean => line.trim() === "";
 
 /** The first `limit` characters, one more if the cut would split a surrogate pair. */
 function head(text: string, limit: number): string {
+  if (limit >= text.length) return text;
   const splitsPair = /[\ud800-\udbff]/.test(text[limit - 1] ?? "") && /[\udc00-\udfff]/.test(text[limit] ?? "");
   return text.slice(0, splitsPair ? limit + 1 : limit);
 }
 
-function body(text: string): string {
+/** A body rendered whole after its header. */
+function renderBody(text: string): string {
   const lines = sanitisedLines(text).map((line) => line.replace(/ +$/, ""));
   while (lines.length > 0 && isBlank(lines[0] ?? "")) lines.shift();
   while (lines.length > 0 && isBlank(lines[lines.length - 1] ?? "")) lines.pop();
@@ -67,14 +79,35 @@ function cut(text: string, max: number): string {
   return `${text.slice(0, keep)}…`;
 }
 
-function author(text: string): string {
-  const label = oneLine(text, false).replace(/\[/g, "(").replace(/\]/g, ")").replace(/\s/g, "_");
-  return label === "" ? "?" : cut(label, 64);
+const ESCAPED = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\p{Zs}\p{Default_Ignorable_Code_Point}\u2026]/u;
+
+/** An identity escaped character by character, cut to `max` with "…" between whole pieces. */
+export function referenceEscapeIdentity(name: string, also = "", max = Infinity): string {
+  const points = Array.from(name);
+  const pieces = points.map((point, i) => {
+    const hex = `\\u{${(point.codePointAt(0) as number).toString(16).toUpperCase()}}`;
+    if (point === "\\") return "\\\\";
+    if (point === " ") return i === 0 || i === points.length - 1 || also.includes(" ") ? hex : " ";
+    return ESCAPED.test(point) || also.includes(point) ? hex : point;
+  });
+  if (pieces.join("").length <= max) return pieces.join("");
+  let out = "";
+  for (const piece of pieces) {
+    if (out.length + piece.length > max - 1) break;
+    out += piece;
+  }
+  return `${out}…`;
 }
 
-function headline(declared: string | undefined, text: string): string {
+function label(author: string): string {
+  return author === "" ? "?" : referenceEscapeIdentity(author, " []", 64);
+}
+
+function headlineText(declared: string | undefined, body: string): string {
   const own = declared === undefined ? "" : oneLine(declared, false);
-  return cut(own !== "" ? own : oneLine(text, true), 120);
+  const text = own !== "" ? own : oneLine(body, true);
+  if (text === "") return body.length > 4096 ? "(no visible text in its first 4096 characters)" : "(no visible text)";
+  return cut(text, 120);
 }
 
 function pinned(text: string): string {
@@ -82,46 +115,165 @@ function pinned(text: string): string {
   return cut(line.startsWith("[") ? `\\${line}` : line, 512);
 }
 
+type Form = "headline" | "excerpt" | "full";
+export interface Shown {
+  form: Form;
+  text: string;
+  rest: number;
+}
+const RANK = { headline: 1, excerpt: 2, full: 3 };
+/** Whether `b` shows more than `a`. */
+export const more = (a: Shown | null, b: Shown | null): boolean =>
+  b !== null &&
+  (a === null ||
+    RANK[b.form] > RANK[a.form] ||
+    (RANK[b.form] === RANK[a.form] && b.form === "excerpt" && b.rest < a.rest));
+const cost = (shown: Shown | null): number => (shown === null ? 0 : shown.text.length + 1);
+const isCut = (c: string | undefined): boolean => c === " " || c === "\n";
+
+export interface Item {
+  seq: number;
+  author: string;
+  body: string;
+  headline?: string | undefined;
+}
+
+/** The longest opening of rendered `text` within `room`, or null when shorter than `min`. */
+function opening(text: string, room: number, min: number): string | null {
+  if (room < min) return null;
+  let end = Math.min(room, text.length);
+  const boundaries = [];
+  for (let p = end; p > end - 16 && p >= 0; p--) if (p === text.length || isCut(text[p])) boundaries.push(p);
+  if (boundaries.length > 0) end = boundaries[0] as number;
+  else if (/[\ud800-\udbff]/.test(text[end - 1] ?? "")) end--;
+  const kept = text.slice(0, end).replace(/[ \n]+$/, "");
+  return kept.length < min ? null : kept;
+}
+
+/** The raw characters of `body` after the one that shows as the last of `shown` (an opening of its rendering). */
+function restAfter(body: string, shown: string): number {
+  let low = 0;
+  let high = body.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (renderBody(body.slice(0, mid)).length >= shown.length) high = mid;
+    else low = mid + 1;
+  }
+  return body.length - low;
+}
+
+/** The richest of full and excerpt within `max` characters, the raw body read up to `rawLimit`. */
+export function best(item: Item, max: number, rawLimit: number, recovery: "fetch" | "pinned"): Shown | null {
+  const header = `[#${item.seq} ${label(item.author)}`;
+  if (max < header.length + 1) return null;
+  const raw = head(item.body, rawLimit);
+  const rendered = renderBody(raw);
+  const whole = raw.length === item.body.length;
+  const full = rendered === "" ? `${header}]` : `${header}] ${rendered}`;
+  if (whole && full.length <= max) return { form: "full", text: full, rest: 0 };
+  const restLine = (rest: number): string =>
+    recovery === "fetch"
+      ? `… ${rest} more characters: fetch afterSeq=${item.seq - 1} to read it whole`
+      : `… ${rest} more characters: full output via the pinned line`;
+  const min = Math.max(40, headlineText(item.headline, item.body).length + 1);
+  let found: Shown | null = null;
+  for (let digits = String(item.body.length).length; digits >= 1; digits--) {
+    const room = max - `${header}, excerpt] `.length - 3 - restLine(10 ** (digits - 1)).length;
+    const shown = opening(rendered, room, min);
+    if (shown === null) continue;
+    const rest = restAfter(item.body, shown);
+    if (String(rest).length > digits) continue;
+    if (found === null || rest < found.rest) {
+      found = { form: "excerpt", text: `${header}, excerpt] ${shown}\n  ${restLine(rest)}`, rest };
+    }
+  }
+  return found;
+}
+
+/** The item's headline block. */
+export function headlineBlock(item: Item): string {
+  return `[#${item.seq} ${label(item.author)}, headline] ${headlineText(item.headline, item.body)}`;
+}
+
+/** The item's cheapest shown form: its full text when no longer than its headline, else its headline. */
+export function cheapest(item: Item, first: boolean, recovery: "fetch" | "pinned"): Shown {
+  const headline = headlineBlock(item);
+  const full = best(item, headline.length, first ? Infinity : 4 * headline.length + 64, recovery);
+  return full?.form === "full" ? full : { form: "headline", text: headline, rest: 0 };
+}
+
 const range = (from: number, to: number): string => (from === to ? `#${from}` : `#${from}–#${to}`);
 const s = (n: number, one: string, many: string): string => (n === 1 ? one : many);
 
 export function referenceDigest(input: DigestInput): DigestResult {
   const budget = input.budget ?? 2000;
-  const items = input.items.map((item, index) => ({ ...item, index, priority: item.priority ?? 0 }));
+  const recovery = input.recovery ?? "fetch";
+  const items = input.items.map((item) => ({ ...item, priority: item.priority ?? 0 }));
   const spending = [...items].sort((a, b) => b.priority - a.priority || b.seq - a.seq);
   const display = [...items].sort((a, b) => b.priority - a.priority || a.seq - b.seq);
-  const forms = new Map<number, { form: "full" | "headline"; block: string }>();
-  let spent = 0;
-  let phase: "full" | "headline" | "collapsed" = "full";
-  for (const item of spending) {
-    const header = `[#${item.seq} ${author(item.author)}`;
-    const fullText = body(item.body);
-    const full = fullText === "" ? `${header}]` : `${header}] ${fullText}`;
-    // After the first item, a body is read for its full form only up to 4 raw characters per character left for
-    // it, plus 64.
-    const left = budget - spent - (forms.size === 0 ? 0 : 1) - header.length - 2;
-    const readable = item === spending[0] || item.body.length <= 4 * Math.max(0, left) + 64;
-    const headText = headline(item.headline, item.body);
-    const short = headText === "" ? `${header}, headline]` : `${header}, headline] ${headText}`;
-    // Blocks joined by newlines: the first costs its length, every further one a newline more.
-    const cost = (block: string): number => (forms.size === 0 ? block.length : block.length + 1);
-    if (phase === "full" && readable && spent + cost(full) <= budget) {
-      spent += cost(full);
-      forms.set(item.seq, { form: "full", block: full });
-      continue;
+  const shown = new Map<number, Shown | null>(items.map((item) => [item.seq, null]));
+  let left = budget + 1;
+  const rawLimit = (item: Item, max: number): number => (item === spending[0] ? Infinity : 4 * Math.max(0, max) + 64);
+  let gaveBack = false;
+  const set = (item: Item, next: Shown): void => {
+    const change = cost(next) - cost(shown.get(item.seq) ?? null);
+    gaveBack ||= change < 0;
+    left -= change;
+    shown.set(item.seq, next);
+  };
+  const show = (item: Item): void => {
+    if (shown.get(item.seq) !== null) return;
+    const form = cheapest(item, item === spending[0], recovery);
+    if (cost(form) <= left) set(item, form);
+  };
+  const enrich = (item: Item, extra: number): void => {
+    const current = shown.get(item.seq) ?? null;
+    if (current === null) return;
+    const max = cost(current) + Math.min(extra, left) - 1;
+    const next = best(item, max, rawLimit(item, max), recovery);
+    if (more(current, next) && next !== null) set(item, next);
+  };
+  /** Enriched within `extra`, else with its cheapest richer form within all that is left (by bisection). */
+  const enrichAtLeastOnce = (item: Item, extra: number): void => {
+    const current = shown.get(item.seq) ?? null;
+    if (current === null) return;
+    const richerWithin = (max: number): Shown | null => {
+      const next = best(item, max, rawLimit(item, max), recovery);
+      return more(current, next) ? next : null;
+    };
+    const within = richerWithin(cost(current) + extra - 1);
+    if (within !== null) return set(item, within);
+    let low = cost(current) + extra;
+    let high = cost(current) + left - 1;
+    if (high < low || richerWithin(high) === null) return;
+    while (low < high) {
+      const middle = Math.floor((low + high) / 2);
+      if (richerWithin(middle) === null) low = middle + 1;
+      else high = middle;
     }
-    if (phase === "full") phase = "headline";
-    if (phase === "headline" && spent + cost(short) <= budget) {
-      spent += cost(short);
-      forms.set(item.seq, { form: "headline", block: short });
-      continue;
-    }
-    phase = "collapsed";
+    set(item, richerWithin(low) as Shown);
+  };
+  // 1. The newest: shown, then enriched within half the budget.
+  const newest = spending[0];
+  if (newest !== undefined) {
+    show(newest);
+    enrich(newest, Math.floor(budget / 2) + 1 - cost(shown.get(newest.seq) ?? null));
   }
+  // 2. Everyone else shown while it fits. 3. Text within half of what is left, or at least the cheapest richer form.
+  // 4. Shown if it fits, text within all that is left, again while a sweep gave budget back.
+  for (const item of spending.slice(1)) show(item);
+  for (const item of spending) enrichAtLeastOnce(item, Math.floor(left / 2));
+  do {
+    gaveBack = false;
+    for (const item of spending) {
+      show(item);
+      enrich(item, left);
+    }
+  } while (gaveBack);
+
   const seqs = items.map((item) => item.seq);
-  const full = seqs.filter((seq) => forms.get(seq)?.form === "full");
-  const headlines = seqs.filter((seq) => forms.get(seq)?.form === "headline");
-  const collapsed = seqs.filter((seq) => !forms.has(seq));
+  const of = (form: Form): number[] => seqs.filter((seq) => shown.get(seq)?.form === form);
+  const collapsed = seqs.filter((seq) => shown.get(seq) === null);
   const evicted = input.evicted && input.evicted.count > 0 ? { ...input.evicted } : null;
   const parts: string[] = [];
   if (evicted) {
@@ -136,7 +288,7 @@ export function referenceDigest(input: DigestInput): DigestResult {
   if (first !== undefined && last !== undefined) {
     const n = collapsed.length;
     parts.push(
-      input.recovery === "pinned"
+      recovery === "pinned"
         ? `${n} ${s(n, "item", "items")} collapsed (${range(first, last)}), full output via the pinned lines`
         : `${n} ${s(n, "message", "messages")} collapsed (${range(first, last)}), fetch afterSeq=${first - 1} ` +
             `to read ${s(n, "it", "them")}`,
@@ -147,20 +299,22 @@ export function referenceDigest(input: DigestInput): DigestResult {
   for (const item of display) {
     const stub = item.pinned === undefined ? "" : pinned(item.pinned);
     if (stub !== "") lines.push(stub);
-    const shown = forms.get(item.seq);
-    if (shown) lines.push(shown.block);
+    const block = shown.get(item.seq);
+    if (block) lines.push(block.text);
   }
-  const newest = Math.max(0, ...seqs, evicted?.toSeq ?? 0);
+  const newest_ = Math.max(0, ...seqs, evicted?.toSeq ?? 0);
+  const spent = [...shown.values()].reduce((sum, block) => sum + cost(block), 0);
   return {
     text: lines.join("\n"),
     marker,
-    full,
-    headlines,
+    full: of("full"),
+    excerpts: of("excerpt"),
+    headlines: of("headline"),
     collapsed,
     afterSeq: first === undefined ? null : first - 1,
     evicted,
-    newestSeq: newest === 0 ? null : newest,
+    newestSeq: newest_ === 0 ? null : newest_,
     budget,
-    used: spent,
+    used: Math.max(0, spent - 1),
   };
 }

@@ -8,6 +8,7 @@ test("the public surface is exactly this", () => {
     "DigestError",
     "DigestInputError",
     "DigestLimitError",
+    "EXCERPT_MIN_LENGTH",
     "FULL_SCAN_RATIO",
     "FULL_SCAN_SLACK",
     "HEADLINE_MAX_LENGTH",
@@ -17,8 +18,11 @@ test("the public surface is exactly this", () => {
     "MAX_DIGEST_ITEMS",
     "MAX_MARKER_LENGTH",
     "PINNED_LINE_MAX_LENGTH",
+    "escapeIdentity",
     "maxDigestLength",
+    "renderBlock",
     "renderDigest",
+    "sanitizeText",
   ]);
 });
 
@@ -32,6 +36,7 @@ test("limits and format constants", () => {
   expect(digest.LINE_SCAN_LIMIT).toBe(4096);
   expect(digest.FULL_SCAN_RATIO).toBe(4);
   expect(digest.FULL_SCAN_SLACK).toBe(64);
+  expect(digest.EXCERPT_MIN_LENGTH).toBe(40);
   expect(digest.MARKER_PREFIX).toBe("[digest] ");
   expect(digest.MAX_MARKER_LENGTH).toBe(235);
   expect(digest.maxDigestLength(2000)).toBe(2236);
@@ -42,10 +47,11 @@ test("MAX_MARKER_LENGTH is reached by the widest input and never passed", () => 
   const top = Number.MAX_SAFE_INTEGER;
   const n = digest.MAX_DIGEST_ITEMS;
   const items = Array.from({ length: n }, (_, i) => ({ seq: top - n + 1 + i, author: "a", body: "b" }));
-  const evicted = { count: top, fromSeq: 1e15, toSeq: top - n };
+  // A range as the ring reports it: contiguous, so its count is toSeq - fromSeq + 1 (16 digits still).
+  const evicted = { count: top - n - 1e15 + 1, fromSeq: 1e15, toSeq: top - n };
   const fetch = digest.renderDigest({ items, budget: 0, evicted });
   expect(fetch.marker).toBe(
-    "[digest] 9007199254740991 messages evicted before you read them (#1000000000000000–#9007199254730991), " +
+    "[digest] 8007199254730992 messages evicted before you read them (#1000000000000000–#9007199254730991), " +
       "no longer retrievable; 10000 messages collapsed (#9007199254730992–#9007199254740991), " +
       "fetch afterSeq=9007199254730991 to read them.",
   );

@@ -181,6 +181,7 @@ export class RoomService {
       room: request.room,
       text: digest.text,
       full: digest.full.length,
+      excerpted: digest.excerpts.length,
       headlined: digest.headlines.length,
       collapsed: digest.collapsed.length,
       evicted: digest.evicted?.count ?? 0,

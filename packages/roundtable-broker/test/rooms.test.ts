@@ -285,6 +285,7 @@ describe("reading", () => {
         room: "r",
         text: "[#1 planner] point 1\n[#2 planner] point 2\n[#3 planner] point 3",
         full: 3,
+        excerpted: 0,
         headlined: 0,
         collapsed: 0,
         evicted: 0,

@@ -33,6 +33,7 @@ function fakeClient(overrides: Partial<RoundtableToolClient> = {}): RoundtableTo
       room: "design",
       text: "[#4 critic] Looks right.",
       full: 1,
+      excerpted: 0,
       headlined: 0,
       collapsed: 0,
       evicted: 0,
@@ -112,7 +113,7 @@ test("each action's result reads well", async () => {
 
 test("an empty digest says there is nothing unread", async () => {
   const client = fakeClient({
-    digest: async () => ({ room: "design", text: "", full: 0, headlined: 0, collapsed: 0, evicted: 0, throughSeq: 7, fetchAfterSeq: null }),
+    digest: async () => ({ room: "design", text: "", full: 0, excerpted: 0, headlined: 0, collapsed: 0, evicted: 0, throughSeq: 7, fetchAfterSeq: null }),
   });
   expect((await runRoundtableTool(client, { action: "digest", room: "design" })).text).toBe(
     'Nothing unread in "design" (read through #7).',

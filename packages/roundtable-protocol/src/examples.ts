@@ -80,7 +80,7 @@ export const PROTOCOL_EXAMPLES: readonly ProtocolExample[] = [
     },
     "post reply to a retry with the same key",
   ),
-  request<"digest">({ id: 5, op: "digest", room: "design-review", budget: 2000 }),
+  request<"digest">({ id: 5, op: "digest", room: "design-review", budget: 200 }),
   reply<"digest">({
     id: 5,
     ok: true,
@@ -93,6 +93,7 @@ export const PROTOCOL_EXAMPLES: readonly ProtocolExample[] = [
         "[#41 critic] Cursors key on role name, not connection.\n" +
         "[#42 planner] Ship the ring buffer first; cursors can follow.",
       full: 2,
+      excerpted: 0,
       headlined: 1,
       collapsed: 39,
       evicted: 0,

@@ -322,6 +322,9 @@ export const digestResultSchema = z
     room: roomNameSchema,
     text: z.string().describe("At most the budget in characters, plus one marker line; empty when nothing is unread."),
     full: countSchema.describe("Messages shown in full."),
+    excerpted: countSchema.describe(
+      "Messages shown as an excerpt: their opening, how many characters follow and the fetch that reads them whole."
+    ),
     headlined: countSchema.describe("Messages shown as a headline only."),
     collapsed: countSchema.describe("Messages counted in the marker line only (fetch gets them back)."),
     evicted: countSchema.describe("Unread messages that left the ring before they could be read."),

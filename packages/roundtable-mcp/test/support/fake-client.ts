@@ -73,6 +73,7 @@ export class FakeToolClient implements RoundtableToolClient {
       room: name,
       text,
       full: unread.length,
+      excerpted: 0,
       headlined: 0,
       collapsed: 0,
       evicted: 0,

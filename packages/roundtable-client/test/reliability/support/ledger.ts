@@ -5,8 +5,11 @@ import type { RoundtableClient } from "../../../src/index.js";
 /** Longest marker line a digest may carry (@orphus/digest MAX_MARKER_LENGTH). */
 export const MAX_MARKER_CHARS = 235;
 
-/** How a message reached the member: in full or as a headline in a digest, or fetched after a digest collapsed it. */
-export type Via = "full" | "headline" | "fetched";
+/**
+ * How a message reached the member: in full, as an excerpt (its opening) or as a headline in a digest, or fetched
+ * after a digest collapsed it.
+ */
+export type Via = "full" | "excerpt" | "headline" | "fetched";
 
 /** One member's record of a load run. Seq ranges are inclusive. */
 export interface Ledger {
@@ -45,7 +48,7 @@ export function parseAuthorIndex(text: string): [string, number] | undefined {
   return match === null ? undefined : [match[1] as string, Number(match[2])];
 }
 
-const HEADER = /^\[#(\d+) ([^\],]+)(, headline)?\] (.*)$/;
+const HEADER = /^\[#(\d+) ([^\],]+)(, headline|, excerpt)?\] (.*)$/;
 const EVICTED = /(\d+) messages? evicted before you read them \(#(\d+)(?:–#(\d+))?\)/;
 const COLLAPSED = /(\d+) messages? collapsed \(#(\d+)(?:–#(\d+))?\), fetch afterSeq=(\d+)/;
 
@@ -77,7 +80,7 @@ export async function accountDigest(client: RoundtableClient, ledger: Ledger): P
   if (budgeted > budget) problem(`${budgeted} characters outside the marker, past the budget of ${budget}`);
   if (marker !== undefined && marker.length > MAX_MARKER_CHARS) problem(`marker of ${marker.length} characters`);
 
-  const count = digest.full + digest.headlined + digest.collapsed + digest.evicted;
+  const count = digest.full + digest.excerpted + digest.headlined + digest.collapsed + digest.evicted;
   const first = digest.throughSeq - count + 1;
   // Seqs between the last digest and this one's first were the member's own posts, read on posting.
   if (first - 1 > ledger.through) ledger.gaps.push([ledger.through + 1, first - 1]);
@@ -93,10 +96,11 @@ export async function accountDigest(client: RoundtableClient, ledger: Ledger): P
     const author = header[2] as string;
     const parsed = parseAuthorIndex(header[4] as string);
     if (parsed === undefined || parsed[0] !== author) problem(`#${seq} by ${author} reads ${JSON.stringify(header[4]?.slice(0, 40))}`);
-    else ledger.reads.push([seq, author, parsed[1], header[3] === undefined ? "full" : "headline"]);
+    else ledger.reads.push([seq, author, parsed[1], header[3] === undefined ? "full" : header[3] === ", excerpt" ? "excerpt" : "headline"]);
     covered.push(seq);
   }
-  if (shown !== digest.full + digest.headlined) problem(`${shown} items shown, the result says ${digest.full} + ${digest.headlined}`);
+  const said = digest.full + digest.excerpted + digest.headlined;
+  if (shown !== said) problem(`${shown} items shown, the result says ${said} (full, excerpts, headlines)`);
 
   const evicted = range(EVICTED.exec(marker ?? ""));
   if ((evicted?.[2] ?? 0) !== digest.evicted) problem(`marker says ${evicted?.[2] ?? 0} evicted, the result ${digest.evicted}`);
@@ -114,6 +118,9 @@ export async function accountDigest(client: RoundtableClient, ledger: Ledger): P
       problem(`collapsed #${from}..#${to} but fetchAfterSeq is ${digest.fetchAfterSeq}`);
     }
     let after = from - 1;
+    // The collapsed range can hold messages the digest showed (one that fit between others that did not): those
+    // are read already.
+    const shownSeqs = new Set(covered);
     // Each page advances `after` or ends the loop, so this runs at most (to - from + 1) times.
     while (after < to) {
       const page = await client.fetch(room, { afterSeq: after, limit: Math.min(200, to - after) });
@@ -127,6 +134,10 @@ export async function accountDigest(client: RoundtableClient, ledger: Ledger): P
       }
       for (const message of page.messages) {
         if (message.seq > to) break;
+        if (shownSeqs.has(message.seq)) {
+          after = message.seq;
+          continue;
+        }
         const parsed = parseAuthorIndex(message.body);
         if (parsed === undefined || parsed[0] !== message.author) problem(`fetched #${message.seq} reads ${JSON.stringify(message.body.slice(0, 40))}`);
         else ledger.reads.push([message.seq, message.author, parsed[1], "fetched"]);
