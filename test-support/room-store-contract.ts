@@ -196,7 +196,7 @@ export function describeRoomStoreContract(harness: StoreHarness): void {
 
     test(`matches the plain model over random commands on two brokers (${harness.modelRuns} runs)`, async () => {
       await fc.assert(
-        fc.asyncProperty(fc.commands(commandArbitraries(), { maxCommands: 40 }), async (commands) => {
+        fc.asyncProperty(fc.commands(commandArbitraries(), { maxCommands: 60, size: "max" }), async (commands) => {
           const backend = await harness.open(MODEL_LIMITS);
           try {
             const real: Real = { stores: [await backend.store("b0"), await backend.store("b1")] };
@@ -223,6 +223,7 @@ const MODEL_LIMITS = {
   maxHeadlineBytes: 3,
 } as const;
 const ROLES = ["ann", "bob", "cy"] as const;
+/** Three valid rooms for a store of two, and one invalid name. */
 const ROOMS = ["alpha", "beta", "gamma", "Not-A-Room"] as const;
 const BROKERS = [0, 1] as const;
 
@@ -522,31 +523,45 @@ class Members extends StoreCommand {
   }
 }
 
+/** Commands weighted towards the ones that change state, on few rooms and roles, so runs build real histories. */
 function commandArbitraries(): fc.Arbitrary<Command>[] {
   const broker = fc.constantFrom(...BROKERS);
   const role = fc.constantFrom(...ROLES);
-  const room = fc.constantFrom(...ROOMS);
+  const room = fc.oneof({ weight: 12, arbitrary: fc.constantFrom(...ROOMS.slice(0, 3)) }, { weight: 1, arbitrary: fc.constant(ROOMS[3]) });
   const seq = fc.integer({ min: -1, max: 9 });
+  const body = fc.oneof(
+    { weight: 6, arbitrary: fc.string({ maxLength: 3, unit: fc.constantFrom("a", "é") }) },
+    { weight: 1, arbitrary: fc.string({ minLength: 2, maxLength: 4, unit: fc.constantFrom("😀", "é") }) },
+  );
+  // fc.commands picks among its arbitraries evenly: a command is weighted by standing in the list that many times.
+  const weighted = (weight: number, arbitrary: fc.Arbitrary<Command>): fc.Arbitrary<Command>[] =>
+    Array.from({ length: weight }, () => arbitrary);
   return [
-    fc.tuple(broker, fc.oneof(role, fc.constant(""))).map(([b, r]) => new Attach(b, r)),
-    fc.tuple(broker, role).map(([b, r]) => new Detach(b, r)),
-    fc.tuple(broker, room, fc.oneof({ weight: 9, arbitrary: role }, { weight: 1, arbitrary: fc.constant("") })).map(([b, n, r]) => new Join(b, n, r)),
-    fc.tuple(broker, room, role).map(([b, n, r]) => new Leave(b, n, r)),
-    fc
-      .tuple(
-        broker,
-        room,
-        role,
-        fc.string({ maxLength: 4, unit: fc.constantFrom("a", "é", "😀") }),
-        fc.option(fc.constantFrom("h", "héé"), { nil: undefined }),
-        fc.option(fc.constantFrom("k1", "k2", "k3"), { nil: undefined }),
-      )
-      .map(([b, n, r, body, headline, key]) => new Post(b, n, r, body, headline, key)),
-    fc
-      .tuple(broker, room, role, fc.option(seq, { nil: undefined }), fc.option(fc.integer({ min: -1, max: 4 }), { nil: undefined }))
-      .map(([b, n, r, after, limit]) => new Read(b, n, r, after, limit)),
-    fc.tuple(broker, room, role, seq).map(([b, n, r, s]) => new MarkRead(b, n, r, s)),
-    fc.tuple(broker, role).map(([b, r]) => new List(b, r)),
-    fc.tuple(broker, room).map(([b, n]) => new Members(b, n)),
-  ];
+    weighted(1, fc.tuple(broker, fc.oneof({ weight: 9, arbitrary: role }, { weight: 1, arbitrary: fc.constant("") })).map(([b, r]) => new Attach(b, r))),
+    weighted(1, fc.tuple(broker, role).map(([b, r]) => new Detach(b, r))),
+    weighted(3, fc.tuple(broker, room, fc.oneof({ weight: 19, arbitrary: role }, { weight: 1, arbitrary: fc.constant("") })).map(([b, n, r]) => new Join(b, n, r))),
+    weighted(1, fc.tuple(broker, room, role).map(([b, n, r]) => new Leave(b, n, r))),
+    weighted(
+      5,
+      fc
+        .tuple(
+          broker,
+          room,
+          role,
+          body,
+          fc.option(fc.constantFrom("h", "héé"), { nil: undefined }),
+          fc.option(fc.constantFrom("k1", "k2", "k3"), { nil: undefined, freq: 2 }),
+        )
+        .map(([b, n, r, text, headline, key]) => new Post(b, n, r, text, headline, key)),
+    ),
+    weighted(
+      3,
+      fc
+        .tuple(broker, room, role, fc.option(seq, { nil: undefined }), fc.option(fc.integer({ min: -1, max: 4 }), { nil: undefined }))
+        .map(([b, n, r, after, limit]) => new Read(b, n, r, after, limit)),
+    ),
+    weighted(2, fc.tuple(broker, room, role, seq).map(([b, n, r, s]) => new MarkRead(b, n, r, s))),
+    weighted(1, fc.tuple(broker, role).map(([b, r]) => new List(b, r))),
+    weighted(1, fc.tuple(broker, room).map(([b, n]) => new Members(b, n))),
+  ].flat();
 }
