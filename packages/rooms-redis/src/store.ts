@@ -98,13 +98,15 @@ export async function openRedisRoomStore(options: RedisRoomStoreOptions): Promis
     connectionName: "orphus-roundtable",
     ...(options.tls === undefined ? {} : { tls: options.tls }),
   });
-  // Errors surface through the calls that meet them; unhandled, ioredis would print them (unmasked) itself.
-  client.on("error", () => {});
+  // Errors surface through the calls that meet them; unhandled, ioredis would print them (unmasked) itself. The
+  // last one says why a connection failed (WRONGPASS, ECONNREFUSED) where connect() only says it closed.
+  let lastError: unknown;
+  client.on("error", (error: unknown) => (lastError = error));
   try {
     await client.connect();
   } catch (error) {
     client.disconnect();
-    throw unavailable(url, "open", settings.timeoutMs, error);
+    throw unavailable(url, "open", settings.timeoutMs, lastError ?? error);
   }
   const store = new RedisRoomStore(client, url, limits, settings, options.brokerId ?? randomBytes(8).toString("hex"));
   try {

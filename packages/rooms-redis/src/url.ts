@@ -13,17 +13,18 @@ export interface StoreUrl {
 
 /** Checks a `redis://` or `rediss://` URL; throws StoreUrlInvalidError, quoting it masked. */
 export function parseStoreUrl(url: string): StoreUrl {
-  const masked = typeof url === "string" ? maskStoreUrl(url) : String(typeof url);
-  if (typeof url !== "string") throw new StoreUrlInvalidError(masked, "not a string");
+  if (typeof url !== "string") throw new StoreUrlInvalidError(typeof url, "not a string");
   let parsed: URL;
   try {
     parsed = new URL(url);
-  } catch (error) {
-    throw new StoreUrlInvalidError(masked, error instanceof Error ? "not a URL" : String(error));
+  } catch {
+    // Nothing of text that is not a URL is quoted: where its secret would be cannot be told.
+    throw new StoreUrlInvalidError(`${MASK} (${url.length} characters)`, "not a URL");
   }
-  if (parsed.protocol !== "redis:" && parsed.protocol !== "rediss:") {
-    throw new StoreUrlInvalidError(masked, `the scheme is ${parsed.protocol.replace(/:$/, "")}`);
-  }
+  const scheme = parsed.protocol.replace(/:$/, "");
+  // A URL without a host (`redis:secret`) has no userinfo to mask either: only its scheme is quoted.
+  const masked = parsed.host === "" ? `${scheme}:${MASK}` : maskStoreUrl(url);
+  if (scheme !== "redis" && scheme !== "rediss") throw new StoreUrlInvalidError(masked, `the scheme is ${scheme}`);
   if (parsed.hostname === "") throw new StoreUrlInvalidError(masked, "it names no host");
   const db = parsed.pathname.replace(/^\//, "");
   if (db !== "" && !/^\d{1,5}$/.test(db)) throw new StoreUrlInvalidError(masked, "the path is not a database number");

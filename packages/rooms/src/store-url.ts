@@ -13,7 +13,12 @@ export function maskStoreUrl(url: string): string {
   // The last @ ends the userinfo: a password may hold @, / or ? unencoded. An @ that only sits in a path or query
   // masks more than it must, which is the safe way to be wrong.
   const at = masked.lastIndexOf("@");
-  if (start === -1 || at < start + 2) return masked;
+  if (start === -1) {
+    // No authority marker (`scheme:user:password@host`): everything between the scheme and the last @ goes.
+    const colon = masked.indexOf(":");
+    return at === -1 || colon === -1 || colon > at ? masked : `${masked.slice(0, colon + 1)}${MASK}${masked.slice(at)}`;
+  }
+  if (at < start + 2) return masked;
   const userinfo = masked.slice(start + 2, at);
   const colon = userinfo.indexOf(":");
   const user = colon === -1 ? undefined : userinfo.slice(0, colon);

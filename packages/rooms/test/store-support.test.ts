@@ -13,7 +13,8 @@ describe("maskStoreUrl", () => {
     ["redis://u:p@ss@db.example/1", "redis://u:***@db.example/1"],
     ["redis://u:pa/ss@db.example/1", "redis://u:***@db.example/1"],
     ["redis://u:pa#ss@db.example", "redis://u:***@db.example"],
-    ["not a url u:p@ss", "not a url u:p@ss"],
+    ["redis:u:s3cret@db.example", "redis:***@db.example"],
+    ["no url here", "no url here"],
     ["redis://db.example/0?password=s3cret&db=1", "redis://db.example/0?password=***&db=1"],
     ["memory", "memory"],
   ])("%s → %s", (url, masked) => {
