@@ -4,9 +4,13 @@
  */
 export type Awaitable<T> = T | Promise<T>;
 
-/** Whether `value` is a promise (anything with a `then` method), so it must be waited for. */
+/**
+ * Whether `value` is a promise, so it must be waited for. A store answers with native promises (async functions);
+ * `instanceof` keeps this check monomorphic and cheap on the synchronous path, where a `then` lookup on every
+ * result shape (and on boxed numbers) was not.
+ */
 export function isPromiseLike<T>(value: Awaitable<T>): value is Promise<T> {
-  return typeof (value as { then?: unknown } | null)?.then === "function";
+  return value instanceof Promise;
 }
 
 /**
