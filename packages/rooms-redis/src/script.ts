@@ -108,7 +108,22 @@ if op == 'heartbeat' then
   local now = now_ms()
   local missing = redis.call('ZSCORE', P .. 'brokers', B) == false
   redis.call('ZADD', P .. 'brokers', now + ttl, B)
-  for i = 12, #ARGV do redis.call('SADD', BROKER(B) .. ':roles', ARGV[i]) end
+  -- The roles this broker holds are exactly the ones it names: added if missing (its entry was swept, or Redis lost
+  -- them), and dropped if it no longer holds them (a detach that failed while Redis was away) and nobody else does.
+  local held = {}
+  for i = 12, #ARGV do
+    held[ARGV[i]] = true
+    redis.call('SADD', BROKER(B) .. ':roles', ARGV[i])
+  end
+  local stale = {}
+  for _, role in ipairs(redis.call('SMEMBERS', BROKER(B) .. ':roles')) do
+    if not held[role] then table.insert(stale, role) end
+  end
+  table.sort(stale)
+  for _, role in ipairs(stale) do
+    redis.call('SREM', BROKER(B) .. ':roles', role)
+    if not present(role, now) then depart(role, '', {}) end
+  end
   local expired = redis.call('ZRANGEBYSCORE', P .. 'brokers', '-inf', '(' .. now)
   for _, b in ipairs(expired) do drop_broker(b, '', now) end
   return {'ok', missing and 1 or 0, #expired}

@@ -151,6 +151,8 @@ export class RedisRoomStore implements RoomStore {
   readonly #sha: string;
   readonly #listeners = new Set<(event: RoomStoreEvent) => void>();
   readonly #attached = new Set<string>();
+  /** Roles with a join under way → how many. */
+  readonly #joining = new Map<string, number>();
   /** The highest seq this store has seen per room, to continue each past it after a reset. */
   readonly #known = new Map<string, number>();
   #epoch = "";
@@ -217,15 +219,16 @@ export class RedisRoomStore implements RoomStore {
     if (limits !== this.#limitsJson) throw new StoreLimitsMismatchError(this.description, this.#limitsJson, String(limits));
     this.#epoch = String(epoch);
     this.#watcher.restart(String(joinsId));
-    await this.#call("heartbeat", []);
+    await this.#call("heartbeat", this.#held());
     this.#heartbeat = setInterval(() => void this.#beat(), this.#settings.heartbeatMs);
     this.#heartbeat.unref();
   }
 
   async attach(role: string): Promise<void> {
     checkRoleName(role, this.limits.maxRoleNameBytes);
-    const reply = await this.#call("attach", [role]);
+    // Held from now on, before the reply: a heartbeat sent meanwhile names exactly the roles this broker holds.
     this.#attached.add(role);
+    const reply = await this.#call("attach", [role]);
     for (let i = 1; i + 1 < reply.length; i += 2) this.#watcher.watch(String(reply[i]), String(reply[i + 1]));
   }
 
@@ -242,10 +245,19 @@ export class RedisRoomStore implements RoomStore {
   async join(room: string, role: string): Promise<StoreJoin> {
     checkRoleName(role, this.limits.maxRoleNameBytes);
     checkRoomName(room, this.limits.roomNamePattern);
-    const reply = await this.#call("join", [room, role]);
-    this.#refusal(reply, room, role);
+    // Counted as held while the join is under way, so a heartbeat sent meanwhile does not drop what it adds.
+    this.#joining.set(role, (this.#joining.get(role) ?? 0) + 1);
+    let reply: Reply;
+    try {
+      reply = await this.#call("join", [room, role]);
+      this.#refusal(reply, room, role);
+      this.#attached.add(role);
+    } finally {
+      const left = (this.#joining.get(role) ?? 1) - 1;
+      if (left === 0) this.#joining.delete(role);
+      else this.#joining.set(role, left);
+    }
     const [, created, joined, seq, cursor, since] = reply;
-    this.#attached.add(role);
     this.#saw(room, Number(seq));
     this.#watcher.watch(room, String(since));
     const members = strings(reply, 6);
@@ -408,12 +420,12 @@ export class RedisRoomStore implements RoomStore {
     this.#epoch = String(epoch);
     this.#watcher.restart(String(joinsId));
     this.#emit({ type: "reset", epoch: this.#epoch, rooms });
-    await this.#call("heartbeat", [...this.#attached]).catch(() => undefined);
+    await this.#call("heartbeat", this.#held()).catch(() => undefined);
   }
 
   async #beat(): Promise<void> {
     try {
-      await this.#call("heartbeat", [...this.#attached]);
+      await this.#call("heartbeat", this.#held());
     } catch {
       // Reported through the availability and reset events; the next heartbeat tries again.
     }
@@ -443,6 +455,13 @@ export class RedisRoomStore implements RoomStore {
       })
       .catch(() => undefined)
       .then((from) => this.#watcher.start(connection, from));
+  }
+
+  /** The roles this broker holds, for a heartbeat: attached, or with a join under way. */
+  #held(): string[] {
+    const held = new Set(this.#attached);
+    for (const role of this.#joining.keys()) held.add(role);
+    return [...held];
   }
 
   #emit(event: RoomStoreEvent): void {

@@ -70,3 +70,23 @@ test("a stopped Redis fails calls at once; when it is back (with its data) the s
   const after = await eventually(() => store.post("ops", "ann", "after"));
   expect(after.seq).toBe(2);
 });
+
+test("a detach lost while Redis was away is made good by the broker's next heartbeat", async () => {
+  // Stopped, not paused: a paused Redis still runs what was sent once it resumes, so the detach would not be lost.
+  server = await startRedisServer({ persistence: true });
+  const a = await openStore(server.url, { keyPrefix: "hb:", brokerId: "a", timeoutMs: TIMEOUT_MS, heartbeatMs: 200 }, opened);
+  const b = await openStore(server.url, { keyPrefix: "hb:", brokerId: "b", watchBlockMs: 200 }, opened);
+  const heard = record(b);
+  await a.join("hall", "ann");
+  await b.join("hall", "bob");
+  await server.stop();
+  const lost = await timed(() => a.detach("ann"));
+  expect(lost.code).toBe("ERR_STORE_UNAVAILABLE");
+  await server.start();
+  await eventually(async () => {
+    expect(await b.members("hall")).toEqual(["bob"]);
+  });
+  await eventually(async () => {
+    expect(heard).toContainEqual({ type: "activity", kind: "disconnect", room: "hall", seq: 0, role: "ann", recipients: ["bob"] });
+  });
+});
