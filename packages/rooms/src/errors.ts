@@ -141,3 +141,66 @@ export class RoomsOptionError extends RoomsError {
     super(`Invalid rooms option ${option}: expected ${expected}, got ${previewValue(got)}`);
   }
 }
+
+/** A post's idempotency key is not a non-empty string of at most MAX_POST_KEY_BYTES UTF-8 bytes. */
+export class PostKeyInvalidError extends RoomsError {
+  override readonly name = "PostKeyInvalidError";
+  readonly code = "ERR_POST_KEY_INVALID";
+  constructor(readonly key: unknown) {
+    super(`Invalid post key: expected a non-empty string of at most 128 UTF-8 bytes, got ${previewValue(key)}`);
+  }
+}
+
+/**
+ * A room store could not be reached, or did not answer within its timeout; the call may or may not have taken
+ * effect (a post retried with the same key is stored once). `store` is the store's masked description.
+ */
+export class StoreUnavailableError extends RoomsError {
+  override readonly name = "StoreUnavailableError";
+  readonly code = "ERR_STORE_UNAVAILABLE";
+  constructor(
+    readonly store: string,
+    readonly operation: string,
+    readonly timeoutMs: number,
+    reason: string,
+    options?: ErrorOptions,
+  ) {
+    super(
+      `Room store ${store} unavailable during ${operation} (timeout ${timeoutMs} ms): ${previewValue(reason)}`,
+      options,
+    );
+  }
+}
+
+/**
+ * A room store lost its data (a server restarted without persistence): its epoch is not the one this store opened
+ * with. The call did not take effect; the store has taken up the new epoch and continues every room it knew past
+ * its highest sequence number, so numbers are never reused, but history, members and cursors are gone.
+ */
+export class StoreResetError extends RoomsError {
+  override readonly name = "StoreResetError";
+  readonly code = "ERR_STORE_RESET";
+  constructor(
+    readonly store: string,
+    readonly expectedEpoch: string,
+    readonly foundEpoch: string | undefined,
+  ) {
+    super(
+      `Room store ${store} lost its data: expected epoch ${previewValue(expectedEpoch)}, found ` +
+        `${foundEpoch === undefined ? "none" : previewValue(foundEpoch)}; rooms continue past their last sequence ` +
+        "numbers, but their history, members and read positions are gone",
+    );
+  }
+}
+
+/** A room store was called after `close()`. */
+export class StoreClosedError extends RoomsError {
+  override readonly name = "StoreClosedError";
+  readonly code = "ERR_STORE_CLOSED";
+  constructor(
+    readonly store: string,
+    readonly operation: string,
+  ) {
+    super(`Room store ${store} is closed; ${operation} was refused`);
+  }
+}

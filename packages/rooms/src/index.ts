@@ -15,11 +15,27 @@
  * rooms.dropConnection("conn-2"); // [{ room: "design-review", role: "critic" }]
  * ```
  *
+ * A broker holds its rooms through a `RoomStore`: `MemoryRoomStore` (the default, synchronous) keeps them here;
+ * `@orphus/rooms-redis` shares them between brokers on several hosts. One contract, one property suite, both stores:
+ *
+ * ```ts
+ * import { MemoryRoomStore, andThen } from "@orphus/rooms";
+ *
+ * const store = new MemoryRoomStore();
+ * store.join("design-review", "planner");
+ * andThen(store.post("design-review", "planner", "Ship it.", { key: "c0ffee" }), (posted) => posted.seq); // 1
+ * ```
+ *
  * Sequence numbers start at 1 and only grow, so `afterSeq` means the same thing however often the ring wraps; a
  * read that starts before the retained window says how many messages were evicted unread and which ones. Sizes
  * are UTF-8 bytes. Time comes from the injected clock. Nothing here does I/O: the broker is the glue.
  */
 export { RoomRegistry } from "./registry.js";
+export { MemoryRoomStore } from "./memory-store.js";
+export { resolveRoomStoreOptions } from "./store-options.js";
+export { andThen, isPromiseLike } from "./awaitable.js";
+export { maskStoreUrl, MASK } from "./store-url.js";
+export { checkMessageSize, checkPageLimit, checkPostKey, checkRoleName, checkRoomName, checkSeq } from "./checks.js";
 export { Room } from "./room.js";
 export { SeqRing } from "./ring.js";
 export {
@@ -32,6 +48,8 @@ export {
   DEFAULT_MAX_ROLE_NAME_BYTES,
   DEFAULT_MAX_RETAINED_CURSORS,
   DEFAULT_ROOM_NAME_PATTERN,
+  DEFAULT_MAX_POST_KEYS,
+  MAX_POST_KEY_BYTES,
 } from "./limits.js";
 export {
   RoomsError,
@@ -46,8 +64,31 @@ export {
   SeqInvalidError,
   PageLimitInvalidError,
   RoomsOptionError,
+  PostKeyInvalidError,
+  StoreUnavailableError,
+  StoreResetError,
+  StoreClosedError,
 } from "./errors.js";
 export type { RoomRegistryOptions, RoomDeparture } from "./registry.js";
 export type { ConnectionId, RoomMessage, RoomPage, RoomSummary } from "./room.js";
 export type { EvictedRange, RingSlice } from "./ring.js";
 export type { Clock, RoomLimits, RoomOptions } from "./options.js";
+export type { Awaitable } from "./awaitable.js";
+export type { MemoryRoomStoreOptions } from "./memory-store.js";
+export type { RoomStoreOptions } from "./store-options.js";
+export type {
+  RoomActivity,
+  RoomStore,
+  RoomStoreEvent,
+  RoomStoreLimits,
+  StoreAvailabilityEvent,
+  StoreDeparture,
+  StoreJoin,
+  StoreLeave,
+  StorePost,
+  StorePostOptions,
+  StoreRead,
+  StoreReadOptions,
+  StoreResetEvent,
+  StoreRoomListing,
+} from "./store.js";

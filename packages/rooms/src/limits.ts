@@ -24,3 +24,9 @@ export const DEFAULT_MAX_RETAINED_CURSORS = 256;
 
 /** Default room-name syntax: 1 to 64 of lower-case letters, digits, `.`, `_`, `-`, starting with a letter or digit. */
 export const DEFAULT_ROOM_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+/** Default number of idempotency keys of recent posts a room remembers; the oldest is forgotten first. */
+export const DEFAULT_MAX_POST_KEYS = 1024;
+
+/** Largest idempotency key of a post, in UTF-8 bytes, non-empty. */
+export const MAX_POST_KEY_BYTES = 128;

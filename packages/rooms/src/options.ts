@@ -1,5 +1,6 @@
 import { RoomsOptionError } from "./errors.js";
 import {
+  DEFAULT_ROOM_NAME_PATTERN,
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MAX_HEADLINE_BYTES,
   DEFAULT_MAX_MEMBERS,
@@ -73,4 +74,12 @@ export function resolveRoomOptions(options: RoomOptions | undefined): ResolvedRo
     ),
     clock,
   };
+}
+
+/** The room-name pattern, default applied, copied without `g` and `y` flags; throws RoomsOptionError. */
+export function roomNamePatternOption(pattern: RegExp | undefined): RegExp {
+  const resolved = pattern ?? DEFAULT_ROOM_NAME_PATTERN;
+  if (!(resolved instanceof RegExp)) throw new RoomsOptionError("roomNamePattern", "a RegExp", resolved);
+  // A global or sticky RegExp keeps lastIndex between tests, which would make validation depend on history.
+  return new RegExp(resolved.source, resolved.flags.replace(/[gy]/g, ""));
 }

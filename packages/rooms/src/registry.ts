@@ -1,6 +1,7 @@
-import { RoomLimitError, RoomNameInvalidError, RoomsOptionError } from "./errors.js";
-import { DEFAULT_MAX_ROOMS, DEFAULT_ROOM_NAME_PATTERN } from "./limits.js";
-import { integerOption, resolveRoomOptions, type RoomOptions } from "./options.js";
+import { checkRoomName } from "./checks.js";
+import { RoomLimitError } from "./errors.js";
+import { DEFAULT_MAX_ROOMS } from "./limits.js";
+import { integerOption, resolveRoomOptions, roomNamePatternOption, type RoomOptions } from "./options.js";
 import { Room, type ConnectionId, type RoomSummary } from "./room.js";
 
 /** Options of a registry: its own limits, plus the options every room it creates gets. */
@@ -30,10 +31,7 @@ export class RoomRegistry {
   /** Checks every option now, so a bad one fails at start-up rather than at the first room. */
   constructor(options?: RoomRegistryOptions) {
     this.maxRooms = integerOption("maxRooms", options?.maxRooms, DEFAULT_MAX_ROOMS, 1);
-    const pattern = options?.roomNamePattern ?? DEFAULT_ROOM_NAME_PATTERN;
-    if (!(pattern instanceof RegExp)) throw new RoomsOptionError("roomNamePattern", "a RegExp", pattern);
-    // A global or sticky RegExp keeps lastIndex between tests, which would make validation depend on history.
-    this.roomNamePattern = new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, ""));
+    this.roomNamePattern = roomNamePatternOption(options?.roomNamePattern);
     this.#roomOptions = resolveRoomOptions(options);
   }
 
@@ -51,7 +49,7 @@ export class RoomRegistry {
   getOrCreate(name: string): Room {
     const existing = this.#rooms.get(name);
     if (existing !== undefined) return existing;
-    if (!this.isValidName(name)) throw new RoomNameInvalidError(name, this.roomNamePattern);
+    checkRoomName(name, this.roomNamePattern);
     if (this.#rooms.size >= this.maxRooms) throw new RoomLimitError(name, this.maxRooms);
     const room = new Room(name, this.#roomOptions);
     this.#rooms.set(name, room);

@@ -1,15 +1,7 @@
-import {
-  BodyTooLargeError,
-  HeadlineTooLargeError,
-  MemberLimitError,
-  NotMemberError,
-  PageLimitInvalidError,
-  RoleNameInvalidError,
-  SeqInvalidError,
-} from "./errors.js";
+import { checkMessageSize, checkPageLimit, checkRoleName, checkSeq } from "./checks.js";
+import { MemberLimitError, NotMemberError } from "./errors.js";
 import { resolveRoomOptions, type Clock, type RoomLimits, type RoomOptions } from "./options.js";
 import { SeqRing, type EvictedRange } from "./ring.js";
-import { utf8BytesOver } from "./utf8.js";
 
 /** Identifies one client connection of the broker; a role may be joined from several. Compared with SameValueZero. */
 export type ConnectionId = string | number;
@@ -113,9 +105,7 @@ export class Room {
    */
   join(role: string, connectionId: ConnectionId): boolean {
     const { maxRoleNameBytes, maxMembers } = this.limits;
-    if (typeof role !== "string" || role.length === 0 || utf8BytesOver(role, maxRoleNameBytes) !== undefined) {
-      throw new RoleNameInvalidError(role, maxRoleNameBytes);
-    }
+    checkRoleName(role, maxRoleNameBytes);
     const joined = this.#members.get(role);
     if (joined !== undefined) {
       joined.add(connectionId);
@@ -168,13 +158,7 @@ export class Room {
    */
   post(author: string, body: string, headline?: string): RoomMessage {
     const cursor = this.#memberCursor(author);
-    const { maxBodyBytes, maxHeadlineBytes } = this.limits;
-    const bodyBytes = utf8BytesOver(body, maxBodyBytes);
-    if (bodyBytes !== undefined) throw new BodyTooLargeError(this.name, bodyBytes, maxBodyBytes);
-    if (headline !== undefined) {
-      const headlineBytes = utf8BytesOver(headline, maxHeadlineBytes);
-      if (headlineBytes !== undefined) throw new HeadlineTooLargeError(this.name, headlineBytes, maxHeadlineBytes);
-    }
+    checkMessageSize(this.name, body, headline, this.limits);
     const seq = this.#ring.nextSeq;
     const postedAt = this.#clock();
     const message: RoomMessage = Object.freeze(
@@ -190,8 +174,8 @@ export class Room {
    * window the page says how many were evicted and their range. Throws SeqInvalidError or PageLimitInvalidError.
    */
   page(afterSeq: number, limit: number = this.capacity): RoomPage {
-    if (!isCount(afterSeq)) throw new SeqInvalidError("page", afterSeq);
-    if (!isCount(limit)) throw new PageLimitInvalidError(limit);
+    checkSeq("page", afterSeq);
+    checkPageLimit(limit);
     const slice = this.#ring.after(afterSeq, limit);
     const { newestSeq, oldestSeq, hasMore } = slice;
     return slice.evicted === undefined
@@ -214,7 +198,7 @@ export class Room {
    * and never past the newest seq (a larger `seq` is clamped). Throws SeqInvalidError or NotMemberError.
    */
   markRead(role: string, seq: number): number {
-    if (!isCount(seq)) throw new SeqInvalidError("markRead", seq);
+    checkSeq("markRead", seq);
     const cursor = this.#memberCursor(role);
     const next = Math.min(seq, this.#ring.newestSeq);
     if (next <= cursor) return cursor;
@@ -250,9 +234,4 @@ export class Room {
     this.#departed.delete(oldest);
     this.#cursors.delete(oldest);
   }
-}
-
-/** A non-negative safe integer: the form of every seq and limit. */
-function isCount(value: number): boolean {
-  return Number.isSafeInteger(value) && value >= 0;
 }

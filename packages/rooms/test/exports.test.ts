@@ -7,17 +7,22 @@ test("the public runtime surface is exactly these names", () => {
     "DEFAULT_MAX_BODY_BYTES",
     "DEFAULT_MAX_HEADLINE_BYTES",
     "DEFAULT_MAX_MEMBERS",
+    "DEFAULT_MAX_POST_KEYS",
     "DEFAULT_MAX_RETAINED_CURSORS",
     "DEFAULT_MAX_ROLE_NAME_BYTES",
     "DEFAULT_MAX_ROOMS",
     "DEFAULT_RING_CAPACITY",
     "DEFAULT_ROOM_NAME_PATTERN",
     "HeadlineTooLargeError",
+    "MASK",
+    "MAX_POST_KEY_BYTES",
     "MAX_RING_CAPACITY",
     "MemberLimitError",
+    "MemoryRoomStore",
     "MessageTooLargeError",
     "NotMemberError",
     "PageLimitInvalidError",
+    "PostKeyInvalidError",
     "RoleNameInvalidError",
     "Room",
     "RoomLimitError",
@@ -27,6 +32,19 @@ test("the public runtime surface is exactly these names", () => {
     "RoomsOptionError",
     "SeqInvalidError",
     "SeqRing",
+    "StoreClosedError",
+    "StoreResetError",
+    "StoreUnavailableError",
+    "andThen",
+    "checkMessageSize",
+    "checkPageLimit",
+    "checkPostKey",
+    "checkRoleName",
+    "checkRoomName",
+    "checkSeq",
+    "isPromiseLike",
+    "maskStoreUrl",
+    "resolveRoomStoreOptions",
   ]);
 });
 
@@ -41,6 +59,9 @@ test("the default limits", () => {
     DEFAULT_MAX_ROLE_NAME_BYTES: rooms.DEFAULT_MAX_ROLE_NAME_BYTES,
     DEFAULT_MAX_RETAINED_CURSORS: rooms.DEFAULT_MAX_RETAINED_CURSORS,
     DEFAULT_ROOM_NAME_PATTERN: rooms.DEFAULT_ROOM_NAME_PATTERN.source,
+    DEFAULT_MAX_POST_KEYS: rooms.DEFAULT_MAX_POST_KEYS,
+    MAX_POST_KEY_BYTES: rooms.MAX_POST_KEY_BYTES,
+    MASK: rooms.MASK,
   }).toEqual({
     DEFAULT_RING_CAPACITY: 500,
     MAX_RING_CAPACITY: 1_000_000,
@@ -51,6 +72,9 @@ test("the default limits", () => {
     DEFAULT_MAX_ROLE_NAME_BYTES: 128,
     DEFAULT_MAX_RETAINED_CURSORS: 256,
     DEFAULT_ROOM_NAME_PATTERN: "^[a-z0-9][a-z0-9._-]{0,63}$",
+    DEFAULT_MAX_POST_KEYS: 1024,
+    MAX_POST_KEY_BYTES: 128,
+    MASK: "***",
   });
 });
 
@@ -66,6 +90,10 @@ test("every error class has a stable code and name and derives from RoomsError",
     new rooms.SeqInvalidError("page", -1),
     new rooms.PageLimitInvalidError(-1),
     new rooms.RoomsOptionError("capacity", "an integer", 0),
+    new rooms.PostKeyInvalidError(""),
+    new rooms.StoreUnavailableError("redis://h", "post", 2000, "timed out"),
+    new rooms.StoreResetError("redis://h", "e1", undefined),
+    new rooms.StoreClosedError("memory", "post"),
   ];
   expect(samples.every((error) => error instanceof rooms.RoomsError && error instanceof Error)).toBe(true);
   expect(samples.map((error) => [error.name, error.code])).toEqual([
@@ -79,6 +107,10 @@ test("every error class has a stable code and name and derives from RoomsError",
     ["SeqInvalidError", "ERR_SEQ_INVALID"],
     ["PageLimitInvalidError", "ERR_PAGE_LIMIT_INVALID"],
     ["RoomsOptionError", "ERR_ROOMS_INVALID_OPTION"],
+    ["PostKeyInvalidError", "ERR_POST_KEY_INVALID"],
+    ["StoreUnavailableError", "ERR_STORE_UNAVAILABLE"],
+    ["StoreResetError", "ERR_STORE_RESET"],
+    ["StoreClosedError", "ERR_STORE_CLOSED"],
   ]);
   expect(new rooms.BodyTooLargeError("r", 2, 1)).toBeInstanceOf(rooms.MessageTooLargeError);
 });

@@ -1,0 +1,281 @@
+// The store's one Lua script. Every call is one EVALSHA of it, so each store operation is atomic on the server:
+// seqs are allocated and appended in one step (HINCRBY, then XADD with that seq as the entry ID and MAXLEN equal to
+// the ring's capacity), and no two brokers can interleave inside a join, a post or a departure.
+//
+// ARGV: 1 op, 2 key prefix, 3 epoch, 4 broker id, 5 capacity, 6 max rooms, 7 max members, 8 max retained cursors,
+// 9 max post keys, 10 activity entries kept per stream, 11 member TTL (ms), then the op's own arguments from 12.
+// Replies are arrays whose first element says how it went: "ok", "reset" (the epoch is not ours: the data was
+// lost), or a refusal ("not-member", "room-limit", "member-limit", "refused", "no-room"), or "replay" for a post key.
+//
+// Keys are built from the prefix and are not declared in KEYS: the store targets a standalone Redis (or a primary
+// with replicas), not Redis Cluster.
+export const STORE_SCRIPT = String.raw`
+local op, P, epoch, B = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local capacity, maxRooms, maxMembers = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
+local maxRetained, maxKeys, activityMax, ttl = tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11])
+
+local function now_ms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+-- Names are length-prefixed inside keys, so no room, role or broker name can reach another's keys.
+local function R(room) return P .. 'room:' .. string.len(room) .. ':' .. room end
+local function ROLE(role) return P .. 'role:' .. string.len(role) .. ':' .. role end
+local function BROKER(b) return P .. 'broker:' .. string.len(b) .. ':' .. b end
+local function json_list(t) if #t == 0 then return '[]' end return cjson.encode(t) end
+local function last_id(stream)
+  local e = redis.call('XREVRANGE', stream, '+', '-', 'COUNT', 1)
+  if #e == 0 then return '0-0' end
+  return e[1][1]
+end
+local function activity(room, kind, role, seq, cause, recipients)
+  redis.call('XADD', R(room) .. ':activity', 'MAXLEN', '~', activityMax, '*',
+    'k', kind, 'p', role, 's', seq, 'c', cause, 'to', json_list(recipients))
+end
+
+-- Takes role out of room: its cursor joins the departed (the earliest dropped past maxRetained); the others hear it.
+local function leave_room(room, role, kind, cause)
+  local r = R(room)
+  if redis.call('SREM', r .. ':members', role) == 0 then return nil end
+  redis.call('SREM', ROLE(role) .. ':rooms', room)
+  redis.call('ZADD', r .. ':departed', redis.call('HINCRBY', r, 'departures', 1), role)
+  if redis.call('ZCARD', r .. ':departed') > maxRetained then
+    local oldest = redis.call('ZPOPMIN', r .. ':departed', 1)
+    redis.call('HDEL', r .. ':cursors', oldest[1])
+  end
+  local recipients = redis.call('SMEMBERS', r .. ':members')
+  if kind == 'leave' then table.insert(recipients, role) end
+  activity(room, kind, role, 0, cause, recipients)
+  return recipients
+end
+
+-- Whether role has an open connection on any broker whose heartbeat has not expired.
+local function present(role, now)
+  for _, b in ipairs(redis.call('ZRANGEBYSCORE', P .. 'brokers', now, '+inf')) do
+    if redis.call('SISMEMBER', BROKER(b) .. ':roles', role) == 1 then return true end
+  end
+  return false
+end
+
+-- A role held by no broker leaves every room it is in, in room order; flat reply of room, recipients (JSON).
+local function depart(role, cause, out)
+  local rooms = redis.call('SMEMBERS', ROLE(role) .. ':rooms')
+  table.sort(rooms)
+  for _, room in ipairs(rooms) do
+    local recipients = leave_room(room, role, 'disconnect', cause)
+    if recipients ~= nil then
+      table.insert(out, room)
+      table.insert(out, json_list(recipients))
+    end
+  end
+end
+
+-- Broker b is gone (closed, or its heartbeat expired): its roles that no other broker holds leave their rooms.
+local function drop_broker(b, cause, now)
+  local key = BROKER(b) .. ':roles'
+  local roles = redis.call('SMEMBERS', key)
+  redis.call('DEL', key, BROKER(b) .. ':wake')
+  redis.call('ZREM', P .. 'brokers', b)
+  table.sort(roles)
+  for _, role in ipairs(roles) do
+    if not present(role, now) then depart(role, cause, {}) end
+  end
+end
+
+if op == 'open' then
+  redis.call('HSETNX', P .. 'meta', 'epoch', epoch)
+  redis.call('HSETNX', P .. 'meta', 'limits', ARGV[12])
+  return {'ok', redis.call('HGET', P .. 'meta', 'epoch'), redis.call('HGET', P .. 'meta', 'limits'), last_id(P .. 'joins')}
+end
+
+if op == 'recover' then
+  -- The first broker to notice a reset writes the new epoch; the others take it up. Every broker seeds the rooms it
+  -- knew at the highest seq it saw, so numbers continue instead of starting again at 1.
+  redis.call('HSETNX', P .. 'meta', 'epoch', ARGV[12])
+  redis.call('HSETNX', P .. 'meta', 'limits', ARGV[13])
+  for i = 14, #ARGV, 2 do
+    local room, floor = ARGV[i], tonumber(ARGV[i + 1])
+    redis.call('SADD', P .. 'rooms', room)
+    if (tonumber(redis.call('HGET', R(room), 'seq')) or 0) < floor then redis.call('HSET', R(room), 'seq', floor) end
+  end
+  return {'ok', redis.call('HGET', P .. 'meta', 'epoch'), last_id(P .. 'joins')}
+end
+
+local found = redis.call('HGET', P .. 'meta', 'epoch')
+if found ~= epoch then return {'reset', found or ''} end
+
+if op == 'heartbeat' then
+  local now = now_ms()
+  local missing = redis.call('ZSCORE', P .. 'brokers', B) == false
+  redis.call('ZADD', P .. 'brokers', now + ttl, B)
+  -- The roles this broker holds are exactly the ones it names: added if missing (its entry was swept, or Redis lost
+  -- them), and dropped if it no longer holds them (a detach that failed while Redis was away) and nobody else does.
+  local held = {}
+  for i = 12, #ARGV do
+    held[ARGV[i]] = true
+    redis.call('SADD', BROKER(B) .. ':roles', ARGV[i])
+  end
+  local stale = {}
+  for _, role in ipairs(redis.call('SMEMBERS', BROKER(B) .. ':roles')) do
+    if not held[role] then table.insert(stale, role) end
+  end
+  table.sort(stale)
+  for _, role in ipairs(stale) do
+    redis.call('SREM', BROKER(B) .. ':roles', role)
+    if not present(role, now) then depart(role, '', {}) end
+  end
+  local expired = redis.call('ZRANGEBYSCORE', P .. 'brokers', '-inf', '(' .. now)
+  for _, b in ipairs(expired) do drop_broker(b, '', now) end
+  return {'ok', missing and 1 or 0, #expired}
+end
+
+if op == 'close' then
+  drop_broker(B, B, now_ms())
+  return {'ok'}
+end
+
+if op == 'attach' then
+  local role = ARGV[12]
+  redis.call('SADD', BROKER(B) .. ':roles', role)
+  local out = {'ok'}
+  for _, room in ipairs(redis.call('SMEMBERS', ROLE(role) .. ':rooms')) do
+    table.insert(out, room)
+    table.insert(out, last_id(R(room) .. ':activity'))
+  end
+  return out
+end
+
+if op == 'detach' then
+  local role = ARGV[12]
+  local out = {'ok'}
+  if redis.call('SREM', BROKER(B) .. ':roles', role) == 0 then return out end
+  if present(role, now_ms()) then return out end
+  depart(role, B, out)
+  return out
+end
+
+if op == 'join' then
+  local room, role = ARGV[12], ARGV[13]
+  local r = R(room)
+  local created = redis.call('SISMEMBER', P .. 'rooms', room) == 0
+  if created and redis.call('SCARD', P .. 'rooms') >= maxRooms then return {'room-limit'} end
+  local joined = redis.call('SISMEMBER', r .. ':members', role) == 0
+  if joined and redis.call('SCARD', r .. ':members') >= maxMembers then return {'member-limit'} end
+  if created then
+    redis.call('SADD', P .. 'rooms', room)
+    redis.call('HSETNX', r, 'seq', 0)
+  end
+  redis.call('SADD', BROKER(B) .. ':roles', role)
+  local seq = tonumber(redis.call('HGET', r, 'seq'))
+  local since = last_id(r .. ':activity')
+  if joined then
+    redis.call('SADD', r .. ':members', role)
+    redis.call('SADD', ROLE(role) .. ':rooms', room)
+    -- A returning role whose cursor was retained resumes there; a new one starts before the oldest retained message.
+    if redis.call('ZREM', r .. ':departed', role) == 0 then
+      redis.call('HSET', r .. ':cursors', role, seq - redis.call('XLEN', r .. ':log'))
+    end
+  end
+  local members = redis.call('SMEMBERS', r .. ':members')
+  if joined then
+    redis.call('XADD', P .. 'joins', 'MAXLEN', '~', activityMax, '*',
+      'r', room, 'p', role, 'c', B, 'to', json_list(members))
+  end
+  local out = {'ok', created and 1 or 0, joined and 1 or 0, seq, tonumber(redis.call('HGET', r .. ':cursors', role)), since}
+  for _, m in ipairs(members) do table.insert(out, m) end
+  return out
+end
+
+if op == 'leave' then
+  local recipients = leave_room(ARGV[12], ARGV[13], 'leave', B)
+  if recipients == nil then return {'ok', 0} end
+  local out = {'ok', 1}
+  for _, m in ipairs(recipients) do table.insert(out, m) end
+  return out
+end
+
+if op == 'members' then
+  local room = ARGV[12]
+  if redis.call('SISMEMBER', P .. 'rooms', room) == 0 then return {'no-room'} end
+  local out = {'ok'}
+  for _, m in ipairs(redis.call('SMEMBERS', R(room) .. ':members')) do table.insert(out, m) end
+  return out
+end
+
+if op == 'list' then
+  local role = ARGV[12]
+  local rooms = redis.call('SMEMBERS', P .. 'rooms')
+  table.sort(rooms)
+  local out = {'ok'}
+  for _, room in ipairs(rooms) do
+    local r = R(room)
+    local joined = redis.call('SISMEMBER', r .. ':members', role)
+    table.insert(out, {room, redis.call('SCARD', r .. ':members'), tonumber(redis.call('HGET', r, 'seq')) or 0,
+      redis.call('XLEN', r .. ':log'), joined, joined == 1 and tonumber(redis.call('HGET', r .. ':cursors', role)) or -1})
+  end
+  return out
+end
+
+-- The rest act for a member; the JS side may already know the request is refused ("1" in ARGV[12]) and asks only
+-- whether membership (or, for a post, an earlier post under the same key) answers first, as the memory store does.
+local refuse, room, role = ARGV[12], ARGV[13], ARGV[14]
+local r = R(room)
+
+if op == 'post' then
+  local key = ARGV[17]
+  local keyed = nil
+  if key ~= '' then
+    keyed = string.len(role) .. ':' .. role .. key
+    local earlier = redis.call('HGET', r .. ':keys', keyed)
+    if earlier then return {'replay', earlier} end
+  end
+  if redis.call('SISMEMBER', r .. ':members', role) == 0 then return {'not-member'} end
+  if refuse == '1' then return {'refused'} end
+  -- A headline arrives behind a one-character marker ('' is none), so an empty headline stays apart from none.
+  local body, headline = ARGV[15], ARGV[16]
+  local seq = redis.call('HINCRBY', r, 'seq', 1)
+  local t = now_ms()
+  if headline == '' then
+    redis.call('XADD', r .. ':log', 'MAXLEN', capacity, seq .. '-0', 'a', role, 'b', body, 't', t)
+  else
+    redis.call('XADD', r .. ':log', 'MAXLEN', capacity, seq .. '-0', 'a', role, 'b', body, 't', t, 'h', headline)
+  end
+  if tonumber(redis.call('HGET', r .. ':cursors', role)) == seq - 1 then redis.call('HSET', r .. ':cursors', role, seq) end
+  if keyed ~= nil and maxKeys > 0 then
+    redis.call('HSET', r .. ':keys', keyed, seq .. ':' .. t)
+    redis.call('RPUSH', r .. ':key-order', keyed)
+    if redis.call('LLEN', r .. ':key-order') > maxKeys then
+      redis.call('HDEL', r .. ':keys', redis.call('LPOP', r .. ':key-order'))
+    end
+  end
+  local members = redis.call('SMEMBERS', r .. ':members')
+  activity(room, 'post', role, seq, B, members)
+  local out = {'ok', seq, t}
+  for _, m in ipairs(members) do table.insert(out, m) end
+  return out
+end
+
+if redis.call('SISMEMBER', r .. ':members', role) == 0 then return {'not-member'} end
+if refuse == '1' then return {'refused'} end
+local newest = tonumber(redis.call('HGET', r, 'seq'))
+local cursor = tonumber(redis.call('HGET', r .. ':cursors', role))
+
+if op == 'read' then
+  local after = ARGV[15] == '' and cursor or tonumber(ARGV[15])
+  local limit = ARGV[16] == '' and capacity or tonumber(ARGV[16])
+  local entries = {}
+  if limit > 0 then entries = redis.call('XRANGE', r .. ':log', after + 1, '+', 'COUNT', limit) end
+  return {'ok', newest, redis.call('XLEN', r .. ':log'), cursor, after, entries}
+end
+
+if op == 'mark-read' then
+  local target = math.min(tonumber(ARGV[15]), newest)
+  if target > cursor then
+    redis.call('HSET', r .. ':cursors', role, target)
+    cursor = target
+  end
+  return {'ok', cursor}
+end
+
+return redis.error_reply('ERR unknown store op ' .. tostring(op))
+`;

@@ -1,0 +1,273 @@
+import { randomBytes } from "node:crypto";
+import { checkPostKey, checkRoleName } from "./checks.js";
+import { NotMemberError, StoreClosedError } from "./errors.js";
+import type { Clock } from "./options.js";
+import { RoomRegistry } from "./registry.js";
+import type { Room } from "./room.js";
+import { resolveRoomStoreOptions, type RoomStoreOptions } from "./store-options.js";
+import type {
+  RoomActivity,
+  RoomStore,
+  RoomStoreEvent,
+  RoomStoreLimits,
+  StoreDeparture,
+  StoreJoin,
+  StoreLeave,
+  StorePost,
+  StorePostOptions,
+  StoreRead,
+  StoreReadOptions,
+  StoreRoomListing,
+} from "./store.js";
+
+/** Options of a memory store. */
+export interface MemoryRoomStoreOptions extends RoomStoreOptions {
+  /** This broker's identity; default a random one. */
+  readonly brokerId?: string;
+}
+
+/** A remembered post of an idempotency key. */
+interface KeyedPost {
+  readonly seq: number;
+  readonly postedAt: number;
+}
+
+/** What the stores of one memory space share: the rooms, who holds which role, the post keys. */
+class MemorySpace {
+  readonly registry: RoomRegistry;
+  /** Role → the brokers it has an open connection on. */
+  readonly presence = new Map<string, Set<string>>();
+  /** Room → post key (author and key) → the post it named, oldest first. */
+  readonly postKeys = new Map<string, Map<string, KeyedPost>>();
+  readonly stores = new Set<MemoryRoomStore>();
+
+  constructor(
+    readonly limits: RoomStoreLimits,
+    clock: Clock,
+  ) {
+    // Each role holds one seat per room, its own name: membership belongs to the role, not to a connection.
+    this.registry = new RoomRegistry({ ...limits, clock });
+  }
+
+  /** Hands the activity to the subscribers of every store but `origin`, after the current call has returned. */
+  deliver(
+    origin: MemoryRoomStore,
+    kind: RoomActivity["kind"],
+    room: string,
+    seq: number,
+    role: string,
+    recipients: readonly string[],
+  ): void {
+    // A lone store (one broker: the usual case) has nobody to tell, and makes no event.
+    if (this.stores.size < 2) return;
+    const event: RoomActivity = { type: "activity", kind, room, seq, role, recipients };
+    for (const store of this.stores) if (store !== origin) store.hear(event);
+  }
+}
+
+/** The space the next store joins instead of making its own: set by `peer()` just before it constructs one. */
+let joiningSpace: MemorySpace | undefined;
+
+/**
+ * The default room store: rooms in this process's memory, answering synchronously, gone when the process ends.
+ * `peer()` opens another broker's store on the same rooms (for tests and embedders running several brokers in one
+ * process); each peer hears the others' activity.
+ */
+export class MemoryRoomStore implements RoomStore {
+  readonly kind = "memory";
+  readonly description = "memory";
+  readonly brokerId: string;
+  readonly limits: RoomStoreLimits;
+  readonly #space: MemorySpace;
+  /** Roles attached through this store. */
+  readonly #attached = new Set<string>();
+  readonly #listeners = new Set<(event: RoomStoreEvent) => void>();
+  #closed = false;
+
+  constructor(options?: MemoryRoomStoreOptions) {
+    let space = joiningSpace;
+    joiningSpace = undefined;
+    if (space === undefined) {
+      const { limits, clock } = resolveRoomStoreOptions(options);
+      space = new MemorySpace(limits, clock);
+    }
+    this.#space = space;
+    this.limits = space.limits;
+    this.brokerId = options?.brokerId ?? randomBytes(8).toString("hex");
+    space.stores.add(this);
+  }
+
+  /** Another broker's store on the same rooms; `brokerId` defaults to a random one. */
+  peer(brokerId?: string): MemoryRoomStore {
+    joiningSpace = this.#space;
+    return new MemoryRoomStore(brokerId === undefined ? undefined : { brokerId });
+  }
+
+  attach(role: string): void {
+    this.#open("attach");
+    checkRoleName(role, this.limits.maxRoleNameBytes);
+    this.#attach(role);
+  }
+
+  detach(role: string): readonly StoreDeparture[] {
+    this.#open("detach");
+    return this.#detach(role);
+  }
+
+  join(name: string, role: string): StoreJoin {
+    this.#open("join");
+    checkRoleName(role, this.limits.maxRoleNameBytes);
+    const { registry } = this.#space;
+    const created = registry.get(name) === undefined;
+    const room = registry.getOrCreate(name);
+    const joined = room.join(role, role);
+    this.#attach(role);
+    const members = room.members();
+    if (joined) this.#space.deliver(this, "join", name, 0, role, members);
+    return {
+      created,
+      joined,
+      members: members.sort(),
+      newestSeq: room.newestSeq,
+      unread: room.unreadCount(role),
+      recipients: joined ? members : [],
+    };
+  }
+
+  leave(name: string, role: string): StoreLeave {
+    this.#open("leave");
+    const room = this.#space.registry.get(name);
+    if (room === undefined || !room.leave(role, role)) return { left: false, recipients: [] };
+    const recipients = [...room.members(), role];
+    this.#space.deliver(this, "leave", name, 0, role, recipients);
+    return { left: true, recipients };
+  }
+
+  post(name: string, author: string, body: string, options?: StorePostOptions): StorePost {
+    this.#open("post");
+    const key = options?.key;
+    let keys: Map<string, KeyedPost> | undefined;
+    let keyed: string | undefined;
+    if (key !== undefined) {
+      checkRoleName(author, this.limits.maxRoleNameBytes);
+      checkPostKey(key);
+      // Scoped to the author, so one role's key never swallows another's post; asked before membership, so a retry
+      // after the role lost its membership still learns that its first attempt was stored.
+      keyed = `${author.length}:${author}${key}`;
+      keys = this.#space.postKeys.get(name);
+      const earlier = keys?.get(keyed);
+      if (earlier !== undefined) return { seq: earlier.seq, postedAt: earlier.postedAt, replayed: true, recipients: [] };
+    }
+    const room = this.#memberRoom(name, author);
+    const { seq, postedAt } = room.post(author, body, options?.headline);
+    if (keyed !== undefined) this.#remember(name, keys, keyed, { seq, postedAt });
+    const recipients = room.members();
+    this.#space.deliver(this, "post", name, seq, author, recipients);
+    return { seq, postedAt, replayed: false, recipients };
+  }
+
+  read(name: string, role: string, options?: StoreReadOptions): StoreRead {
+    this.#open("read");
+    const room = this.#memberRoom(name, role);
+    const cursor = room.cursor(role) as number;
+    const { messages, evicted, newestSeq, oldestSeq, hasMore } = room.page(
+      options?.afterSeq ?? cursor,
+      options?.limit ?? room.capacity,
+    );
+    // Built field by field: an object spread here cost more than the read itself (rooms.memory-store-overhead).
+    return evicted === undefined
+      ? { messages, newestSeq, oldestSeq, hasMore, cursor }
+      : { messages, evicted, newestSeq, oldestSeq, hasMore, cursor };
+  }
+
+  markRead(name: string, role: string, seq: number): number {
+    this.#open("markRead");
+    return this.#memberRoom(name, role).markRead(role, seq);
+  }
+
+  list(role: string): readonly StoreRoomListing[] {
+    this.#open("list");
+    const { registry } = this.#space;
+    return registry.list().map((summary) => {
+      const room = registry.get(summary.name) as Room;
+      return room.isMember(role)
+        ? { ...summary, joined: true, unread: room.unreadCount(role) }
+        : { ...summary, joined: false };
+    });
+  }
+
+  members(name: string): readonly string[] | undefined {
+    this.#open("members");
+    return this.#space.registry.get(name)?.members().sort();
+  }
+
+  subscribe(listener: (event: RoomStoreEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Detaches every role still attached here (the others hear them disconnect) and leaves the space. */
+  close(): Promise<void> {
+    if (!this.#closed) {
+      for (const role of [...this.#attached]) this.#detach(role);
+      this.#closed = true;
+      this.#space.stores.delete(this);
+      this.#listeners.clear();
+    }
+    return Promise.resolve();
+  }
+
+  /** Queues `event` for this store's subscribers (called by the space for activity of another store). */
+  hear(event: RoomStoreEvent): void {
+    if (this.#listeners.size === 0) return;
+    queueMicrotask(() => {
+      for (const listener of this.#listeners) listener(event);
+    });
+  }
+
+  #attach(role: string): void {
+    if (this.#attached.has(role)) return;
+    this.#attached.add(role);
+    const { presence } = this.#space;
+    let brokers = presence.get(role);
+    if (brokers === undefined) presence.set(role, (brokers = new Set()));
+    brokers.add(this.brokerId);
+  }
+
+  #detach(role: string): StoreDeparture[] {
+    if (!this.#attached.delete(role)) return [];
+    const { presence, registry } = this.#space;
+    const brokers = presence.get(role);
+    brokers?.delete(this.brokerId);
+    if (brokers !== undefined && brokers.size > 0) return [];
+    presence.delete(role);
+    const departures = registry
+      .dropConnection(role)
+      .map(({ room }) => ({ room, role, recipients: (registry.get(room) as Room).members() }))
+      .sort((a, b) => (a.room < b.room ? -1 : 1));
+    for (const { room, recipients } of departures) {
+      this.#space.deliver(this, "disconnect", room, 0, role, recipients);
+    }
+    return departures;
+  }
+
+  #remember(room: string, keys: Map<string, KeyedPost> | undefined, keyed: string, post: KeyedPost): void {
+    const { maxPostKeys } = this.limits;
+    if (maxPostKeys === 0) return;
+    if (keys === undefined) this.#space.postKeys.set(room, (keys = new Map()));
+    keys.set(keyed, post);
+    if (keys.size > maxPostKeys) keys.delete(keys.keys().next().value as string);
+  }
+
+  /** The room when `role` is a member of it; else NotMemberError (also when there is no such room). */
+  #memberRoom(name: string, role: string): Room {
+    const room = this.#space.registry.get(name);
+    if (room === undefined || !room.isMember(role)) throw new NotMemberError(name, role);
+    return room;
+  }
+
+  #open(operation: string): void {
+    if (this.#closed) throw new StoreClosedError(this.description, operation);
+  }
+}
+
