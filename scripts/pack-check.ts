@@ -1,5 +1,6 @@
 // The packaging check a user of a single library would trust. For every publishable package:
-//   1. pack it with pnpm (workspace: ranges rewritten, publishConfig applied) and run publint on the tarball;
+//   1. pack it with pnpm (workspace: ranges rewritten, publishConfig applied), prove from the manifest inside the
+//      tarball that no workspace: range or source condition is left (`npm pack` would leave them), and run publint;
 //   2. install that tarball alone into a fresh project outside the workspace (internal dependencies come from their
 //      own tarballs, everything else from the registry);
 //   3. import it there with plain Node (ESM) and check the export names are there;
@@ -10,6 +11,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { publishedManifestFindings } from "./lib/lint-manifests.js";
 
 interface Manifest {
   name: string;
@@ -57,8 +59,11 @@ for (const { dir, manifest } of manifests) {
   const created = readdirSync(tarballs).find((f) => !before.has(f));
   if (created === undefined) throw new Error(`pnpm pack produced no tarball for ${manifest.name}`);
   tarballOf.set(manifest.name, join(tarballs, created));
+  const packed = JSON.parse(run("tar", ["-xzOf", created, "package/package.json"], tarballs)) as Record<string, unknown>;
+  const leftovers = publishedManifestFindings(packed);
+  if (leftovers.length > 0) throw new Error(`${manifest.name}'s packed manifest:\n  ${leftovers.join("\n  ")}`);
   run(process.execPath, [publint, "run", join(tarballs, created), "--strict"], work);
-  process.stdout.write(`packed ${manifest.name}: ${created}, publint clean\n`);
+  process.stdout.write(`packed ${manifest.name}: ${created}, no workspace: ranges, publint clean\n`);
 }
 
 const overrides = Object.fromEntries([...tarballOf].map(([name, file]) => [name, `file:${file}`]));
