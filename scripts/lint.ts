@@ -10,12 +10,11 @@ import {
   unquotedTildeFindings,
 } from "./lib/lint-docs.js";
 import { publishedMetadataFindings, repositoryHome } from "./lib/lint-manifests.js";
+import { LEAVES } from "./lib/package-map.js";
 import { actionlintFindings, matrixFindings, nodeMajors } from "./lib/lint-workflows.js";
 
 const root = join(import.meta.dirname, "..");
 const packagesDir = join(root, "packages");
-/** Leaves of the package map: they import no other package of ours. */
-const LEAVES = new Set(["framing", "rooms", "digest"]);
 const findings: string[] = [];
 const finding = (file: string, message: string): void => {
   findings.push(`${relative(root, file)}: ${message}`);
