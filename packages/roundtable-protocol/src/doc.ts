@@ -17,6 +17,15 @@ import { OPS, errorReplySchema, memberEventSchema, postEventSchema, requestSchem
 /** Where the generated document lives, relative to the repository root. */
 export const PROTOCOL_DOC_PATH = "docs/protocol.md";
 
+/**
+ * Limits a client meets on the wire that are the broker's settings rather than the protocol's: their defaults live
+ * in @orphus/roundtable-broker and @orphus/rooms, which this package does not import. A broker test checks the
+ * generated rows against those defaults, so the page cannot drift from them.
+ */
+const BROKER_DEFAULT_LIMITS = { bodyBytes: 32 * 1024, headlineBytes: 256, frameBytes: 1024 * 1024 } as const;
+
+const bytes = (count: number): string => count.toLocaleString("en");
+
 /** The frame of an example: its 4-byte header in hex and its payload, exactly as they travel. */
 export function exampleFrame(value: unknown): { header: string; payload: string; bytes: number } {
   const payload = JSON.stringify(value);
@@ -139,6 +148,13 @@ export function renderProtocolDoc(): string {
     `| fetch limit | default ${DEFAULT_FETCH_LIMIT}, at most ${MAX_FETCH_LIMIT} |`,
     `| digest budget | default ${DEFAULT_DIGEST_BUDGET} characters, at most ${MAX_DIGEST_BUDGET} |`,
     `| error message | at most ${MAX_ERROR_MESSAGE_LENGTH} characters |`,
+    `| post body | at most ${bytes(BROKER_DEFAULT_LIMITS.bodyBytes)} bytes of UTF-8 (32 KiB) by the broker's default ` +
+      "(its `maxBodyBytes` option); a longer body is refused with `ERR_BODY_TOO_LARGE` |",
+    `| post headline | at most ${bytes(BROKER_DEFAULT_LIMITS.headlineBytes)} bytes of UTF-8 by the broker's default ` +
+      "(`maxHeadlineBytes`); a longer one is refused with `ERR_HEADLINE_TOO_LARGE` |",
+    `| frame | at most ${bytes(BROKER_DEFAULT_LIMITS.frameBytes)} bytes (1 MiB) in either direction by the broker's ` +
+      "default (`maxFrameBytes`); a larger request frame closes the connection, a larger reply is refused with " +
+      "`ERR_REPLY_TOO_LARGE` |",
     "",
     "## Error codes",
     "",
