@@ -14,7 +14,6 @@
 //   6. stops the registry and removes every folder it made (`--keep` leaves them, for a look after a failure).
 // One difference from the real release: provenance needs GitHub's OIDC token, so the scratch manifests drop
 // publishConfig.provenance before publishing here.
-import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, appendFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -23,11 +22,14 @@ import { publishedManifestFindings } from "./lib/lint-manifests.js";
 import { workspacePackages, type WorkspacePackage } from "./lib/package-map.js";
 import { callScripts, offersVersionFlag, planBinChecks, type BinCheck } from "./lib/rehearsal.js";
 import { addRegistryUser, ensureRegistryInstalled, startRegistry, type LocalRegistry } from "./lib/rehearsal-registry.js";
+import { mapLimit, run, runAsync } from "./lib/run.js";
 
 const root = join(import.meta.dirname, "..");
 const toolDir = join(root, "scripts", "release-rehearsal", "registry");
 const callsDir = join(root, "scripts", "release-rehearsal", "calls");
 const keep = process.argv.includes("--keep");
+/** npm installs at once in the user-side checks: they wait on the network more than on the CPU. */
+const CONCURRENT_INSTALLS = 3;
 const unknown = process.argv.slice(2).filter((arg) => arg !== "--keep");
 if (unknown.length > 0) {
   process.stderr.write(`release:rehearse: unknown argument ${JSON.stringify(unknown[0])}\nusage: pnpm release:rehearse [--keep]\n`);
@@ -38,20 +40,6 @@ const started = performance.now();
 const seconds = (): string => `${((performance.now() - started) / 1000).toFixed(0)}s`;
 const say = (line: string): void => void process.stdout.write(`${line}\n`);
 const step = (title: string): void => say(`\n== ${title} (${seconds()})`);
-
-/** Runs a command and returns its stdout; on failure, throws with the command, folder and both outputs. */
-function run(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = process.env): string {
-  try {
-    return execFileSync(command, args, { cwd, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 << 20 });
-  } catch (error) {
-    const failure = error as { stdout?: string; stderr?: string; status?: number };
-    throw new Error(
-      `${command} ${args.join(" ")} failed (exit ${failure.status ?? "?"}) in ${cwd}\n` +
-        `${(failure.stdout ?? "").slice(-4000)}\n${(failure.stderr ?? "").slice(-4000)}`,
-      { cause: error },
-    );
-  }
-}
 
 const work = mkdtempSync(join(tmpdir(), "orphus-release-rehearsal-"));
 const scratch = join(work, "repository");
@@ -84,13 +72,15 @@ try {
     writeFileSync(path, `${JSON.stringify(manifest, null, 2)}\n`);
   }
 
-  // --- 2. build ----------------------------------------------------------------------------------------------------
-  step("build the versioned packages");
-  run("pnpm", ["build"], scratch);
+  // --- 2. build, while the registry's dependencies install (one waits on the CPU, the other on the network) -------
+  step("build the versioned packages; install the registry meanwhile");
+  const registryInstall = ensureRegistryInstalled(toolDir);
+  registryInstall.catch(() => undefined); // awaited below; a failed build must not leave it unhandled
+  await runAsync("pnpm", ["build"], scratch);
+  say(`built; registry dependencies ${await registryInstall} (npm ci in scripts/release-rehearsal/registry)`);
 
   // --- 3. the registry ---------------------------------------------------------------------------------------------
   step("local registry: Verdaccio on 127.0.0.1");
-  say(`registry dependencies ${ensureRegistryInstalled(toolDir)} (npm ci from scripts/release-rehearsal/registry)`);
   registry = await startRegistry(toolDir, join(work, "registry"));
   const token = await addRegistryUser(registry, "rehearsal");
   say(`listening at ${registry.url} (pid ${registry.pid})`);
@@ -119,7 +109,10 @@ try {
   // --- 5. install and use it as a user would -------------------------------------------------------------------------
   step("install each package alone with npm, import and call it, run its bins");
   const userConfig = join(work, "user.npmrc");
-  writeFileSync(userConfig, `@orphus:registry=${registry.url}\nfund=false\naudit=false\nupdate-notifier=false\n`);
+  writeFileSync(
+    userConfig,
+    `@orphus:registry=${registry.url}\nfund=false\naudit=false\nupdate-notifier=false\nprefer-offline=true\n`,
+  );
   const userEnv: NodeJS.ProcessEnv = {
     ...process.env,
     // Only npm's own settings and a cache of its own: nothing from the workspace, nothing left in the real cache
@@ -132,27 +125,29 @@ try {
     if (key.startsWith("npm_") && !["npm_config_userconfig", "npm_config_cache"].includes(key)) delete userEnv[key];
   }
   const calls = callScripts(packages, callsDir);
-  const consumerOf = new Map<string, string>();
-  for (const pkg of packages) {
-    const consumer = join(work, "consumers", pkg.dir);
+  const consumerOf = new Map(packages.map((pkg) => [pkg.name, join(work, "consumers", pkg.dir)]));
+  // Installs wait on the network, so a few run at once; each package still gets a folder of its own.
+  const outcomes = await mapLimit(packages, CONCURRENT_INSTALLS, async (pkg) => {
+    const consumer = consumerOf.get(pkg.name) as string;
     mkdirSync(consumer, { recursive: true });
     writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }, null, 2));
-    run("npm", ["install", `${pkg.name}@${pkg.version}`], consumer, userEnv);
-    consumerOf.set(pkg.name, consumer);
+    await runAsync("npm", ["install", `${pkg.name}@${pkg.version}`], consumer, userEnv);
     const script = calls.get(pkg.dir);
     let outcome: string;
     if (script !== undefined) {
       cpSync(script, join(consumer, "call.mjs"));
-      outcome = run(process.execPath, ["call.mjs"], consumer, userEnv).trim();
+      outcome = (await runAsync(process.execPath, ["call.mjs"], consumer, userEnv)).trim();
     } else {
       const source = `const api = await import(${JSON.stringify(pkg.name)}); console.log(Object.keys(api).length);`;
-      outcome = `${run(process.execPath, ["--input-type=module", "-e", source], consumer, userEnv).trim()} exports imported`;
+      outcome = `${(await runAsync(process.execPath, ["--input-type=module", "-e", source], consumer, userEnv)).trim()} exports imported`;
     }
     checks++;
-    say(`${pkg.name}@${pkg.version}: installed alone; ${outcome}`);
-  }
-  const binNotes: string[] = [];
-  for (const check of planBinChecks(packages)) binNotes.push(runBinCheck(check, packages, consumerOf, userEnv));
+    return `${pkg.name}@${pkg.version}: installed alone; ${outcome}`;
+  });
+  for (const outcome of outcomes) say(outcome);
+  const binNotes = await mapLimit(planBinChecks(packages), CONCURRENT_INSTALLS, (check) =>
+    runBinCheck(check, packages, consumerOf, userEnv),
+  );
   for (const note of binNotes) say(note);
 } catch (error) {
   process.stderr.write(`\nrelease rehearsal FAILED (${seconds()}): ${(error as Error).message}\n`);
@@ -167,12 +162,12 @@ if (process.exitCode !== 1) {
 }
 
 /** Runs one bin the way a user would; returns the line that says what was checked. */
-function runBinCheck(
+async function runBinCheck(
   check: BinCheck,
   packages: readonly WorkspacePackage[],
   consumerOf: ReadonlyMap<string, string>,
   env: NodeJS.ProcessEnv,
-): string {
+): Promise<string> {
   const version = packages.find((pkg) => pkg.name === check.packageName)?.version as string;
   let cwd = consumerOf.get(check.packageName) as string;
   let command = check.bin;
@@ -184,11 +179,11 @@ function runBinCheck(
     npxArgs = ["--yes"];
   }
   const shown = `npx ${command}`;
-  const help = run("npx", [...npxArgs, command, "--help"], cwd, env);
+  const help = await runAsync("npx", [...npxArgs, command, "--help"], cwd, env);
   if (!/usage/i.test(help)) throw new Error(`${shown} --help printed no usage:\n${help.slice(0, 500)}`);
   checks++;
   if (!offersVersionFlag(help)) return `${shown} --help: usage printed (its --help offers no --version yet, so only --help is checked)`;
-  const printed = run("npx", [...npxArgs, command, "--version"], cwd, env).trim();
+  const printed = (await runAsync("npx", [...npxArgs, command, "--version"], cwd, env)).trim();
   if (!printed.split(/\s+/).includes(version)) {
     throw new Error(`${shown} --version printed ${JSON.stringify(printed.slice(0, 100))}, not the published ${version}`);
   }

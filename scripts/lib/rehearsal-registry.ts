@@ -1,9 +1,10 @@
 // The throwaway registry of the release rehearsal: Verdaccio, installed with npm ci from its own lockfile
 // (scripts/release-rehearsal/registry), started on 127.0.0.1 and a free port in a child process this script owns,
 // given one user to publish as, and stopped at the end.
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { runAsync } from "./run.js";
 
 /** How long the registry may take to start listening. */
 export const REGISTRY_START_TIMEOUT_MS = 60_000;
@@ -20,7 +21,7 @@ export interface LocalRegistry {
 }
 
 /** Installs the registry's locked dependencies when they are not there yet (npm ci, from package-lock.json). */
-export function ensureRegistryInstalled(toolDir: string): "installed" | "present" {
+export async function ensureRegistryInstalled(toolDir: string): Promise<"installed" | "present"> {
   const lock = JSON.parse(readFileSync(join(toolDir, "package-lock.json"), "utf8")) as {
     packages: Record<string, { version?: string }>;
   };
@@ -29,7 +30,7 @@ export function ensureRegistryInstalled(toolDir: string): "installed" | "present
   if (existsSync(installed) && (JSON.parse(readFileSync(installed, "utf8")) as { version: string }).version === wanted) {
     return "present";
   }
-  execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: toolDir, stdio: "inherit" });
+  await runAsync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], toolDir);
   return "installed";
 }
 
