@@ -8,7 +8,8 @@ import { performance } from "node:perf_hooks";
 import { DEFAULT_RING_CAPACITY } from "@orphus/rooms";
 import { DEFAULT_ACTIVITY_RETAINED, DEFAULT_MEMBER_TTL_MS, openRedisRoomStore } from "@orphus/rooms-redis";
 import { Redis } from "ioredis";
-import { quantile, reportRatio } from "../../../bench-support/report.js";
+import { compareInBlocks } from "../../../bench-support/harness.js";
+import { quantile } from "../../../bench-support/stats.js";
 import { startRedisServer } from "../../../test-support/redis-server.js";
 import { STORE_SCRIPT } from "../src/script.js";
 
@@ -25,7 +26,7 @@ if (taskset !== "" && process.env[PINNED_ENV] === undefined) {
 
 const BODY = "The ring keeps 500 messages; sequence numbers are never reused, so afterSeq stays stable. ".repeat(2);
 const WARMUP = 2_000;
-const BLOCKS = 12;
+const BLOCKS = 11;
 const PER_BLOCK = 400;
 const PREFIX = "bench:";
 
@@ -63,28 +64,19 @@ try {
     await viaStore();
     await viaBare();
   }
-  const ratios: number[] = [];
-  const storeP50: number[] = [];
-  const bareP50: number[] = [];
-  for (let b = 0; b < BLOCKS; b++) {
-    // The order alternates, so neither side always runs second.
-    const [first, second] = b % 2 === 0 ? [viaStore, viaBare] : [viaBare, viaStore];
-    const one = quantile(await block(first), 0.5);
-    const two = quantile(await block(second), 0.5);
-    const [s, f] = b % 2 === 0 ? [one, two] : [two, one];
-    storeP50.push(s);
-    bareP50.push(f);
-    ratios.push(s / f);
-  }
+  const p50 = async (action: () => Promise<void>): Promise<number> => quantile(await block(action), 0.5);
   const us = (ms: number): string => `${(ms * 1000).toFixed(0)} µs`;
-  reportRatio({
+  await compareInBlocks({
     name: "rooms-redis.append-round-trip",
-    ratio: quantile(ratios, 0.5),
+    blocks: BLOCKS,
+    warmupBlocks: 0,
+    collectGarbage: false,
+    subject: () => p50(viaStore),
+    baseline: () => p50(viaBare),
     target: { kind: "at-most", value: 1.3 },
-    detail:
-      `p50 ${us(quantile(storeP50, 0.5))} through the store vs ${us(quantile(bareP50, 0.5))} bare EVALSHA; ` +
-      `block ratios ${quantile(ratios, 0).toFixed(2)}–${quantile(ratios, 1).toFixed(2)} over ${BLOCKS} blocks of ` +
-      `${PER_BLOCK}${taskset === "" ? ", unpinned (no taskset)" : ", pinned to CPU 0"}`,
+    detail: ({ subject, baseline }) =>
+      `p50 ${us(subject)} through the store vs ${us(baseline)} bare EVALSHA over blocks of ${PER_BLOCK}` +
+      (taskset === "" ? ", unpinned (no taskset)" : ", pinned to CPU 0"),
   });
 } finally {
   bare.disconnect();
