@@ -4,6 +4,7 @@ import {
   PROTOCOL_EXAMPLES,
   ServerFrameInvalidError,
   WireRefusalError,
+  announcedPosts,
   errorReplySchema,
   eventSchema,
   isCompatiblePeer,
@@ -11,6 +12,7 @@ import {
   parseRequest,
   parseServerFrame,
   readPeerProtocol,
+  readsPostsEvents,
   requestSchemas,
   type RoundtableRequest,
 } from "@orphus/roundtable-protocol";
@@ -240,6 +242,25 @@ describe("parseServerFrame", () => {
     expect(() => parseServerFrame({ event: "join", room: "r", seq: 4, role: "a" })).toThrow(ServerFrameInvalidError);
   });
 
+  test("a posts event lists one to 1024 posts of one room, each with a seq above 0 and an author, never a body", () => {
+    const posts = [
+      { seq: 7, author: "critic" },
+      { seq: 8, author: "reviewer" },
+    ];
+    expect(parseServerFrame({ event: "posts", room: "r", posts })).toEqual({ event: "posts", room: "r", posts });
+    // A body is not part of the event: it is stripped, never passed on.
+    expect(parseServerFrame({ event: "posts", room: "r", posts: [{ seq: 7, author: "critic", body: "secret" }] })).toEqual(
+      { event: "posts", room: "r", posts: [{ seq: 7, author: "critic" }] }
+    );
+    const many = Array.from({ length: 1025 }, (_, i) => ({ seq: i + 1, author: "a" }));
+    expect(() => parseServerFrame({ event: "posts", room: "r", posts: many })).toThrow(ServerFrameInvalidError);
+    expect(parseServerFrame({ event: "posts", room: "r", posts: many.slice(0, 1024) })).toMatchObject({ event: "posts" });
+    expect(() => parseServerFrame({ event: "posts", room: "r", posts: [] })).toThrow(ServerFrameInvalidError);
+    expect(() => parseServerFrame({ event: "posts", room: "r", posts: [{ seq: 0, author: "a" }] })).toThrow(
+      ServerFrameInvalidError
+    );
+  });
+
   test("junk is a typed error", () => {
     const error = (() => {
       try {
@@ -252,6 +273,23 @@ describe("parseServerFrame", () => {
     expect(error).toBeInstanceOf(ServerFrameInvalidError);
     expect((error as ServerFrameInvalidError).code).toBe("ERR_SERVER_FRAME_INVALID");
     expect((error as Error).message).toContain('got {"hello":"there"}');
+  });
+});
+
+describe("reading activity", () => {
+  test("announcedPosts reads one post, a merged list, and nothing from churn", () => {
+    expect(announcedPosts({ event: "post", room: "r", seq: 3, author: "critic" })).toEqual([{ seq: 3, author: "critic" }]);
+    const posts = [
+      { seq: 4, author: "critic" },
+      { seq: 5, author: "planner" },
+    ];
+    expect(announcedPosts({ event: "posts", room: "r", posts })).toEqual(posts);
+    expect(announcedPosts({ event: "leave", room: "r", seq: 0, role: "critic" })).toEqual([]);
+  });
+
+  test("posts events go to version-2 peers only: a version-1 client never sees one", () => {
+    expect(readsPostsEvents(1)).toBe(false);
+    expect(readsPostsEvents(2)).toBe(true);
   });
 });
 
