@@ -2,6 +2,7 @@
 // scripted turns (pulling a digest before each, as an agent reads before it answers), and reports to the demo
 // everything that entered its context: activity pings, digests, and the tool's one-line replies.
 import { createRoundtableClient, renderActivityNotice, runRoundtableTool } from "@orphus/roundtable-client";
+import { announcedPosts } from "@orphus/roundtable-protocol";
 import { DEMO_ROOM, DEMO_SCRIPT } from "./script.js";
 import { DEMO_DIGEST_BUDGET, DEMO_IDLE_MS, DEMO_PAUSE_MS, DEMO_ROLES, type ContextEntry, type RoleReport } from "./shared.js";
 
@@ -29,9 +30,11 @@ const client = createRoundtableClient({
 let newest = 0;
 let wake: (() => void) | undefined;
 client.onEvent((event) => {
-  if (event.event === "post" && event.seq > newest) {
-    newest = event.seq;
-    wake?.();
+  for (const { seq } of announcedPosts(event)) {
+    if (seq > newest) {
+      newest = seq;
+      wake?.();
+    }
   }
 });
 async function untilSeq(seq: number): Promise<void> {

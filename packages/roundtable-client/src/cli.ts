@@ -6,6 +6,7 @@ import {
   MAX_FETCH_CHARS,
   MAX_FETCH_LIMIT,
   WireRefusalError,
+  announcedPosts,
   roleNameSchema,
   roomNameSchema,
   type FetchedMessage,
@@ -320,7 +321,7 @@ async function tail(client: RoundtableClient, io: CliIo, room: string, back: num
         .catch(fail);
     };
     const unsubscribe = client.onEvent((event) => {
-      if (event.event === "post" && event.room === room) follow();
+      if (event.room === room && announcedPosts(event).length > 0) follow();
     });
     const unwatch = client.onConnectionLost((reason) => fail(new ConnectionLostError("tail", reason)));
     io.signal?.addEventListener("abort", onAbort, { once: true });
