@@ -108,7 +108,8 @@ function parse(argv: readonly string[]): { values: CliValues; command: string | 
       },
     });
   } catch (error) {
-    return usage(error instanceof Error ? error.message : String(error));
+    // node's messages may run over several lines; a usage error is one.
+    return usage((error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, " "));
   }
   const { help, version, ...rest } = parsed.values;
   const values = argsSchema.safeParse(rest);
