@@ -67,7 +67,7 @@ export async function runStdioServer(argv: readonly string[], io: StdioServerIo)
   const client: StdioServerClient =
     io.createClient?.(clientOptions) ??
     createRoundtableClient({ ...clientOptions, onWarning: (warning) => diagnostic(warning) });
-  const server = createRoundtableMcpServer({ role: args.role, client });
+  const server = createRoundtableMcpServer({ role: args.role, client, env, ...(args.agentDir === undefined ? {} : { agentDir: args.agentDir }) });
   const transport = new StdioServerTransport(io.stdin, io.stdout, { maxBufferSize: MAX_MCP_INPUT_BYTES });
 
   let hostEnded = false;

@@ -7,6 +7,7 @@ import {
   type CallToolResult,
   type ListToolsResult,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { MemoryToolStore } from "@orphus/memory";
 import {
   createRoundtableClient,
   resolveRoleName,
@@ -14,6 +15,7 @@ import {
   type RoundtableToolClient,
 } from "@orphus/roundtable-client";
 import { McpOptionError } from "./errors.js";
+import { createMemoryMcpTools } from "./memory-tools.js";
 import { findRoundtableMcpTool, mcpToolName, ROUNDTABLE_MCP_TOOLS } from "./tools.js";
 import { MCP_SERVER_NAME, MCP_SERVER_VERSION } from "./version.js";
 
@@ -32,6 +34,8 @@ export interface RoundtableMcpServerOptions {
   readonly client?: RoundtableToolClient;
   /** Receives client warnings; default process.emitWarning (stderr, never stdout). */
   readonly onWarning?: (message: string) => void;
+  /** The memory store behind the memory_* tools; default one at the resolved location, opened on first use. */
+  readonly memory?: MemoryToolStore;
 }
 
 /** What the server tells the host about itself in `initialize`; hosts may show it to the model. */
@@ -82,6 +86,12 @@ export function createRoundtableMcpServer(options: RoundtableMcpServerOptions): 
         })
       : undefined;
   const client: RoundtableToolClient = options.client ?? (owned as RoundtableToolClient);
+  const memory = createMemoryMcpTools({
+    role,
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.agentDir === undefined ? {} : { agentDir: options.agentDir }),
+    ...(options.memory === undefined ? {} : { store: options.memory }),
+  });
 
   // The low-level Server rather than McpServer.registerTool: McpServer validates arguments with its own schema
   // before the handler runs, which would replace the shared tool's error texts and its tolerance of null members.
@@ -90,17 +100,22 @@ export function createRoundtableMcpServer(options: RoundtableMcpServerOptions): 
     { capabilities: { tools: {} }, instructions: roundtableMcpInstructions(role) },
   );
   const listed: ListToolsResult = {
-    tools: ROUNDTABLE_MCP_TOOLS.map((tool) => ({
-      name: tool.name,
-      title: tool.title,
-      description: tool.description,
-      inputSchema: tool.inputSchema,
-      annotations: { ...tool.annotations },
-    })),
+    tools: [
+      ...ROUNDTABLE_MCP_TOOLS.map((tool) => ({
+        name: tool.name,
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        annotations: { ...tool.annotations },
+      })),
+      ...memory.tools,
+    ],
   };
   server.setRequestHandler(ListToolsRequestSchema, () => listed);
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = findRoundtableMcpTool(request.params.name);
+    const memoryResult = tool === undefined ? memory.call(request.params.name, request.params.arguments) : undefined;
+    if (memoryResult !== undefined) return memoryResult;
     if (tool === undefined) {
       throw new McpError(
         ErrorCode.InvalidParams,
@@ -113,12 +128,11 @@ export function createRoundtableMcpServer(options: RoundtableMcpServerOptions): 
     const result = await runRoundtableTool(client, input, { signal: extra.signal });
     return toolResult(result.text, result.isError);
   });
-  if (owned !== undefined) {
-    const previous = server.onclose;
-    server.onclose = () => {
-      previous?.();
-      owned.close();
-    };
-  }
+  const previous = server.onclose;
+  server.onclose = () => {
+    previous?.();
+    owned?.close();
+    memory.close();
+  };
   return server;
 }

@@ -76,7 +76,8 @@ test("serves MCP on stdout only, ensures the broker at start, and exits 0 when s
   expect(run.created).toEqual([{ role: "codex", agentDir: "/tmp/fleet" }]);
   await expect.poll(() => run.fake.calls).toContain("connect");
   const listed = await run.request(1, "tools/list");
-  expect((listed["result"] as { tools: unknown[] }).tools).toHaveLength(8);
+  // Eight roundtable tools and five memory tools.
+  expect((listed["result"] as { tools: unknown[] }).tools).toHaveLength(13);
   const joined = await run.request(2, "tools/call", { name: "roundtable_join", arguments: { room: "design" } });
   expect(joined["result"]).toEqual({
     content: [{ type: "text", text: 'Joined "design" as codex (new room). Members: codex. Nothing unread.' }],
