@@ -27,13 +27,14 @@ if (mode === "write") {
   const partial: string[] = [];
   let queries = 0;
   const deadline = Date.now() + 60_000;
-  while (!existsSync(path.join(dir, "stop")) && Date.now() < deadline) {
+  // At least one full round, even when the writers finished before this process got going.
+  do {
     for (const token of rest) {
       const answer = store.query(token, { limit: 50 });
       queries++;
       if (answer.total !== 0 && answer.total !== 5) partial.push(`${token}: ${answer.total}`);
     }
-  }
+  } while (!existsSync(path.join(dir, "stop")) && Date.now() < deadline);
   store.close();
   process.stdout.write(`${JSON.stringify({ queries, partial })}\n`);
 }
