@@ -15,7 +15,7 @@ import {
   type MemoryAction,
   type MemoryToolStore,
 } from "@orphus/memory";
-import type { RoundtableMcpToolAnnotations } from "./tools.js";
+import { toolAnnotations, type RoundtableMcpToolAnnotations } from "./tools.js";
 
 /** One MCP tool: one action of the shared `memory` tool. */
 export interface MemoryMcpTool {
@@ -97,14 +97,8 @@ function defineTool(action: MemoryAction): MemoryMcpTool {
     action,
     title: text.title,
     description: text.description,
-    annotations: {
-      title: text.title,
-      readOnlyHint: text.readOnly,
-      destructiveHint: text.destructive,
-      // Ingesting the same content again, or forgetting what is gone, changes nothing more.
-      idempotentHint: true,
-      openWorldHint: false,
-    },
+    // Ingesting the same content again, or forgetting what is gone, changes nothing more.
+    annotations: toolAnnotations(text.title, { readOnly: text.readOnly, destructive: text.destructive, idempotent: true }),
     inputSchema,
   };
 }

@@ -73,7 +73,12 @@ export async function runStdioServer(argv: readonly string[], io: StdioServerIo)
   let hostEnded = false;
   let failure: string | undefined;
   const closed = new Promise<void>((resolve) => {
-    server.onclose = () => resolve();
+    // The server has close hooks of its own (the memory store it opened): run them, then end the session.
+    const hooks = server.onclose;
+    server.onclose = () => {
+      hooks?.();
+      resolve();
+    };
   });
   server.onerror = (error) => {
     // Malformed lines are reported here and skipped; an over-long line also closes the transport.

@@ -1,10 +1,14 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
 import { PassThrough } from "node:stream";
 import { expect, test } from "vitest";
+import { openMemory } from "@orphus/memory";
 import { MAX_MCP_INPUT_BYTES, MCP_USAGE, runStdioServer } from "@orphus/roundtable-mcp";
 import { FakeToolClient } from "./support/fake-client.js";
 
 /** runStdioServer over in-memory pipes, with the fake client; the bin does the same over the process's stdio. */
-function harness(argv: string[]) {
+function harness(argv: string[], env: NodeJS.ProcessEnv = {}) {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const stderr = new PassThrough();
@@ -18,7 +22,7 @@ function harness(argv: string[]) {
     stdin,
     stdout,
     stderr,
-    env: {},
+    env,
     createClient: (options) => {
       created.push({ role: options.role, ...(options.agentDir === undefined ? {} : { agentDir: options.agentDir }) });
       return fake;
@@ -109,4 +113,28 @@ test("an input line over the limit ends the session with exit code 1", async () 
   expect(await run.exit).toBe(1);
   expect(run.fake.closed).toBe(true);
   expect(run.err()).toContain(`session ended: ReadBuffer exceeded maximum size of ${MAX_MCP_INPUT_BYTES} bytes`);
+});
+
+test("when the session ends, the server's own close hooks run too: the memory store it opened is closed", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "mcp-run-memory-"));
+  try {
+    const librarian = openMemory({ dir, role: "librarian", env: {} });
+    librarian.ingestTexts([{ title: "Release policy", body: "Packages release with changesets." }]);
+    librarian.close();
+    const store = path.join(dir, "memory.db");
+    // SQLite removes a store's write-ahead log when the last connection to it closes, so the log's presence
+    // says whether this process still holds the store open.
+    expect(existsSync(`${store}-wal`)).toBe(false);
+    const run = harness(["--as", "codex"], { ORPHUS_MEMORY_DIR: dir });
+    await run.initialize();
+    const answer = await run.request(1, "tools/call", { name: "memory_query", arguments: { query: "release" } });
+    expect((answer["result"] as { isError: boolean }).isError).toBe(false);
+    expect(existsSync(`${store}-wal`)).toBe(true);
+    run.stdin.end();
+    expect(await run.exit).toBe(0);
+    expect(run.fake.closed).toBe(true);
+    expect(existsSync(`${store}-wal`)).toBe(false);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
