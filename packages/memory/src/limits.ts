@@ -31,6 +31,9 @@ export const MAX_QUERY_CHARS = 1000;
 /** Most words of a query that are searched for; later ones are ignored (and the answer says so). */
 export const MAX_QUERY_TERMS = 32;
 
+/** Matches a query counts past the page it shows; beyond that the answer says "more than" (counting is work too). */
+export const MAX_COUNTED_MATCHES = 100;
+
 /** Longest excerpt shown for one hit, ellipses included. */
 export const EXCERPT_MAX_CHARS = 300;
 

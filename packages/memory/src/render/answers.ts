@@ -9,7 +9,7 @@ import {
   SHOWN_SOURCE_MAX_CHARS,
   SHOWN_TITLE_MAX_CHARS,
 } from "../limits.js";
-import { cutFromStart, cutToFit, safeBlock, safeLine } from "./safe-text.js";
+import { cutFromStart, cutToFit, safeBlock, safeLine, safeLines } from "./safe-text.js";
 
 /** Longest store path shown in a marker line (the start is cut). */
 const SHOWN_STORE_MAX_CHARS = 200;
@@ -20,7 +20,7 @@ const SHOWN_QUERY_MAX_CHARS = 80;
 /** Every answer's marker line starts with this. */
 export const MARKER_PREFIX = "[memory ";
 
-/** One hit as the store found it, before rendering. */
+/** One hit as the store found it, before rendering: everything but its excerpt, which is found only when shown. */
 export interface HitRow {
   readonly id: number;
   readonly title: string;
@@ -28,32 +28,43 @@ export interface HitRow {
   /** 1-based part of its source, and how many parts the source has. */
   readonly part: number;
   readonly parts: number;
-  readonly excerpt: string;
 }
+
+/** Numbers as the answers write them (1,234); one formatter, since toLocaleString builds one per call. */
+const NUMBER = new Intl.NumberFormat("en-US");
 
 /** `1 entry` / `3 entries`. */
 export function plural(count: number, one: string, many: string = `${one}s`): string {
-  return `${count.toLocaleString("en-US")} ${count === 1 ? one : many}`;
+  return `${NUMBER.format(count)} ${count === 1 ? one : many}`;
 }
 
-function storeLabel(store: string): string {
-  return cutFromStart(safeLine(store, MAX_SOURCE_CHARS), SHOWN_STORE_MAX_CHARS);
+/** The store as a marker line names it, from its sanitised path (the start is cut). */
+function storeLabelOf(safeStore: string): string {
+  return cutFromStart(safeStore, SHOWN_STORE_MAX_CHARS);
+}
+
+/** A marker line from a store label and a text that are sanitised already. */
+function markerOf(label: string, safeText: string): string {
+  return cutToFit(`${MARKER_PREFIX}${label}] ${safeText}`, MAX_MARKER_CHARS);
 }
 
 /** The marker line: names the store, then says what the answer holds and how to get the rest. */
 export function markerLine(store: string, text: string): string {
-  return cutToFit(`${MARKER_PREFIX}${storeLabel(store)}] ${safeLine(text, MAX_MARKER_CHARS)}`, MAX_MARKER_CHARS);
+  const [safeStore, safeText] = safeLines([
+    [store, MAX_SOURCE_CHARS],
+    [text, MAX_MARKER_CHARS],
+  ]) as [string, string];
+  return markerOf(storeLabelOf(safeStore), safeText);
 }
 
 function quoted(query: string): string {
   return `"${safeLine(query, SHOWN_QUERY_MAX_CHARS)}"`;
 }
 
-/** A hit's header line: id, title, source and (for a source in several parts) which part. */
-function headerLine(hit: HitRow): string {
-  const title = safeLine(hit.title, SHOWN_TITLE_MAX_CHARS);
-  const source = cutFromStart(safeLine(hit.source, MAX_SOURCE_CHARS), SHOWN_SOURCE_MAX_CHARS);
-  return `[#${hit.id}] ${title === "" ? "(untitled)" : title} · ${source}${hit.parts > 1 ? ` (part ${hit.part}/${hit.parts})` : ""}`;
+/** A hit's header line from its sanitised title and source: id, title, source and (in several parts) which part. */
+function headerLine(hit: HitRow, title: string, source: string): string {
+  const shownSource = cutFromStart(source, SHOWN_SOURCE_MAX_CHARS);
+  return `[#${hit.id}] ${title === "" ? "(untitled)" : title} · ${shownSource}${hit.parts > 1 ? ` (part ${hit.part}/${hit.parts})` : ""}`;
 }
 
 /** What a query found, to render. */
@@ -61,8 +72,12 @@ export interface QueryRender {
   readonly store: string;
   readonly query: string;
   readonly hits: readonly HitRow[];
-  /** Matches in all (before offset). */
+  /** The raw excerpt of hit `index`; asked only for the hits whose excerpt the budget shows. */
+  readonly excerpt: (index: number) => string;
+  /** Matches in all (before offset); a lower bound when not `totalExact`. */
   readonly total: number;
+  /** False when counting stopped at the cap: more than `total` matched. */
+  readonly totalExact: boolean;
   readonly offset: number;
   readonly budget: number;
   /** "any" when no entry had every word and entries with some are shown. */
@@ -71,56 +86,85 @@ export interface QueryRender {
   readonly ignoredWords: number;
 }
 
-/** A rendered query answer: the text, and how many hits it shows. */
+/** A rendered query answer: the text, how many hits it shows, and the raw excerpt of each shown hit that has one. */
 export interface RenderedQuery {
   readonly text: string;
   readonly shown: number;
+  readonly excerpts: readonly (string | undefined)[];
 }
 
 /**
  * Hits within `budget` characters plus the marker line (first). Headers are spent first, best hit first, and stop at
  * the first that does not fit, so what is shown is always the top of the ranking and the marker's offset continues
- * it; what budget is left goes to excerpts, best hit first, each cut to fit or left out below EXCERPT_MIN_CHARS.
+ * it; what budget is left goes to excerpts, best hit first, each cut to fit, until less than EXCERPT_MIN_CHARS is
+ * left. Excerpts are found only for the hits they are shown for. The sanitiser runs once for the store, the query,
+ * the titles and the sources, and once for each round of excerpts (one round unless sanitising shortened some).
  */
 export function renderQuery(input: QueryRender): RenderedQuery {
+  const { hits } = input;
+  const safe = safeLines([
+    [input.store, MAX_SOURCE_CHARS],
+    [input.query, SHOWN_QUERY_MAX_CHARS],
+    ...hits.map((hit): [string, number] => [hit.title, SHOWN_TITLE_MAX_CHARS]),
+    ...hits.map((hit): [string, number] => [hit.source, MAX_SOURCE_CHARS]),
+  ]);
   let allowance = input.budget + 1; // n lines joined by n - 1 newlines fit `budget` when their costs fit budget + 1
   const headers: string[] = [];
-  for (const hit of input.hits) {
-    const header = headerLine(hit);
+  for (let index = 0; index < hits.length; index++) {
+    const header = headerLine(hits[index] as HitRow, safe[2 + index] as string, safe[2 + hits.length + index] as string);
     if (header.length + 1 > allowance) break;
     headers.push(header);
     allowance -= header.length + 1;
   }
+  const shown = headers.length;
+  const raw: string[] = [];
+  const excerpts: string[] = [];
+  // Rounds: find the raw excerpts that may fit (a sanitised excerpt is never longer than its raw text), sanitise
+  // them together, place them; another round only when sanitising left room for more.
+  for (let next = 0; next < shown && allowance - 3 >= EXCERPT_MIN_CHARS; ) {
+    const round: number[] = [];
+    for (let room = allowance; next < shown && room - 3 >= EXCERPT_MIN_CHARS; next++) {
+      const text = input.excerpt(next);
+      raw[next] = text;
+      round.push(next);
+      room -= Math.min(text.length, EXCERPT_MAX_CHARS) + 3;
+    }
+    const cleaned = safeLines(round.map((index): [string, number] => [raw[index] as string, EXCERPT_MAX_CHARS]));
+    round.forEach((index, k) => {
+      const excerpt = cleaned[k] as string;
+      const room = Math.min(excerpt.length, allowance - 3);
+      if (excerpt === "" || room < Math.min(EXCERPT_MIN_CHARS, excerpt.length)) return;
+      excerpts[index] = `  ${cutToFit(excerpt, room)}`;
+      allowance -= (excerpts[index] as string).length + 1;
+    });
+  }
   const lines: string[] = [];
   headers.forEach((header, index) => {
     lines.push(header);
-    const excerpt = safeLine((input.hits[index] as HitRow).excerpt, EXCERPT_MAX_CHARS);
-    if (excerpt === "") return;
-    const room = Math.min(excerpt.length, allowance - 3);
-    if (room < Math.min(EXCERPT_MIN_CHARS, excerpt.length)) return;
-    const line = `  ${cutToFit(excerpt, room)}`;
-    lines.push(line);
-    allowance -= line.length + 1;
+    if (excerpts[index] !== undefined) lines.push(excerpts[index]);
   });
-  const shown = headers.length;
+  const query = `"${safe[1] as string}"`;
+  const count = (n: number): string => (input.totalExact ? NUMBER.format(n) : `more than ${NUMBER.format(n)}`);
+  const hitCount = (n: number): string => (input.totalExact ? plural(n, "hit") : `more than ${plural(n, "hit")}`);
   const remaining = input.total - input.offset - shown;
   const notes =
     (input.mode === "any" ? " (no entry has every word; these have some)" : "") +
     (input.ignoredWords > 0 ? ` (${plural(input.ignoredWords, "word")} past the limit ignored)` : "");
   let summary: string;
   if (input.offset >= input.total) {
-    summary = `no hits after offset ${input.offset}: ${plural(input.total, "hit")} in all for ${quoted(input.query)}${notes}`;
+    summary = `no hits after offset ${input.offset}: ${plural(input.total, "hit")} in all for ${query}${notes}`;
   } else if (shown === 0) {
     summary =
-      `${plural(input.total - input.offset, "hit")} for ${quoted(input.query)}${notes}, none shown within budget ` +
-      `${input.budget}: query again with a larger budget`;
+      `${hitCount(input.total - input.offset)} for ${query}${notes}, none shown within budget ${input.budget}: ` +
+      "query again with a larger budget";
   } else {
     summary =
-      `hits ${input.offset + 1}–${input.offset + shown} of ${input.total} for ${quoted(input.query)}${notes}` +
-      (remaining > 0 ? `; ${remaining} more: query again with offset ${input.offset + shown}` : "") +
+      `hits ${input.offset + 1}–${input.offset + shown} of ${count(input.total)} for ${query}${notes}` +
+      (remaining > 0 || !input.totalExact ? `; ${count(remaining)} more: query again with offset ${input.offset + shown}` : "") +
       "; get <id> reads an entry in full";
   }
-  return { text: [markerLine(input.store, summary), ...lines].join("\n"), shown };
+  const shownExcerpts = headers.map((_, index) => (excerpts[index] === undefined ? undefined : raw[index]));
+  return { text: [markerOf(storeLabelOf(safe[0] as string), summary), ...lines].join("\n"), shown, excerpts: shownExcerpts };
 }
 
 /** The answer to a query when no store exists: where it was looked for, what creates it, and the split-store hint. */

@@ -8,10 +8,35 @@ export interface Statement<P extends unknown[], R> {
   all(...params: P): R[];
 }
 
+/** What a hit's header shows besides its id. */
+export interface HitFactsRow {
+  readonly id: number;
+  readonly title: string;
+  readonly part: number;
+  readonly source: string;
+  readonly chunks: number;
+}
+
 /** The prepared statements of one connection. */
 export function prepareStatements(db: Connection) {
   const prepare = <P extends unknown[], R = unknown>(sql: string): Statement<P, R> => db.prepare<P, R>(sql);
+  // One statement per number of hits (at most MAX_QUERY_LIMIT of them), prepared on first use: a page of hits'
+  // facts in one step rather than one step a hit.
+  const factsByCount = new Map<number, Statement<number[], HitFactsRow>>();
+  const hitFacts = (ids: readonly number[]): HitFactsRow[] => {
+    if (ids.length === 0) return [];
+    let statement = factsByCount.get(ids.length);
+    if (statement === undefined) {
+      statement = prepare<number[], HitFactsRow>(
+        "SELECT e.id, e.title, e.part, s.name AS source, s.chunks FROM entries e JOIN sources s ON s.id = e.source_id " +
+          `WHERE e.id IN (${"?, ".repeat(ids.length - 1)}?)`,
+      );
+      factsByCount.set(ids.length, statement);
+    }
+    return statement.all(...ids);
+  };
   return {
+    hitFacts,
     sourceByName: prepare<[string], { id: number; hash: string }>("SELECT id, hash FROM sources WHERE name = ?"),
     insertSource: prepare<[string, string, string, number, number]>(
       "INSERT INTO sources (name, kind, hash, chunks, ingested_at) VALUES (?, ?, ?, ?, ?)",
@@ -35,15 +60,15 @@ export function prepareStatements(db: Connection) {
     // A source missing an entry is no longer what its hash says: its next ingest replaces it whole.
     staleSource: prepare<[number]>("UPDATE sources SET hash = '' WHERE id = ?"),
     sourceEntryCount: prepare<[number], { n: number }>("SELECT count(*) AS n FROM entries WHERE source_id = ?"),
-    // FTS5 sorts by rank itself, so LIMIT stops after the top hits and snippet() runs for those only.
-    hits: prepare<[string, number, number], { id: number; excerpt: string }>(
-      "SELECT rowid AS id, snippet(entries_fts, 2, '', '', '…', 40) AS excerpt FROM entries_fts " +
-        "WHERE entries_fts MATCH ? ORDER BY rank LIMIT ? OFFSET ?",
+    // The ranking alone, ids only, as bare as a MATCH can be: excerpts are found afterwards, for the hits shown.
+    hits: db.prepare<[string, number, number], number>(
+      "SELECT rowid FROM entries_fts WHERE entries_fts MATCH ? ORDER BY rank LIMIT ? OFFSET ?",
+    ).pluck() as Statement<[string, number, number], number>,
+    body: prepare<[number], { body: string }>("SELECT body FROM entries WHERE id = ?"),
+    // Counting stops at the cap it is given.
+    matchCount: prepare<[string, number], { n: number }>(
+      "SELECT count(*) AS n FROM (SELECT 1 FROM entries_fts WHERE entries_fts MATCH ? LIMIT ?)",
     ),
-    hitFacts: prepare<[number], { title: string; part: number; source: string; chunks: number }>(
-      "SELECT e.title, e.part, s.name AS source, s.chunks FROM entries e JOIN sources s ON s.id = e.source_id WHERE e.id = ?",
-    ),
-    matchCount: prepare<[string], { n: number }>("SELECT count(*) AS n FROM entries_fts WHERE entries_fts MATCH ?"),
     anyEntry: prepare<[], { one: number }>("SELECT 1 AS one FROM entries LIMIT 1"),
     counts: prepare<[], { entries: number; sources: number; last: number | null }>(
       "SELECT (SELECT count(*) FROM entries) AS entries, (SELECT count(*) FROM sources) AS sources, " +

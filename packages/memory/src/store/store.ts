@@ -10,8 +10,10 @@ import {
   DEFAULT_GET_PAGE_CHARS,
   DEFAULT_QUERY_BUDGET,
   DEFAULT_QUERY_LIMIT,
+  EXCERPT_MAX_CHARS,
   LIBRARIAN_ROLE,
   MAX_CHUNK_CHARS,
+  MAX_COUNTED_MATCHES,
   MAX_GET_PAGE_CHARS,
   MAX_LISTED_SKIPS,
   MAX_QUERY_BUDGET,
@@ -39,6 +41,7 @@ import {
   type HitRow,
 } from "../render/answers.js";
 import { safeLine } from "../render/safe-text.js";
+import { ExcerptFinder } from "./excerpt.js";
 import { openStoreFile, storeExists, storeFailure, type Connection } from "./open.js";
 import { queryWords } from "./query-text.js";
 import type { Migration } from "./schema.js";
@@ -129,8 +132,11 @@ export interface MemoryHit {
   readonly source: string;
   readonly part: number;
   readonly parts: number;
-  /** The matched passage as FTS5 cut it, raw (the answer text shows it sanitised and cut to fit). */
-  readonly excerpt: string;
+  /**
+   * The passage around the words the query matched, raw (the answer text shows it sanitised and cut to fit); only
+   * for the hits whose excerpt the answer shows, since finding one reads the entry.
+   */
+  readonly excerpt?: string;
 }
 
 /** What a query found: `missing` (no store), `empty` (a store with nothing in it), `no-match`, `no-words`, or `hits`. */
@@ -144,8 +150,10 @@ export interface QueryAnswer {
   readonly text: string;
   /** The hits shown in `text`, best first. */
   readonly hits: readonly MemoryHit[];
-  /** Entries matching, in all. */
+  /** Entries matching, in all; when not `totalExact`, a lower bound (counting stops MAX_COUNTED_MATCHES past the page). */
   readonly total: number;
+  /** False when more than `total` entries matched. */
+  readonly totalExact: boolean;
   readonly offset: number;
   /** "any" when no entry had every word. */
   readonly mode: "all" | "any";
@@ -497,41 +505,56 @@ export class MemoryStore {
     const limit = checkInteger("limit", options.limit ?? DEFAULT_QUERY_LIMIT, 1, MAX_QUERY_LIMIT);
     const offset = checkInteger("offset", options.offset ?? 0, 0, Number.MAX_SAFE_INTEGER);
     const store = this.path;
-    const none = (status: QueryStatus, answer: string): QueryAnswer => ({ store, status, text: answer, hits: [], total: 0, offset, mode: "all" });
+    const none = (status: QueryStatus, answer: string): QueryAnswer => ({ store, status, text: answer, hits: [], total: 0, totalExact: true, offset, mode: "all" });
     const answer = this.run(false, (sql) => {
       const words = queryWords(text);
       if (words.words.length === 0) {
         return sql.anyEntry.get() === undefined ? none("empty", emptyStoreText(store)) : none("no-words", noWordsText(store, text));
       }
+      // One ranked MATCH answers both what to show and how many more there are: it returns the page and up to
+      // MAX_COUNTED_MATCHES ids past it, so the marker can say "N more" or "more than N more" without a second MATCH.
+      const fetch = limit + MAX_COUNTED_MATCHES + 1;
       let mode: "all" | "any" = "all";
-      let rows = sql.hits.all(words.all, limit + 1, offset);
+      let ids = sql.hits.all(words.all, fetch, offset);
       let match = words.all;
-      if (rows.length === 0 && offset === 0 && words.words.length > 1) {
-        rows = sql.hits.all(words.any, limit + 1, offset);
+      if (ids.length === 0 && offset === 0 && words.words.length > 1) {
+        ids = sql.hits.all(words.any, fetch, offset);
         match = words.any;
         mode = "any";
       }
-      const more = rows.length > limit;
-      if (more) rows = rows.slice(0, limit);
-      const total = more || (rows.length === 0 && offset > 0) ? (sql.matchCount.get(match)?.n ?? 0) : offset + rows.length;
+      const totalExact = ids.length < fetch;
+      let total = offset + Math.min(ids.length, fetch - 1);
+      // Past the end of the ranking: how many there were (fewer than the offset, so the count is short).
+      if (ids.length === 0 && offset > 0) total = sql.matchCount.get(match, offset)?.n ?? 0;
+      const rows = ids.slice(0, limit);
       if (total === 0) {
         const counts = sql.counts.get();
         if (counts === undefined || counts.entries === 0) return none("empty", emptyStoreText(store));
         return none("no-match", noMatchText(store, text, counts.entries, counts.sources));
       }
-      const hits: MemoryHit[] = rows.map((row) => {
-        const facts = sql.hitFacts.get(row.id);
-        return {
-          id: row.id,
-          title: facts?.title ?? "",
-          source: facts?.source ?? "",
-          part: facts?.part ?? 1,
-          parts: facts?.chunks ?? 1,
-          excerpt: row.excerpt,
-        };
+      const facts = new Map(sql.hitFacts(rows).map((row) => [row.id, row]));
+      const hits: HitRow[] = rows.map((id) => {
+        const row = facts.get(id);
+        return { id, title: row?.title ?? "", source: row?.source ?? "", part: row?.part ?? 1, parts: row?.chunks ?? 1 };
       });
-      const rendered = renderQuery({ store, query: text, hits: hits as HitRow[], total, offset, budget, mode, ignoredWords: words.ignored });
-      return { store, status: "hits" as const, text: rendered.text, hits: hits.slice(0, rendered.shown), total, offset, mode };
+      const finder = new ExcerptFinder(words.words, EXCERPT_MAX_CHARS);
+      const rendered = renderQuery({
+        store,
+        query: text,
+        hits,
+        excerpt: (index) => finder.find(sql.body.get((hits[index] as HitRow).id)?.body ?? ""),
+        total,
+        totalExact,
+        offset,
+        budget,
+        mode,
+        ignoredWords: words.ignored,
+      });
+      const shown: MemoryHit[] = hits.slice(0, rendered.shown).map((hit, index) => {
+        const excerpt = rendered.excerpts[index];
+        return excerpt === undefined ? hit : { ...hit, excerpt };
+      });
+      return { store, status: "hits" as const, text: rendered.text, hits: shown, total, totalExact, offset, mode };
     });
     return answer ?? none("missing", missingStoreText(store, this.location.source));
   }
