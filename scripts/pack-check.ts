@@ -1,13 +1,18 @@
 // The packaging check a user of a single library would trust. For every publishable package:
 //   1. pack it with pnpm (workspace: ranges rewritten, publishConfig applied) and run publint on the tarball;
 //   2. install that tarball alone into a fresh project outside the workspace (internal dependencies come from their
-//      own tarballs, everything else from the registry);
+//      own tarballs, everything else from the registry), with install scripts off, then build the native addons in
+//      the tree (a package with a binding.gyp, such as better-sqlite3) with `npm rebuild`, as a user's install
+//      would: the first consumer of an addon compiles it, later consumers of the same version in this run get that
+//      build copied in, as a prebuilt binary would be;
 //   3. import it there with plain Node (ESM) and check the export names are there;
 //   4. type-check an import with tsc under NodeNext and strict settings;
-//   5. run every bin it ships with --help.
+//   5. run every bin it ships with --help;
+//   6. run the package's test/pack-smoke.mjs there, when it has one: a use of the installed package that an import
+//      does not cover (a native addon loading, a store opening).
 // New packages are covered without editing this file. Packages must be built first (`pnpm build`).
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -61,9 +66,23 @@ for (const { dir, manifest } of manifests) {
   process.stdout.write(`packed ${manifest.name}: ${created}, publint clean\n`);
 }
 
+/** The native addons installed under `nodeModules` (packages with a binding.gyp), scoped ones included. */
+function nativeAddons(nodeModules: string): { dir: string; name: string; version: string }[] {
+  if (!existsSync(nodeModules)) return [];
+  const dirs = readdirSync(nodeModules)
+    .filter((name) => !name.startsWith("."))
+    .flatMap((name) => (name.startsWith("@") ? readdirSync(join(nodeModules, name)).map((inner) => join(nodeModules, name, inner)) : [join(nodeModules, name)]));
+  return dirs
+    .filter((dir) => existsSync(join(dir, "binding.gyp")) && existsSync(join(dir, "package.json")))
+    .map((dir) => ({ dir, ...(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name: string; version: string }) }));
+}
+
+/** Where each addon version was built in this run, so it is compiled once. */
+const builtAddons = new Map<string, string>();
+
 const overrides = Object.fromEntries([...tarballOf].map(([name, file]) => [name, `file:${file}`]));
 let checked = 0;
-for (const { manifest } of manifests) {
+for (const { dir, manifest } of manifests) {
   const consumer = join(work, "consumers", manifest.name.replace("/", "__"));
   mkdirSync(consumer, { recursive: true });
   writeFileSync(
@@ -82,6 +101,17 @@ for (const { manifest } of manifests) {
     ),
   );
   run("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], consumer);
+  const addons = nativeAddons(join(consumer, "node_modules"));
+  for (const addon of addons) {
+    const key = `${addon.name}@${addon.version}`;
+    const built = builtAddons.get(key);
+    if (built !== undefined) cpSync(built, join(addon.dir, "build"), { recursive: true });
+    else {
+      run("npm", ["rebuild", addon.name, "--loglevel=error"], consumer);
+      if (!existsSync(join(addon.dir, "build"))) throw new Error(`npm rebuild ${key} built nothing in ${consumer}`);
+      builtAddons.set(key, join(addon.dir, "build"));
+    }
+  }
 
   writeFileSync(
     join(consumer, "import-check.mjs"),
@@ -118,10 +148,17 @@ for (const { manifest } of manifests) {
   for (const [bin, path] of bins) {
     run(process.execPath, [join(installedManifest, path), "--help"], consumer);
   }
+  const smoke = join(dir, "test", "pack-smoke.mjs");
+  if (existsSync(smoke)) {
+    copyFileSync(smoke, join(consumer, "pack-smoke.mjs"));
+    run(process.execPath, ["pack-smoke.mjs"], consumer);
+  }
   checked++;
   process.stdout.write(
     `consumer of ${manifest.name}: installed alone, ESM import ok (${imported}), tsc ok` +
+      (addons.length > 0 ? `, native addons built (${addons.map((a) => `${a.name}@${a.version}`).join(", ")})` : "") +
       (bins.length > 0 ? `, bins ok (${bins.map(([b]) => b).join(", ")})` : "") +
+      (existsSync(smoke) ? ", pack-smoke.mjs ok" : "") +
       "\n",
   );
 }
