@@ -1,6 +1,6 @@
 /**
  * @orphus/memory — the memory store every Orphus session of one user shares: notes, decisions and files of the repo
- * that a librarian ingests and any role queries, in SQLite with FTS5 (BM25 ranking, snippets) through better-sqlite3.
+ * that a librarian ingests and any role queries, in SQLite with FTS5 (BM25 ranking) through better-sqlite3.
  * Answers are bounded like a digest, because a memory answer lands in a context window too.
  *
  * ```ts
