@@ -157,13 +157,18 @@ export async function runStdioServer(argv: readonly string[], io: StdioServerIo)
           throw error;
         }),
     });
-  const server = createRoundtableMcpServer({ role: args.role, client });
+  const server = createRoundtableMcpServer({ role: args.role, client, env, agentDir: location.agentDir });
   const transport = new LineBoundedStdioTransport(io.stdin, io.stdout, { maxLineBytes: MAX_MCP_INPUT_BYTES });
 
   let hostEnded = false;
   let failure: string | undefined;
   const closed = new Promise<void>((resolve) => {
-    server.onclose = () => resolve();
+    // The server has close hooks of its own (the memory store it opened): run them, then end the session.
+    const hooks = server.onclose;
+    server.onclose = () => {
+      hooks?.();
+      resolve();
+    };
   });
   server.onerror = (error) => {
     // Malformed and oversized lines are reported here and skipped (an oversized request also got its error reply).

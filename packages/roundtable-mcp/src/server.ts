@@ -6,6 +6,7 @@ import {
   type CallToolResult,
   type ListToolsResult,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { MemoryToolStore } from "@orphus/memory";
 import {
   createRoundtableClient,
   resolveRoleName,
@@ -13,6 +14,7 @@ import {
   type RoundtableToolClient,
 } from "@orphus/roundtable-client";
 import { McpOptionError } from "./errors.js";
+import { createMemoryMcpTools, MEMORY_MCP_TOOLS } from "./memory-tools.js";
 import { findRoundtableMcpTool, mcpToolName, ROUNDTABLE_MCP_TOOLS, type RoundtableMcpTool } from "./tools.js";
 import { MCP_SERVER_NAME, MCP_SERVER_VERSION } from "./version.js";
 
@@ -31,6 +33,8 @@ export interface RoundtableMcpServerOptions {
   readonly client?: RoundtableToolClient;
   /** Receives client warnings; default process.emitWarning (stderr, never stdout). */
   readonly onWarning?: (message: string) => void;
+  /** The memory store behind the memory_* tools; default one at the resolved location, opened on first use. */
+  readonly memory?: MemoryToolStore;
 }
 
 /** What the server tells the host about itself in `initialize`; hosts may show it to the model. */
@@ -58,18 +62,18 @@ function kindOf(value: unknown): string {
   return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
-const TOOL_NAMES = ROUNDTABLE_MCP_TOOLS.map((t) => t.name).join(", ");
+const TOOL_NAMES = [...ROUNDTABLE_MCP_TOOLS, ...MEMORY_MCP_TOOLS].map((t) => t.name).join(", ");
 
 /**
  * Checks a tools/call request's params: the tool is one of ours and the arguments, when present, are an object.
  * Anything else is a protocol error, -32602 (InvalidParams), with a message naming what was expected.
  */
-function checkCall(params: unknown): { tool: RoundtableMcpTool; args: Record<string, unknown> } {
+function checkCall(params: unknown): { tool: { readonly name: string }; args: Record<string, unknown> } {
   const name = isRecord(params) ? params["name"] : undefined;
   if (typeof name !== "string") {
     throw new McpError(ErrorCode.InvalidParams, `tools/call needs params.name, one of ${TOOL_NAMES}`);
   }
-  const tool = findRoundtableMcpTool(name);
+  const tool = findRoundtableMcpTool(name) ?? MEMORY_MCP_TOOLS.find((t) => t.name === name);
   if (tool === undefined) {
     throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(name).slice(0, 80)}; this server has ${TOOL_NAMES}`);
   }
@@ -118,6 +122,12 @@ export function createRoundtableMcpServer(options: RoundtableMcpServerOptions): 
         })
       : undefined;
   const client: RoundtableToolClient = options.client ?? (owned as RoundtableToolClient);
+  const memory = createMemoryMcpTools({
+    role,
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.agentDir === undefined ? {} : { agentDir: options.agentDir }),
+    ...(options.memory === undefined ? {} : { store: options.memory }),
+  });
 
   // The low-level Server rather than McpServer.registerTool: McpServer validates arguments with its own schema
   // before the handler runs, which would replace the shared tool's error texts and its tolerance of null members.
@@ -126,13 +136,16 @@ export function createRoundtableMcpServer(options: RoundtableMcpServerOptions): 
     { capabilities: { tools: {} }, instructions: roundtableMcpInstructions(role) },
   );
   const listed: ListToolsResult = {
-    tools: ROUNDTABLE_MCP_TOOLS.map((tool) => ({
-      name: tool.name,
-      title: tool.title,
-      description: tool.description,
-      inputSchema: tool.inputSchema,
-      annotations: { ...tool.annotations },
-    })),
+    tools: [
+      ...ROUNDTABLE_MCP_TOOLS.map((tool) => ({
+        name: tool.name,
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        annotations: { ...tool.annotations },
+      })),
+      ...memory.tools,
+    ],
   };
   server.setRequestHandler(ListToolsRequestSchema, () => listed);
   // tools/call is served by the fallback handler rather than setRequestHandler(CallToolRequestSchema): the SDK parses
@@ -143,16 +156,18 @@ export function createRoundtableMcpServer(options: RoundtableMcpServerOptions): 
       throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method.slice(0, 80)}`);
     }
     const { tool, args } = checkCall(request.params);
+    const memoryResult = memory.call(tool.name, args);
+    if (memoryResult !== undefined) return memoryResult;
+    const roundtableTool = findRoundtableMcpTool(tool.name) as RoundtableMcpTool;
     // The action comes from the tool's name; an `action` member in the arguments is refused as unknown.
-    const result = await runRoundtableTool(client, args, { action: tool.action, signal: extra.signal });
+    const result = await runRoundtableTool(client, args, { action: roundtableTool.action, signal: extra.signal });
     return toolResult(result.text, result.isError);
   };
-  if (owned !== undefined) {
-    const previous = server.onclose;
-    server.onclose = () => {
-      previous?.();
-      owned.close();
-    };
-  }
+  const previous = server.onclose;
+  server.onclose = () => {
+    previous?.();
+    owned?.close();
+    memory.close();
+  };
   return server;
 }

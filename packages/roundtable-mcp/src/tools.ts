@@ -27,6 +27,14 @@ export interface RoundtableMcpToolAnnotations {
   readonly openWorldHint: boolean;
 }
 
+/** The annotations of one of this server's tools, every hint spelled out; no tool reaches beyond local state. */
+export function toolAnnotations(
+  title: string,
+  hints: { readonly readOnly: boolean; readonly destructive: boolean; readonly idempotent: boolean },
+): RoundtableMcpToolAnnotations {
+  return { title, readOnlyHint: hints.readOnly, destructiveHint: hints.destructive, idempotentHint: hints.idempotent, openWorldHint: false };
+}
+
 /** One MCP tool: one action of the shared `roundtable` tool, with its own schema and annotations. */
 export interface RoundtableMcpTool {
   /** `roundtable_<action>`. */
@@ -144,13 +152,7 @@ function defineTool(action: RoundtableAction): RoundtableMcpTool {
     action,
     title: text.title,
     description: text.description,
-    annotations: {
-      title: text.title,
-      readOnlyHint: text.readOnly,
-      destructiveHint: false,
-      idempotentHint: text.idempotent,
-      openWorldHint: false,
-    },
+    annotations: toolAnnotations(text.title, { readOnly: text.readOnly, destructive: false, idempotent: text.idempotent }),
     inputSchema: argumentsSchema(action),
   };
 }

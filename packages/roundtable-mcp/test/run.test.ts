@@ -1,5 +1,9 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
 import { PassThrough } from "node:stream";
 import { expect, test } from "vitest";
+import { openMemory } from "@orphus/memory";
 import { MAX_MCP_INPUT_BYTES, MCP_USAGE, runStdioServer } from "@orphus/roundtable-mcp";
 import { FakeToolClient } from "./support/fake-client.js";
 
@@ -77,7 +81,8 @@ test("serves MCP on stdout only, ensures the broker at start, and exits 0 when s
   expect(run.created).toEqual([{ role: "codex", agentDir: "/tmp/fleet" }]);
   await expect.poll(() => run.fake.calls).toContain("connect");
   const listed = await run.request(1, "tools/list");
-  expect((listed["result"] as { tools: unknown[] }).tools).toHaveLength(8);
+  // Eight roundtable tools and five memory tools.
+  expect((listed["result"] as { tools: unknown[] }).tools).toHaveLength(13);
   const joined = await run.request(2, "tools/call", { name: "roundtable_join", arguments: { room: "design" } });
   expect(joined["result"]).toEqual({
     content: [{ type: "text", text: 'Joined "design" as codex (new room). Members: codex. Nothing unread.' }],
@@ -207,4 +212,28 @@ test("a request line over the limit gets an error naming the limit, addressed to
   expect((await run.request(9, "tools/list"))["result"]).toBeDefined();
   run.stdin.end();
   expect(await run.exit).toBe(0);
+});
+
+test("when the session ends, the server's own close hooks run too: the memory store it opened is closed", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "mcp-run-memory-"));
+  try {
+    const librarian = openMemory({ dir, role: "librarian", env: {} });
+    librarian.ingestTexts([{ title: "Release policy", body: "Packages release with changesets." }]);
+    librarian.close();
+    const store = path.join(dir, "memory.db");
+    // SQLite removes a store's write-ahead log when the last connection to it closes, so the log's presence
+    // says whether this process still holds the store open.
+    expect(existsSync(`${store}-wal`)).toBe(false);
+    const run = harness(["--as", "codex"], { ORPHUS_MEMORY_DIR: dir });
+    await run.initialize();
+    const answer = await run.request(1, "tools/call", { name: "memory_query", arguments: { query: "release" } });
+    expect((answer["result"] as { isError: boolean }).isError).toBe(false);
+    expect(existsSync(`${store}-wal`)).toBe(true);
+    run.stdin.end();
+    expect(await run.exit).toBe(0);
+    expect(run.fake.closed).toBe(true);
+    expect(existsSync(`${store}-wal`)).toBe(false);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -16,6 +16,8 @@ export const DOCTOR_FINDINGS = {
   permissions: "The broker directory, the socket or the registry is open to other users or belongs to another user.",
   "protocol-mismatch": "A running broker speaks another protocol version than this client.",
   "ephemeral-role": "A session speaks (or would speak) as session-<pid>, so its read positions die with the process.",
+  "empty-memory": "The memory store sessions would query exists but holds nothing, so every memory query comes back empty.",
+  "memory-unusable": "The file at the memory store's path cannot be used: foreign, damaged, of a newer schema, or not readable.",
 } as const;
 
 /** The code of one finding. */
@@ -179,5 +181,23 @@ export function ephemeralMembers(members: readonly { room: string; roles: readon
       "their read positions die with their process",
     `start those sessions with a stable name (--as <role>, or ${ROLE_ENV}=<role>)`,
     members.map((m) => `room ${m.room}: ${m.roles.join(", ")}`),
+  );
+}
+
+export function emptyMemory(storePath: string, source: string): DoctorFinding {
+  return finding(
+    "empty-memory",
+    `the memory store ${storePath} (from ${source}) exists but holds nothing: every memory query of a session here ` +
+      "says the store is empty",
+    "have a librarian fill it (ORPHUS_ROUNDTABLE_ROLE=librarian orphus-memory ingest <file or folder…>); if the " +
+      "librarian filled another store, give every session the same ORPHUS_MEMORY_DIR or ORPHUS_CODING_AGENT_DIR",
+  );
+}
+
+export function unusableMemory(storePath: string, problem: string): DoctorFinding {
+  return finding(
+    "memory-unusable",
+    `the memory store ${storePath} cannot be used: ${problem.slice(0, 300)}`,
+    "the file is left untouched: move it away (or upgrade @orphus/memory everywhere, for a newer schema)",
   );
 }

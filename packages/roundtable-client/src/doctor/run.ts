@@ -12,6 +12,7 @@ import { ROLE_ENV, resolveRoleName, roleFromEnv } from "../role.js";
 import { checkFleet } from "./fleet.js";
 import { invalidRole, noRoleConfigured, type DoctorFinding } from "./findings.js";
 import { checkLiveBroker } from "./live.js";
+import { checkMemory } from "./memory.js";
 import { checkBrokerPaths } from "./paths.js";
 
 /** How long the doctor waits for each connection and each reply. */
@@ -68,8 +69,8 @@ function checkRole(role: string | undefined, env: NodeJS.ProcessEnv): { notes: s
  * Examines the roundtable as a session started from this environment would meet it, and says what is wrong and
  * what to do: a split fleet (brokers under several agent directories, or a live broker cut off from its path), a
  * stale socket, something foreign at the socket path, permissions open to others, a full broker, a broker of
- * another protocol version, a role name that falls back to `session-<pid>`. Starts no broker, joins no room, and
- * changes nothing but the registry entries of brokers whose process has ended.
+ * another protocol version, a role name that falls back to `session-<pid>`, an empty memory store. Starts no broker,
+ * joins no room, and changes nothing but the registry entries of brokers whose process has ended.
  */
 export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorReport> {
   const env = options.env ?? process.env;
@@ -100,6 +101,7 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
   const fleet = await checkFleet(registryDir, agentDir, uid, timeoutMs, live?.pid);
   take(fleet);
   take(checkRole(options.role, env));
+  take(await checkMemory(env, options.agentDir));
   return {
     agentDir,
     agentDirSource,
