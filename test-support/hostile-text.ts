@@ -2,6 +2,7 @@
 // of every surface that shows text to a model or a terminal: tool results and errors, pings, the CLI, the MCP
 // server's results, errors and stderr, the pi extension. Written out literally, apart from the sanitiser's code.
 import fc from "fast-check";
+import { expect } from "vitest";
 
 /**
  * One character of each invisible kind issue 13 names: Unicode tags (LANGUAGE TAG, TAG LATIN CAPITAL LETTER A,
@@ -75,4 +76,10 @@ export function hostileString(maxLength: number): fc.Arbitrary<string> {
     { weight: 1, arbitrary: fc.constantFrom("\uD800", "\uDFFF", "\uDBFF") },
   );
   return fc.array(piece, { maxLength: Math.max(1, Math.ceil(maxLength / 4)) }).map((parts) => parts.join("").slice(0, maxLength));
+}
+
+/** Asserts that `text` holds nothing a shown text may not: no unsafe character, no lone surrogate. */
+export function expectShowable(text: string): void {
+  expect(text).not.toMatch(UNSAFE_CHARACTER);
+  expect(text).not.toMatch(LONE_SURROGATE);
 }

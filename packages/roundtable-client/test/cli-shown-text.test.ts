@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
 import { sanitizeText } from "@orphus/digest";
 import { REGISTRY_DIR_ENV } from "@orphus/roundtable-broker";
-import { HOSTILE_BODY, HOSTILE_BODY_LINES, LONE_SURROGATE, UNSAFE_CHARACTER } from "../../../test-support/hostile-text.js";
+import { HOSTILE_BODY, HOSTILE_BODY_LINES, expectShowable } from "../../../test-support/hostile-text.js";
 import { CLI_EXIT, runCli, type CliIo } from "../src/cli.js";
 import { startFramedServer, type FramedServer } from "./support/framed-server.js";
 import { shortTempDir } from "./support/tmp.js";
@@ -80,8 +80,7 @@ async function cli(agentDir: string, argv: readonly string[]): Promise<{ code: n
   };
   const code = await runCli(argv, io);
   for (const text of [out, err]) {
-    expect(text).not.toMatch(UNSAFE_CHARACTER);
-    expect(text).not.toMatch(LONE_SURROGATE);
+    expectShowable(text);
     expect(sanitizeText(text)).toBe(text);
   }
   return { code, out, err };
@@ -138,5 +137,5 @@ test("doctor: a path and a role name holding invisible characters are shown esca
   expect(out.split("\n")[0]).toBe(`roundtable doctor: agent directory ${shownDir} (ORPHUS_CODING_AGENT_DIR)`);
   expect(out).toContain(`no broker directory yet (${shownDir}/roundtable)`);
   expect(out).toContain('problem [ephemeral-role]: the configured role "plan\\u{200B}ner" (ORPHUS_ROUNDTABLE_ROLE) is not a role name');
-  expect(out).not.toMatch(UNSAFE_CHARACTER);
+  expectShowable(out);
 });

@@ -2,23 +2,12 @@
 // bounded: tool results and errors, JSON-RPC error messages that echo a host's input, and the stderr lines a host
 // logs, which stay one line each whatever an echoed value holds.
 import { expect, test } from "vitest";
-import {
-  HOSTILE_BODY,
-  HOSTILE_BODY_LINES,
-  HOSTILE_NAMES,
-  LONE_SURROGATE,
-  UNSAFE_CHARACTER,
-} from "../../../test-support/hostile-text.js";
+import { HOSTILE_BODY, HOSTILE_BODY_LINES, HOSTILE_NAMES, expectShowable } from "../../../test-support/hostile-text.js";
 import { FakeToolClient } from "./support/fake-client.js";
 import { harness } from "./support/harness.js";
 
 const PREFIX = "orphus-roundtable-mcp: ";
 const [planner, critic, , , , , red] = HOSTILE_NAMES.map(([name]) => name) as string[];
-
-function expectShowable(text: string): void {
-  expect(text).not.toMatch(UNSAFE_CHARACTER);
-  expect(text).not.toMatch(LONE_SURROGATE);
-}
 
 /** Every stderr line is one prefixed line of at most 1000 characters after the prefix, with nothing unsafe in it. */
 function expectStderrLines(stderr: string): string[] {
