@@ -345,7 +345,7 @@ function joinText(role: string, result: ResultFor<"join">): string {
 function messageText(message: FetchedMessage): string {
   const head = `[#${message.seq} ${shownName(message.author)}]`;
   const body = indentContinuation(sanitizeText(message.body), "  ");
-  return body === "" ? head : `${head} ${body}`;
+  return body === "" || body.startsWith("\n") ? `${head}${body}` : `${head} ${body}`;
 }
 
 function fetchText(result: ResultFor<"fetch">): string {
