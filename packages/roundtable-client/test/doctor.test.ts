@@ -426,7 +426,7 @@ describe("role names", () => {
     const { options } = setting();
     const report = await runDoctor(options(tempDir(), { env: { ORPHUS_ROUNDTABLE_ROLE: "two words" } }));
     expect(report.findings.map((f) => f.summary)).toEqual([
-      'the configured role "two words" (ORPHUS_ROUNDTABLE_ROLE) is not a role name, so a client refuses it',
+      'the configured role "two\\u{20}words" (ORPHUS_ROUNDTABLE_ROLE) is not a role name, so a client refuses it',
     ]);
     const io = cliIo(options(tempDir()));
     expect(await runCli(["doctor", "--as", "two words"], io)).toBe(2);

@@ -11,6 +11,7 @@ import {
   createRoundtableClient,
   resolveRoleName,
   runRoundtableTool,
+  shownName,
   type RoundtableToolClient,
 } from "@orphus/roundtable-client";
 import { McpOptionError } from "./errors.js";
@@ -41,8 +42,9 @@ export interface RoundtableMcpServerOptions {
 export function roundtableMcpInstructions(role: string): string {
   return (
     `You sit at an Orphus roundtable as "${role}": rooms on a local broker where agents deliberate without ` +
-    "filling each other's context. Join a room, post to it, and read others through digests (bounded: newest in " +
-    "full, older as headlines) or fetch (in full, a page at a time). Nothing is pushed to you: call " +
+    "filling each other's context. Join a room, post to it, and read others through digests (bounded: the budget " +
+    "goes newest first to whole messages, excerpts and headlines, and a marker line counts the rest with the " +
+    "afterSeq that fetches it) or fetch (in full, a page at a time). Nothing is pushed to you: call " +
     `${mcpToolName("digest")} to catch up, or ${mcpToolName("wait")} to block until another agent posts.`
   );
 }
@@ -75,7 +77,7 @@ function checkCall(params: unknown): { tool: { readonly name: string }; args: Re
   }
   const tool = findRoundtableMcpTool(name) ?? MEMORY_MCP_TOOLS.find((t) => t.name === name);
   if (tool === undefined) {
-    throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(name).slice(0, 80)}; this server has ${TOOL_NAMES}`);
+    throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${shownName(name)}"; this server has ${TOOL_NAMES}`);
   }
   const args = (params as Record<string, unknown>)["arguments"];
   if (args !== undefined && args !== null && !isRecord(args)) {
@@ -153,7 +155,7 @@ export function createRoundtableMcpServer(options: RoundtableMcpServerOptions): 
   // a schema dump. Here checkCall answers them with -32602 and one sentence.
   server.fallbackRequestHandler = async (request, extra) => {
     if (request.method !== "tools/call") {
-      throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method.slice(0, 80)}`);
+      throw new McpError(ErrorCode.MethodNotFound, `Method not found: "${shownName(request.method)}"`);
     }
     const { tool, args } = checkCall(request.params);
     const memoryResult = memory.call(tool.name, args);

@@ -1,3 +1,4 @@
+import { sanitizeText } from "@orphus/digest";
 import {
   AGENT_DIR_ENV,
   brokerDir,
@@ -14,6 +15,7 @@ import { invalidRole, noRoleConfigured, type DoctorFinding } from "./findings.js
 import { checkLiveBroker } from "./live.js";
 import { checkMemory } from "./memory.js";
 import { checkBrokerPaths } from "./paths.js";
+import { shownPath } from "../shown.js";
 
 /** How long the doctor waits for each connection and each reply. */
 export const DOCTOR_TIMEOUT_MS = 2_000;
@@ -120,9 +122,12 @@ export function doctorExitCode(report: DoctorReport): number {
   return report.findings.length === 0 ? 0 : 1;
 }
 
-/** The report as `roundtable doctor` prints it: what is fine, then each problem with its facts and its fix. */
+/**
+ * The report as `roundtable doctor` prints it: what is fine, then each problem with its facts and its fix. Paths and
+ * names were escaped where they were put in; the text passes sanitizeText, whoever shows it (a terminal, a session).
+ */
 export function renderDoctorReport(report: DoctorReport): string {
-  const lines = [`roundtable doctor: agent directory ${report.agentDir} (${report.agentDirSource})`];
+  const lines = [`roundtable doctor: agent directory ${shownPath(report.agentDir)} (${report.agentDirSource})`];
   for (const note of report.notes) lines.push(`  ok  ${note}`);
   for (const finding of report.findings) {
     lines.push("", `problem [${finding.code}]: ${finding.summary}`);
@@ -131,5 +136,5 @@ export function renderDoctorReport(report: DoctorReport): string {
   }
   const count = report.findings.length;
   lines.push("", count === 0 ? "All well." : `${count} ${count === 1 ? "problem" : "problems"} found; each says what to do.`);
-  return `${lines.join("\n")}\n`;
+  return sanitizeText(`${lines.join("\n")}\n`);
 }
