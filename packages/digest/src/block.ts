@@ -2,7 +2,7 @@
 // how to read it), or as a headline. Every form is rendered here, so the digest and every package that measures a
 // block (@orphus/bounds) share one set of line-break and size rules.
 import { DigestInputError } from "./errors.js";
-import { EXCERPT_MIN_LENGTH } from "./limits.js";
+import { EXCERPT_MIN_LENGTH, LINE_SCAN_LIMIT } from "./limits.js";
 import { authorLabel, headlineLine, headlineText, openingOf, renderBody, type RenderedBody } from "./text.js";
 import type { DigestRecovery } from "./types.js";
 
@@ -81,7 +81,10 @@ export class BlockForms {
     const { declared, line } = this.headlineSource();
     const head = this.header("").length;
     if (declared) return head; // the body was not looked at: its full text may be short
-    return Math.min(this.headline().length, line === "" ? head : head + 1 + line.length);
+    // The first line is a floor under the full text only when it was read from the whole body: a window that ends
+    // inside an escape sequence shows its intermediate characters, which the whole body hides.
+    const whole = this.item.body.length <= LINE_SCAN_LIMIT;
+    return Math.min(this.headline().length, line === "" || !whole ? head : head + 1 + line.length);
   }
 
   /** The headline block; its text is never empty (a placeholder says when there is no visible text). */
