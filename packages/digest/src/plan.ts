@@ -12,26 +12,11 @@
 //      into a body showed that its escape sequences hid a short text).
 // Each step gives an item the richest form that fits what is left at that moment, and the last sweep never saw
 // what is left grow, so at the end no item has an improvement that fits: the digest is maximal by construction.
-import { BlockForms, type BlockForm, type RenderedBlock } from "./block.js";
-import { FULL_SCAN_RATIO, FULL_SCAN_SLACK } from "./limits.js";
+import { BlockForms, mayFit, type Placed, type RenderedBlock } from "./block.js";
+import { authorLabel } from "./text.js";
 import type { DigestItem, DigestRecovery } from "./types.js";
 
-/** The form an item takes in a digest and its text (one or more lines). */
-export interface Placed {
-  readonly form: BlockForm;
-  readonly text: string;
-  readonly restChars: number;
-}
-
-const RANK: Readonly<Record<BlockForm, number>> = { headline: 1, excerpt: 2, full: 3 };
-
-/** Whether `next` shows more than `current`: a richer form, or a longer excerpt. */
-export function showsMore(current: Placed | null, next: Placed | null): boolean {
-  if (next === null) return false;
-  if (current === null) return true;
-  if (RANK[next.form] !== RANK[current.form]) return RANK[next.form] > RANK[current.form];
-  return next.form === "excerpt" && next.restChars < current.restChars;
-}
+export type { Placed } from "./block.js";
 
 /** Budget a shown block takes: its length and the newline that joins it to the next. */
 function cost(placed: Placed | null): number {
@@ -43,28 +28,48 @@ class Spending {
   readonly placed: (Placed | null)[];
   /** Budget not spent yet, counting each block with its newline: n blocks fit `budget` when they fit `budget + 1`. */
   left: number;
-  private readonly forms: BlockForms[];
+  /** Each item's forms, made when the item is first looked at. */
+  private readonly forms: (BlockForms | undefined)[];
+  private readonly labels = new Map<string, string>();
 
   constructor(
     private readonly items: readonly DigestItem[],
     private readonly order: readonly number[],
     budget: number,
-    recovery: DigestRecovery,
+    private readonly recovery: DigestRecovery,
   ) {
-    this.placed = items.map(() => null);
-    const labels = new Map<string, string>();
-    this.forms = items.map((item) => new BlockForms(item, recovery, labels));
+    this.placed = new Array<Placed | null>(items.length).fill(null);
+    this.forms = new Array<BlockForms | undefined>(items.length);
     this.left = budget + 1;
   }
 
+  /** An author as headers show it, worked out once per author (authors repeat). */
+  private labelOf(author: string): string {
+    let label = this.labels.get(author);
+    if (label === undefined) {
+      label = authorLabel(author);
+      this.labels.set(author, label);
+    }
+    return label;
+  }
+
   /**
-   * Raw characters of an item's body read for a block of `maxLength`: all of it for the first item spent on, so
-   * the newest shows whatever fits; for the others in proportion to the room, so that text the sanitiser drops
+   * An item's forms, made when some form may fit `maxLength` (else undefined, and nothing is read or made). Its body
+   * is read for a block of `n` characters up to FULL_SCAN_RATIO × `n` + FULL_SCAN_SLACK raw characters, except the
+   * first item spent on, read as far as its block needs so the newest shows whatever fits: text the sanitiser drops
    * cannot make the digest cost more than its budget allows.
    */
-  private rawLimit(index: number, maxLength: number): number {
-    if (index === this.order[0]) return Number.POSITIVE_INFINITY;
-    return FULL_SCAN_RATIO * Math.max(0, maxLength) + FULL_SCAN_SLACK;
+  private formsWithin(index: number, maxLength: number): BlockForms | undefined {
+    let forms = this.forms[index];
+    if (forms === undefined) {
+      const item = this.items[index] as DigestItem;
+      const label = this.labelOf(item.author);
+      const bounded = index !== this.order[0];
+      if (!mayFit(item, label, bounded, maxLength)) return undefined;
+      forms = new BlockForms(item, this.recovery, label, bounded);
+      this.forms[index] = forms;
+    }
+    return forms;
   }
 
   /** Whether an item's new form gave budget back since this was last cleared. */
@@ -77,31 +82,16 @@ class Spending {
     this.placed[index] = placed;
   }
 
-  /** Each item's cheapest form once computed: it does not depend on the budget. */
-  private readonly cheapest: (Placed | undefined)[] = [];
-
   /** Shows the item in its cheapest form (its full text when no longer than its headline) if that fits. */
   show(index: number): void {
     if (this.placed[index] !== null) return;
-    const forms = this.forms[index] as BlockForms;
-    // A message that cannot fit whatever its form is passed over without rendering it: "[#seq x]" is the shortest
-    // block there is, and lowerBound a closer floor from a look at the message's first line.
-    if (this.left < String((this.items[index] as DigestItem).seq).length + 6) return;
-    if (this.left < forms.lowerBound() + 1) return;
-    let cheapest = this.cheapest[index];
-    if (cheapest === undefined) {
-      const headline = forms.headline();
-      const full = forms.full(headline.length, this.rawLimit(index, headline.length));
-      cheapest = full ?? { form: "headline", text: headline, restChars: 0 };
-      this.cheapest[index] = cheapest;
-    }
-    if (cost(cheapest) <= this.left) this.place(index, cheapest);
+    const cheapest = this.formsWithin(index, this.left - 1)?.cheapestWithin(this.left - 1) ?? null;
+    if (cheapest !== null) this.place(index, cheapest);
   }
 
   /** The richest form of an item within `maxLength` when it shows more than `current`, else null. */
   private richer(index: number, current: Placed, maxLength: number): RenderedBlock | null {
-    const best = (this.forms[index] as BlockForms).best(maxLength, this.rawLimit(index, maxLength));
-    return best !== null && showsMore(current, best) ? best : null;
+    return (this.forms[index] as BlockForms).richer(current, maxLength); // a shown item has its forms
   }
 
   /** Gives a shown item its full text, or its longest excerpt, when that shows more and costs at most `extra` more. */

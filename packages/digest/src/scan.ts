@@ -13,8 +13,10 @@ export const TEXT = 1;
 export const SPACE = 2;
 /** One line break: \n, \r\n, \r, and every other character a reader might take as one. */
 export const BREAK = 3;
+/** Reading paused at the position the caller asked it to stop at; the next call goes on from there. */
+export const PAUSE = 4;
 
-export type Token = typeof END | typeof TEXT | typeof SPACE | typeof BREAK;
+export type Token = typeof END | typeof TEXT | typeof SPACE | typeof BREAK | typeof PAUSE;
 
 /** A UTF-16 unit that is shown as it is (surrogates excluded: pairs are checked separately). */
 function isPlain(c: number): boolean {
@@ -68,10 +70,12 @@ function skipEscape(src: string, i: number): number {
 /** Reads untrusted text token by token, so callers stop as soon as they have what the budget allows. */
 export class Scanner {
   private pos = 0;
-  /** The characters of the last TEXT token, or the white space character of the last SPACE token. */
-  text = "";
   /** Index in the input where the last token starts. */
   start = 0;
+  /** Index in the input after the last token: a TEXT run is `start` to `end` (unless it is U+FFFD for a surrogate). */
+  end = 0;
+  /** Whether the last TEXT token is U+FFFD standing for a lone surrogate. */
+  private replaced = false;
 
   private readonly src: string;
 
@@ -85,15 +89,27 @@ export class Scanner {
     return this.pos;
   }
 
-  /** The next token; a TEXT run holds at most about `maxChars` units (one more to finish a surrogate pair). */
-  next(maxChars: number): Token {
+  /**
+   * The characters of the last TEXT token, or the white space character of the last SPACE token. Built on demand:
+   * a caller that only measures a run (`end - start` characters, one for U+FFFD) builds no string.
+   */
+  get text(): string {
+    return this.replaced ? "\uFFFD" : this.src.slice(this.start, this.end);
+  }
+
+  /**
+   * The next token; a TEXT run holds at most about `maxChars` units (one more to finish a surrogate pair). PAUSE
+   * when the next token (or invisible input skipped before it) would start at or after `stopAt`.
+   */
+  next(maxChars: number, stopAt: number = Number.POSITIVE_INFINITY): Token {
     const src = this.src;
     const length = src.length;
-    while (this.pos < length) {
-      const start = this.pos;
-      this.start = start;
+    const limit = Math.min(length, stopAt);
+    let pos = this.pos;
+    while (pos < limit) {
+      const start = pos;
       const c = src.charCodeAt(start);
-      if (isPlain(c) || isVisiblePairAt(src, start)) {
+      if ((c > 0x20 && c < 0x7f) || isPlain(c) || isVisiblePairAt(src, start)) {
         const stop = Math.min(length, start + Math.max(1, maxChars));
         let end = start;
         while (end < stop) {
@@ -106,31 +122,40 @@ export class Scanner {
           else if (d === 0x20 && end + 1 < stop && isPlain(src.charCodeAt(end + 1))) end += 2;
           else break;
         }
-        this.pos = end;
-        this.text = src.slice(start, end);
-        return TEXT;
+        return this.token(TEXT, start, end, false);
       }
-      if (isSpace(c)) {
-        this.pos++;
-        this.text = src[start] as string;
-        return SPACE;
+      if (c === 0x1b) {
+        pos = skipEscape(src, start); // the commonest invisible input, ahead of the checks it would fail
+        continue;
       }
+      if (isSpace(c)) return this.token(SPACE, start, start + 1, false);
       if (isBreak(c)) {
-        this.pos += c === 0x0d && src.charCodeAt(start + 1) === 0x0a ? 2 : 1;
-        return BREAK;
+        const crlf = c === 0x0d && src.charCodeAt(start + 1) === 0x0a;
+        return this.token(BREAK, start, crlf ? start + 2 : start + 1, false);
       }
-      if (isPairAt(src, start)) this.pos += 2; // an invisible astral character
-      else if (isSurrogate(c)) {
-        this.pos++;
-        this.text = "\uFFFD";
-        return TEXT;
-      } else if (c === 0x1b) this.pos = skipEscape(src, start);
-      else if (c === 0x9b) this.pos = skipCsi(src, start + 1);
+      if (isPairAt(src, start)) pos += 2; // an invisible astral character
+      else if (isSurrogate(c)) return this.token(TEXT, start, start + 1, true);
+      else if (c === 0x9b) pos = skipCsi(src, start + 1);
       else if (c === 0x90 || c === 0x98 || c === 0x9d || c === 0x9e || c === 0x9f) {
-        this.pos = skipControlString(src, start + 1);
-      } else this.pos++; // another control or an invisible character
+        pos = skipControlString(src, start + 1);
+      }
+      else pos++; // another control or an invisible character
     }
+    if (pos < length) {
+      this.pos = pos;
+      return PAUSE;
+    }
+    this.pos = length;
     this.start = length;
+    this.end = length;
     return END;
+  }
+
+  private token(token: Token, start: number, end: number, replaced: boolean): Token {
+    this.start = start;
+    this.end = end;
+    this.pos = end;
+    this.replaced = replaced;
+    return token;
   }
 }
