@@ -1,10 +1,12 @@
 // Digest benchmarks, printed as ratios measured in this one run:
 // 1. cost does not follow the bytes the budget leaves out: 500 messages of 100 KB each at budget 2000 cost at most
 //    2x 500 messages of 200 bytes each at the same budget.
-// 2. a full ring (500 x 2 KB) at budget 4000, in digests per second beside JSON.stringify of the same messages.
-// 3. (no target) 500 bodies of 100 KB that are nothing but escape sequences, beside the 200-byte digest of 1: the
-//    sanitiser must read what it drops, so the newest body is read whole and every older one only in proportion to
-//    the budget (FULL_SCAN_RATIO, LINE_SCAN_LIMIT).
+// 2. a full ring (500 x 2 KB) at budget 4000, in digests per second beside JSON.stringify of the same messages: at
+//    least 20x faster.
+// 3. 500 bodies of 100 KB that are nothing but escape sequences, beside the 200-byte digest of 1: at most 5x, and
+//    under 5 ms a digest on the machine the README names. The sanitiser must read what it drops: the newest body is
+//    read whole, and every older one's first LINE_SCAN_LIMIT characters while what is left of the budget could hold
+//    a headline with one visible character (see the README, "Benchmarks", for why that target is missed).
 // 4. the budget is spent: over the checked-in deliberation corpus (bench/corpus/deliberation.json, 150 messages of
 //    40 characters to 30 KB), for windows of unread messages whose full text exceeds the budget, the share of the
 //    budget a digest uses, at budgets 500, 2000 and 8000: at least 0.95 on average.
@@ -115,6 +117,7 @@ const perSecond = (ms: number): string => Math.round(FULL_REPS / (ms / 1000)).to
 reportRatio({
   name: "digest.full-ring-vs-JSON.stringify",
   ratio: 1 / ring4000.ratio,
+  target: { kind: "at-least", value: 20 },
   detail:
     `${perSecond(ring4000.b)} digests/s of 500 x 2 KB at budget 4000 vs ` +
     `${perSecond(ring4000.a)} JSON.stringify/s of the same messages (ratio > 1: the digest is faster)`,
@@ -133,7 +136,16 @@ const noise = paired(
 reportRatio({
   name: "digest.escape-only-100KB-bodies-vs-200B",
   ratio: noise.ratio,
-  detail: `${noise.b.toFixed(2)} ms/digest of 500 x 100 KB escape sequences at budget 2000`,
+  target: { kind: "at-most", value: 5 },
+  detail: `${noise.b.toFixed(2)} ms/digest of 500 x 100 KB escape sequences vs ${noise.a.toFixed(2)} ms at budget 2000`,
+});
+// The same digest in absolute terms: a ceiling stated for this machine, not measured in the run.
+const ESCAPE_CEILING_MS = 5;
+reportRatio({
+  name: "digest.escape-only-100KB-bodies-vs-5ms",
+  ratio: noise.b / ESCAPE_CEILING_MS,
+  target: { kind: "at-most", value: 1 },
+  detail: `${noise.b.toFixed(2)} ms/digest (median of ${ROUNDS}) against a ceiling of ${ESCAPE_CEILING_MS} ms`,
 });
 // 4. The budget is spent.
 const corpus = JSON.parse(readFileSync(join(import.meta.dirname, "corpus", "deliberation.json"), "utf8")) as DigestItem[];

@@ -80,20 +80,22 @@ function rawLimitOf(maxLength: number): number {
 
 /**
  * A floor under an item's cheapest block, known before reading anything: a headline is its header, a space and at
- * least one character; the full text at least its header, when it can be read at all for a headline's size.
+ * least one character; the full text at least its header, when it can be read at all for a headline's size. The
+ * digest passes over an item whose floor does not fit without making its forms.
  */
-function floorBeforeReading(head: number, bodyLength: number, bounded: boolean): number {
+export function floorBeforeReading(item: BlockSource, label: string, bounded: boolean): number {
+  return floorOf(headLength(item.seq, label), item.body.length, bounded);
+}
+
+function floorOf(head: number, bodyLength: number, bounded: boolean): number {
   const headlineHead = head + HEADLINE_TAG.length;
   const fullMay = !bounded || rawLimitOf(headlineHead + 1 + HEADLINE_MAX_LENGTH) >= bodyLength;
   return fullMay ? Math.min(head, headlineHead + 2) : headlineHead + 2;
 }
 
-/**
- * Whether an item's cheapest block may fit `maxLength`, from its seq, label and body length alone: lets the digest
- * pass over an item without making its forms.
- */
-export function mayFit(item: BlockSource, label: string, bounded: boolean, maxLength: number): boolean {
-  return maxLength >= floorBeforeReading(headLength(item.seq, label), item.body.length, bounded);
+/** The shortest header an item with this seq can have, `[#seq x]`, whatever its author: a floor under every block. */
+export function headerFloor(seq: number): number {
+  return 5 + digits(seq);
 }
 
 /** The header tags of a headline and an excerpt: `[#seq author, headline]`. */
@@ -213,7 +215,7 @@ export class BlockForms {
     const head = this.head;
     const headlineHead = head + HEADLINE_TAG.length;
     const body = this.item.body;
-    if (maxLength < floorBeforeReading(head, body.length, this.bounded)) return null;
+    if (maxLength < floorOf(head, body.length, this.bounded)) return null;
     const fullMay = this.fullReadable(headlineHead + 1 + HEADLINE_MAX_LENGTH);
     // The first line, read only as far as a line that fits can go: a longer line makes the headline longer than
     // `maxLength` and, when read from the whole body, the full text too (it holds that line).

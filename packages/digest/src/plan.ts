@@ -12,7 +12,7 @@
 //      into a body showed that its escape sequences hid a short text).
 // Each step gives an item the richest form that fits what is left at that moment, and the last sweep never saw
 // what is left grow, so at the end no item has an improvement that fits: the digest is maximal by construction.
-import { BlockForms, mayFit, type Placed, type RenderedBlock } from "./block.js";
+import { BlockForms, floorBeforeReading, headerFloor, type Placed, type RenderedBlock } from "./block.js";
 import { authorLabel } from "./text.js";
 import type { DigestItem, DigestRecovery } from "./types.js";
 
@@ -28,8 +28,10 @@ class Spending {
   readonly placed: (Placed | null)[];
   /** Budget not spent yet, counting each block with its newline: n blocks fit `budget` when they fit `budget + 1`. */
   left: number;
-  /** Each item's forms, made when the item is first looked at. */
+  /** Each item's forms, made when some form of the item may fit. */
   private readonly forms: (BlockForms | undefined)[];
+  /** Each item's floor before reading (floorBeforeReading), once worked out: its forms are made only above it. */
+  private readonly floors: (number | undefined)[];
   private readonly labels = new Map<string, string>();
 
   constructor(
@@ -40,6 +42,7 @@ class Spending {
   ) {
     this.placed = new Array<Placed | null>(items.length).fill(null);
     this.forms = new Array<BlockForms | undefined>(items.length);
+    this.floors = new Array<number | undefined>(items.length);
     this.left = budget + 1;
   }
 
@@ -60,16 +63,19 @@ class Spending {
    * cannot make the digest cost more than its budget allows.
    */
   private formsWithin(index: number, maxLength: number): BlockForms | undefined {
-    let forms = this.forms[index];
-    if (forms === undefined) {
-      const item = this.items[index] as DigestItem;
-      const label = this.labelOf(item.author);
-      const bounded = index !== this.order[0];
-      if (!mayFit(item, label, bounded, maxLength)) return undefined;
-      forms = new BlockForms(item, this.recovery, label, bounded);
-      this.forms[index] = forms;
-    }
-    return forms;
+    const forms = this.forms[index];
+    if (forms !== undefined) return forms;
+    const floor = this.floors[index];
+    if (floor !== undefined && maxLength < floor) return undefined;
+    const item = this.items[index] as DigestItem;
+    // No header is shorter than "[#seq x]": below that, not even the author needs working out.
+    if (floor === undefined && maxLength < headerFloor(item.seq)) return undefined;
+    const label = this.labelOf(item.author);
+    const bounded = index !== this.order[0];
+    this.floors[index] = floorBeforeReading(item, label, bounded);
+    if (maxLength < (this.floors[index] as number)) return undefined;
+    this.forms[index] = new BlockForms(item, this.recovery, label, bounded);
+    return this.forms[index];
   }
 
   /** Whether an item's new form gave budget back since this was last cleared. */
@@ -136,14 +142,14 @@ export function planDigest(
   recovery: DigestRecovery,
 ): { placed: readonly (Placed | null)[]; left: number } {
   const spending = new Spending(items, order, budget, recovery);
-  const [newest, ...rest] = order;
+  const newest = order[0];
   if (newest !== undefined) {
     spending.show(newest);
     // Half the budget, in block characters: the newest's block may take up to floor(budget / 2).
     const half = Math.floor(budget / 2) + 1;
     spending.enrich(newest, half - cost(spending.placed[newest] ?? null));
   }
-  for (const index of rest) spending.show(index);
+  for (let k = 1; k < order.length; k++) spending.show(order[k] as number);
   for (const index of order) spending.enrichAtLeastOnce(index, Math.floor(spending.left / 2));
   do {
     spending.gaveBack = false;

@@ -3,7 +3,7 @@
 // sequences (CSI, OSC, DCS, SOS, PM, APC and the short ESC forms), and invisible characters (format characters and
 // default-ignorables, bidi controls among them: see chars.ts). Lone surrogates become U+FFFD, so a text run never
 // holds half a pair.
-import { isBreak, isInvisible, isPairAt, isSpace, isSurrogate } from "./chars.js";
+import { INVISIBLE_RANGES, isBreak, isInvisible, isPairAt, isSpace, isSurrogate } from "./chars.js";
 
 /** No more input. */
 export const END = 0;
@@ -30,41 +30,68 @@ function isVisiblePairAt(src: string, i: number): boolean {
   return isPairAt(src, i) && !isInvisible(src.codePointAt(i) as number);
 }
 
-/** Skips the parameters and final byte of a control sequence (after ESC [ or CSI). */
-function skipCsi(src: string, i: number): number {
-  let j = i;
-  while (j < src.length) {
-    const c = src.charCodeAt(j);
-    if (c < 0x20 || c > 0x3f) break;
-    j++;
-  }
-  const final = src.charCodeAt(j);
-  return final >= 0x40 && final <= 0x7e ? j + 1 : j;
+/** `\uXXXX` for a regular expression's source. */
+function unit(c: number): string {
+  return `\\u${c.toString(16).padStart(4, "0")}`;
 }
+
+/** Line breaks as a regular expression's class body: what isBreak accepts. */
+const BREAKS = "\\n\\v\\f\\r\\x1c-\\x1e\\x85\\u2028\\u2029";
+
+/** INVISIBLE_RANGES as a class body (the BMP ranges) and as pair alternatives (the astral ones). */
+function invisibleSource(): { bmp: string; pairs: string[] } {
+  let bmp = "";
+  const pairs: string[] = [];
+  for (const [from, to] of INVISIBLE_RANGES) {
+    if (to <= 0xffff) {
+      bmp += from === to ? unit(from) : `${unit(from)}-${unit(to)}`;
+      continue;
+    }
+    // An astral range as pairs: one alternative per high surrogate, its low surrogates as a range.
+    for (let cp = from; cp <= to; ) {
+      const high = 0xd800 + ((cp - 0x10000) >> 10);
+      const last = Math.min(to, 0x10000 + ((high - 0xd800 + 1) << 10) - 1);
+      const low = (point: number): number => 0xdc00 + ((point - 0x10000) & 0x3ff);
+      pairs.push(`${unit(high)}[${unit(low(cp))}-${unit(low(last))}]`);
+      cp = last + 1;
+    }
+  }
+  return { bmp, pairs };
+}
+
+/** Most dropped pieces one match skips: bounds the engine's backtracking state, whatever the input's length. */
+const DROPPED_PER_MATCH = 1024;
 
 /**
- * Skips a control string (after ESC ] / P / X / ^ / _ or their C1 forms) up to its terminator: BEL, ST (ESC \ or
- * U+009C), a bare ESC (which aborts it), or a line break (kept, so an unterminated string cannot eat the message).
+ * What a reader never sees, as one sticky pattern matching a run of dropped pieces, each read as a terminal reads
+ * it: an escape sequence (CSI with its parameters and final byte; OSC, DCS, SOS, PM and APC up to BEL, ST, a bare
+ * ESC or a line break; the short forms with their intermediates and final; else a lone ESC), the 8-bit CSI and
+ * control strings, any other C0 or C1 control but tab and the line breaks, DEL, and every invisible character.
+ * Parameters and finals, intermediates and finals, a string's body and its terminators are disjoint sets, so the
+ * pattern never backtracks into another reading of a piece. The engine runs it natively: escape-heavy input costs a
+ * fraction of a character-by-character loop.
  */
-function skipControlString(src: string, i: number): number {
-  for (let j = i; j < src.length; j++) {
-    const c = src.charCodeAt(j);
-    if (c === 0x07 || c === 0x9c) return j + 1;
-    if (c === 0x1b) return src.charCodeAt(j + 1) === 0x5c ? j + 2 : j;
-    if (isBreak(c)) return j;
-  }
-  return src.length;
-}
+const DROPPED = (() => {
+  const { bmp, pairs } = invisibleSource();
+  const controlString = `[^\\x07\\x9c\\x1b${BREAKS}]*(?:[\\x07\\x9c]|\\x1b\\\\)?`;
+  const piece = [
+    `\\x1b(?:\\[[\\x20-\\x3f]*[\\x40-\\x7e]?|[\\]PX^_]${controlString}|[\\x20-\\x2f]*[\\x30-\\x7e])?`,
+    "\\x9b[\\x20-\\x3f]*[\\x40-\\x7e]?",
+    `[\\x90\\x98\\x9d-\\x9f]${controlString}`,
+    `[\\x00-\\x08\\x0e-\\x1a\\x1f\\x7f-\\x84\\x86-\\x8f\\x91-\\x97\\x99\\x9a\\x9c${bmp}]`,
+    ...pairs,
+  ];
+  return new RegExp(`(?:${piece.join("|")}){0,${DROPPED_PER_MATCH}}`, "y");
+})();
 
-/** Skips an escape sequence starting at the ESC at `i`; a lone ESC is dropped and what follows it kept. */
-function skipEscape(src: string, i: number): number {
-  const c = src.charCodeAt(i + 1);
-  if (c === 0x5b) return skipCsi(src, i + 2);
-  if (c === 0x5d || c === 0x50 || c === 0x58 || c === 0x5e || c === 0x5f) return skipControlString(src, i + 2);
-  let j = i + 1;
-  while (j < src.length && src.charCodeAt(j) >= 0x20 && src.charCodeAt(j) <= 0x2f) j++;
-  const final = src.charCodeAt(j);
-  return final >= 0x30 && final <= 0x7e ? j + 1 : i + 1;
+/**
+ * The index after the run of dropped pieces starting at `i` (one of them starts there). At least `i` + 1, which is
+ * how far a single dropped unit reaches, should the pattern ever not match.
+ */
+function skipDropped(src: string, i: number): number {
+  DROPPED.lastIndex = i;
+  DROPPED.test(src);
+  return Math.max(DROPPED.lastIndex, i + 1);
 }
 
 /** Reads untrusted text token by token, so callers stop as soon as they have what the budget allows. */
@@ -124,22 +151,13 @@ export class Scanner {
         }
         return this.token(TEXT, start, end, false);
       }
-      if (c === 0x1b) {
-        pos = skipEscape(src, start); // the commonest invisible input, ahead of the checks it would fail
-        continue;
-      }
       if (isSpace(c)) return this.token(SPACE, start, start + 1, false);
       if (isBreak(c)) {
         const crlf = c === 0x0d && src.charCodeAt(start + 1) === 0x0a;
         return this.token(BREAK, start, crlf ? start + 2 : start + 1, false);
       }
-      if (isPairAt(src, start)) pos += 2; // an invisible astral character
-      else if (isSurrogate(c)) return this.token(TEXT, start, start + 1, true);
-      else if (c === 0x9b) pos = skipCsi(src, start + 1);
-      else if (c === 0x90 || c === 0x98 || c === 0x9d || c === 0x9e || c === 0x9f) {
-        pos = skipControlString(src, start + 1);
-      }
-      else pos++; // another control or an invisible character
+      if (isSurrogate(c) && !isPairAt(src, start)) return this.token(TEXT, start, start + 1, true);
+      pos = skipDropped(src, start); // escape sequences, controls, invisible characters: as many as follow
     }
     if (pos < length) {
       this.pos = pos;
