@@ -8,24 +8,27 @@ import { END, Scanner } from "../src/scan.js";
 import { END as PREVIOUS_END, Scanner as PreviousScanner } from "./previous/scan.js";
 import { longHostileBody, text } from "./arbitraries.js";
 
+/** What both scanners offer. */
+interface Reader {
+  next(maxChars: number): number;
+  readonly start: number;
+  readonly position: number;
+  readonly text: string;
+}
+
 /** Every token of `src` read with TEXT runs of at most `maxChars`: kind, where it starts and ends, its text. */
-function tokens(src: string, maxChars: number, limit: number): string[] {
-  const scanner = new Scanner(src, limit);
+function readAll(scanner: Reader, end: number, maxChars: number): string[] {
   const out: string[] = [];
-  for (let token = scanner.next(maxChars); token !== END; token = scanner.next(maxChars)) {
+  for (let token = scanner.next(maxChars); token !== end; token = scanner.next(maxChars)) {
     out.push(`${token}@${scanner.start}-${scanner.position}:${token === 3 ? "" : scanner.text}`);
   }
   return out;
 }
 
-function previousTokens(src: string, maxChars: number, limit: number): string[] {
-  const scanner = new PreviousScanner(src, limit);
-  const out: string[] = [];
-  for (let token = scanner.next(maxChars); token !== PREVIOUS_END; token = scanner.next(maxChars)) {
-    out.push(`${token}@${scanner.start}-${scanner.position}:${token === 3 ? "" : scanner.text}`);
-  }
-  return out;
-}
+const tokens = (src: string, maxChars: number, limit: number): string[] =>
+  readAll(new Scanner(src, limit), END, maxChars);
+const previousTokens = (src: string, maxChars: number, limit: number): string[] =>
+  readAll(new PreviousScanner(src, limit), PREVIOUS_END, maxChars);
 
 test("the same tokens as the character loop, on arbitrary and escape-heavy text, whole or cut short", () => {
   fc.assert(
