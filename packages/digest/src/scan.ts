@@ -94,6 +94,33 @@ function skipDropped(src: string, i: number): number {
   return Math.max(DROPPED.lastIndex, i + 1);
 }
 
+/** Runs that may be longer than this are matched natively first (ASCII_RUN); shorter cuts cost less in the loop. */
+const NATIVE_RUN_MIN = 64;
+
+/** Printable ASCII words with single spaces between them: most of any text. The match reads a whole run. */
+const ASCII_RUN = /[\x21-\x7e]+(?: [\x21-\x7e]+)*/y;
+
+/** How far past `stop` a match may read: beyond that, it reads a slice that ends at `stop`. */
+const NATIVE_RUN_OVERREAD = 4096;
+
+/**
+ * Where the loop in `Scanner.next` gets to from `start` (before `stop`) by printable ASCII characters and single
+ * spaces followed by one: what the pattern matches, cut at `stop` as the loop cuts it (a space just before `stop`
+ * is not taken, its follower lying beyond). The loop goes on from there with everything else. A run that goes on
+ * far past `stop` is matched in a slice, so a long line cut into many runs is not read again for each.
+ */
+function asciiRunEnd(src: string, start: number, stop: number): number {
+  if (src.length - stop > NATIVE_RUN_OVERREAD) {
+    ASCII_RUN.lastIndex = 0;
+    return ASCII_RUN.test(src.slice(start, stop)) ? start + ASCII_RUN.lastIndex : start;
+  }
+  ASCII_RUN.lastIndex = start;
+  if (!ASCII_RUN.test(src)) return start;
+  const end = ASCII_RUN.lastIndex;
+  if (end <= stop) return end;
+  return src.charCodeAt(stop - 1) === 0x20 ? stop - 1 : stop;
+}
+
 /** Reads untrusted text token by token, so callers stop as soon as they have what the budget allows. */
 export class Scanner {
   private pos = 0;
@@ -138,7 +165,7 @@ export class Scanner {
       const c = src.charCodeAt(start);
       if ((c > 0x20 && c < 0x7f) || isPlain(c) || isVisiblePairAt(src, start)) {
         const stop = Math.min(length, start + Math.max(1, maxChars));
-        let end = start;
+        let end = stop - start > NATIVE_RUN_MIN ? asciiRunEnd(src, start, stop) : start;
         while (end < stop) {
           const d = src.charCodeAt(end);
           if (d > 0x20 && d < 0x7f) end++; // printable ASCII, the common case, without a call
