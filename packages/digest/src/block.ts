@@ -129,7 +129,7 @@ export class BlockForms {
   private headlineBlock: string | undefined;
   private minExcerpt: number | undefined;
   private restBase: number | undefined;
-  /** The whole body, rendered as far as any size asked. */
+  /** The whole body, rendered up to the largest size asked so far. */
   private rendering: BodyRendering | undefined;
   private cheapest: Placed | undefined;
   /** The cheapest form is known to be longer than this. */
