@@ -16,8 +16,6 @@ import { BlockForms, floorBeforeReading, headerFloor, type Placed, type Rendered
 import { authorLabel } from "./text.js";
 import type { DigestItem, DigestRecovery } from "./types.js";
 
-export type { Placed } from "./block.js";
-
 /** Budget a shown block takes: its length and the newline that joins it to the next. */
 function cost(placed: Placed | null): number {
   return placed === null ? 0 : placed.text.length + 1;

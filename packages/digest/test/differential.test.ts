@@ -49,7 +49,11 @@ test("large rooms of long, escape-heavy bodies at budgets up to 6000: the same r
 test("renderBlock at every size: the same block as before", () => {
   fc.assert(
     fc.property(
-      fc.record({ seq: fc.integer({ min: 1, max: 99_999 }), author: text(4), body: fc.oneof(longHostileBody, text(30)) }),
+      fc.record({
+        seq: fc.integer({ min: 1, max: 99_999 }),
+        author: text(4),
+        body: fc.oneof(longHostileBody, text(30)),
+      }),
       fc.oneof(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 30_000 }), fc.constant(Infinity)),
       fc.constantFrom("fetch" as const, "pinned" as const),
       (source, maxLength, recovery) => {
@@ -61,7 +65,7 @@ test("renderBlock at every size: the same block as before", () => {
   );
 });
 
-test("edges of reading less: a first line read only as far as a fit needs, a headline cut short from a long line", () => {
+test("reading less: a first line read only as far as a fit needs, and a headline cut short from a long line", () => {
   // The first line is 165 characters; cut at a word it is a 65-character headline, so the message fits at 92.
   const items = [
     { seq: 1, author: "a", body: `${"word ".repeat(13)}${"y".repeat(100)}` },
