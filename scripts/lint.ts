@@ -52,6 +52,8 @@ for (const name of packageDirs) {
     for (const message of publishedMetadataFindings(manifest, name, rootManifest)) finding(manifestPath, message);
   }
   const deps = Object.keys((manifest["dependencies"] as Record<string, string> | undefined) ?? {});
+  // An optional peer is declared too: a source file may import it (dynamically, falling back when it is absent).
+  const peers = Object.keys((manifest["peerDependencies"] as Record<string, string> | undefined) ?? {});
 
   if (!existsSync(join(dir, "README.md"))) finding(dir, "has no README.md");
   if (manifest["sideEffects"] !== false) finding(manifestPath, 'must declare "sideEffects": false');
@@ -88,7 +90,7 @@ for (const name of packageDirs) {
       if (builtins.has(specifier.split("/")[0] ?? "")) finding(file, `imports "${specifier}" without the node: prefix`);
       if (isSource && specifier.startsWith("@orphus/")) {
         const target = specifier.split("/").slice(0, 2).join("/");
-        if (target !== `@orphus/${name}` && !deps.includes(target)) {
+        if (target !== `@orphus/${name}` && !deps.includes(target) && !peers.includes(target)) {
           finding(file, `imports ${target}, which package.json does not declare`);
         }
       }

@@ -5,12 +5,17 @@
 //      own tarballs, everything else from the registry);
 //   3. import it there with plain Node (ESM) and check the export names are there;
 //   4. type-check an import with tsc under NodeNext and strict settings;
-//   5. run every bin it ships with --help.
+//   5. run every bin it ships with --help;
+//   6. run the package's test/pack-smoke.mjs there, when it has one: a use of the installed package that an import
+//      does not cover (a native addon loading, a store opening).
+// Native addons (a package with a binding.gyp, such as better-sqlite3) are installed with scripts off like the rest,
+// then given the workspace's own build (scripts/lib/native-addons.ts).
 // New packages are covered without editing this file. Packages must be built first (`pnpm build`).
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { publishedManifestFindings } from "./lib/lint-manifests.js";
+import { addonBuilder } from "./lib/native-addons.js";
 import { mapLimit, run, runAsync } from "./lib/run.js";
 
 interface Manifest {
@@ -56,9 +61,11 @@ for (const { dir, manifest } of manifests) {
 }
 
 const overrides = Object.fromEntries([...tarballOf].map(([name, file]) => [name, `file:${file}`]));
+const buildAddons = addonBuilder(root);
+
 /** Consumers checked at once: their npm installs wait on the network, the rest is short. */
 const CONCURRENT_CONSUMERS = 3;
-const reports = await mapLimit(manifests, CONCURRENT_CONSUMERS, async ({ manifest }) => {
+const reports = await mapLimit(manifests, CONCURRENT_CONSUMERS, async ({ dir, manifest }) => {
   const consumer = join(work, "consumers", manifest.name.replace("/", "__"));
   mkdirSync(consumer, { recursive: true });
   writeFileSync(
@@ -77,6 +84,7 @@ const reports = await mapLimit(manifests, CONCURRENT_CONSUMERS, async ({ manifes
     ),
   );
   await runAsync("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], consumer);
+  const addons = await buildAddons(consumer);
 
   writeFileSync(
     join(consumer, "import-check.mjs"),
@@ -113,9 +121,16 @@ const reports = await mapLimit(manifests, CONCURRENT_CONSUMERS, async ({ manifes
   for (const [, path] of bins) {
     await runAsync(process.execPath, [join(installedManifest, path), "--help"], consumer);
   }
+  const smoke = join(dir, "test", "pack-smoke.mjs");
+  if (existsSync(smoke)) {
+    copyFileSync(smoke, join(consumer, "pack-smoke.mjs"));
+    await runAsync(process.execPath, ["pack-smoke.mjs"], consumer);
+  }
   return (
     `consumer of ${manifest.name}: installed alone, ESM import ok (${imported}), tsc ok` +
-    (bins.length > 0 ? `, bins ok (${bins.map(([b]) => b).join(", ")})` : "")
+    (addons.length > 0 ? `, native addons built (${addons.join(", ")})` : "") +
+    (bins.length > 0 ? `, bins ok (${bins.map(([b]) => b).join(", ")})` : "") +
+    (existsSync(smoke) ? ", pack-smoke.mjs ok" : "")
   );
 });
 for (const report of reports) process.stdout.write(`${report}\n`);

@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** Leaves of the package map: they import no other package of ours (lint), and the rehearsal calls each one. */
-export const LEAVES: ReadonlySet<string> = new Set(["framing", "rooms", "digest"]);
+export const LEAVES: ReadonlySet<string> = new Set(["framing", "rooms", "digest", "agent-env"]);
 
 /** One workspace package, as its manifest describes it. */
 export interface WorkspacePackage {

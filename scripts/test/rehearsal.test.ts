@@ -49,7 +49,7 @@ describe("bin checks follow the manifests", () => {
 
 describe("import-and-call scripts", () => {
   test("every leaf and the client have one in the repository", () => {
-    expect([...REQUIRED_CALLS].sort()).toEqual(["digest", "framing", "rooms", "roundtable-client"]);
+    expect([...REQUIRED_CALLS].sort()).toEqual(["agent-env", "digest", "framing", "rooms", "roundtable-client"]);
     const scripts = callScripts(workspacePackages(root), join(root, "scripts", "release-rehearsal", "calls"));
     for (const dir of REQUIRED_CALLS) expect(scripts.has(dir)).toBe(true);
   });

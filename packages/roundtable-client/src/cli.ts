@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
+import { sanitizeText } from "@orphus/digest";
 import {
   DEFAULT_FETCH_CHARS,
   DEFAULT_FETCH_LIMIT,
@@ -15,9 +16,10 @@ import type { RoundtableClient } from "./client.js";
 import { createRoundtableClient, locateBroker, type CreateRoundtableClientOptions } from "./create.js";
 import { doctorExitCode, renderDoctorReport, runDoctor, type DoctorOptions } from "./doctor/run.js";
 import { BrokerNotRunningError, CliUsageError, ConnectionLostError, RoundtableClientError } from "./errors.js";
-import { renderFetchPage } from "./fetch-text.js";
-import { TOOL_MAX_POST_CHARS } from "./limits.js";
-import { plural, safeLine, safeText } from "./text.js";
+import { indentContinuation, renderFetchPage } from "./fetch-text.js";
+import { MAX_ERROR_TEXT_CHARS, MAX_LISTED_ROOMS, TOOL_MAX_POST_CHARS } from "./limits.js";
+import { boundedText, shownName, shownNames, shownPath } from "./shown.js";
+import { plural } from "./text.js";
 
 /** Exit codes of the `roundtable` CLI. */
 export const CLI_EXIT = {
@@ -190,7 +192,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments | "help
     const where = issue?.path.filter((p) => p !== "action").join(".") ?? "";
     const what =
       where === "command" || where === ""
-        ? `unknown command ${JSON.stringify(command)} (expected status, rooms, tail, fetch, post or doctor)`
+        ? `unknown command "${shownName(command)}" (expected status, rooms, tail, fetch, post or doctor)`
         : `${OPTION_NAMES[where] ?? `<${where}>`}: ${issue?.message ?? "invalid"}`;
     throw new CliUsageError(what, { cause: result.error });
   }
@@ -215,15 +217,15 @@ function table(rows: readonly (readonly string[])[]): string {
 async function roomsTable(client: RoundtableClient): Promise<string> {
   const { rooms } = await client.rooms();
   if (rooms.length === 0) return "  (no rooms)";
-  return table(rooms.map((r) => ["  " + safeLine(r.room), plural(r.members, "member"), plural(r.newestSeq, "message")]));
+  return table(rooms.map((r) => ["  " + shownName(r.room), plural(r.members, "member"), plural(r.newestSeq, "message")]));
 }
 
 async function status(client: RoundtableClient, io: CliIo, socketPath: string): Promise<void> {
   const s = await client.status();
   const rows = [
     ["broker", `running, pid ${s.pid}, up ${formatDuration(s.uptimeMs)}`],
-    ["version", `${s.version} (${s.protocol} v${s.protocolVersion})`],
-    ["socket", socketPath],
+    ["version", `${shownName(s.version)} (${shownName(s.protocol)} v${s.protocolVersion})`],
+    ["socket", shownPath(socketPath)],
     ["sessions", `${plural(Math.max(0, s.connections - 1), "connection")} besides this one`],
     ["rooms", String(s.rooms)],
   ];
@@ -235,8 +237,8 @@ function timeOf(ms: number): string {
 }
 
 function messageLine(message: FetchedMessage): string {
-  const body = safeText(message.body).replace(/\n/g, "\n    ");
-  return `${timeOf(message.postedAt)} #${message.seq} ${safeLine(message.author)}: ${body}`;
+  const body = indentContinuation(sanitizeText(message.body), "    ");
+  return `${timeOf(message.postedAt)} #${message.seq} ${shownName(message.author)}: ${body}`;
 }
 
 /** One message as tail and fetch print it: time, seq and author, then the body, continuation lines indented. */
@@ -248,8 +250,8 @@ export function formatTailMessage(message: FetchedMessage): string {
 async function roomExists(client: RoundtableClient, io: CliIo, room: string): Promise<boolean> {
   const { rooms } = await client.rooms();
   if (rooms.some((r) => r.room === room)) return true;
-  const known = rooms.map((r) => r.room).join(", ");
-  io.stderr.write(`roundtable: no room "${room}" on this broker${known === "" ? "" : ` (rooms: ${known})`}\n`);
+  const known = rooms.length === 0 ? "" : ` (rooms: ${shownNames(rooms.map((r) => r.room), MAX_LISTED_ROOMS)})`;
+  io.stderr.write(`roundtable: no room "${shownName(room)}" on this broker${known}\n`);
   return false;
 }
 
@@ -267,7 +269,7 @@ async function fetchPage(
     ...(maxChars === undefined ? {} : { maxChars }),
   });
   const readOn = (seq: number): string =>
-    `roundtable fetch ${action.room} --after ${seq}` +
+    `roundtable fetch ${shownName(action.room)} --after ${seq}` +
     (limit === undefined ? "" : ` --limit ${limit}`) +
     (maxChars === undefined ? "" : ` --max-chars ${maxChars}`);
   io.stdout.write(`${renderFetchPage(page, { message: messageLine, readOn })}\n`);
@@ -325,7 +327,7 @@ async function tail(client: RoundtableClient, io: CliIo, room: string, back: num
     });
     const unwatch = client.onConnectionLost((reason) => fail(new ConnectionLostError("tail", reason)));
     io.signal?.addEventListener("abort", onAbort, { once: true });
-    io.stderr.write(`following "${room}" as ${client.role}; Ctrl-C to stop\n`);
+    io.stderr.write(`following "${shownName(room)}" as ${shownName(client.role)}; Ctrl-C to stop\n`);
     follow();
     if (io.signal?.aborted === true) onAbort();
   });
@@ -338,15 +340,32 @@ async function post(
 ): Promise<void> {
   const joined = await client.join(action.room);
   const result = await client.post(action.room, action.text, action.headline === undefined ? {} : { headline: action.headline });
-  io.stdout.write(`Posted #${result.seq} to "${result.room}" as ${client.role}.\n`);
+  io.stdout.write(`Posted #${result.seq} to "${shownName(result.room)}" as ${shownName(client.role)}.\n`);
   if (joined.created && joined.members.length <= 1) {
     io.stdout.write("(The room is new and nobody else is in it; a broker keeps rooms only while sessions are connected.)\n");
   }
 }
 
+/** An error as the CLI prints it: its message, sanitised and cut to MAX_ERROR_TEXT_CHARS. */
 function describe(error: unknown): string {
-  if (error instanceof WireRefusalError || error instanceof RoundtableClientError || error instanceof Error) return error.message;
-  return String(error);
+  const message =
+    error instanceof WireRefusalError || error instanceof RoundtableClientError || error instanceof Error
+      ? error.message
+      : String(error);
+  return boundedText(message, MAX_ERROR_TEXT_CHARS);
+}
+
+/**
+ * The CLI's streams with every write passed through sanitizeText: whatever a text holds (a peer's body, a room name
+ * from the command line, a broker's log), no escape sequence, control or invisible character reaches the terminal.
+ * Names and paths were escaped where they were put in, so this drops nothing of them.
+ */
+function sanitisedIo(io: CliIo): CliIo {
+  return {
+    ...io,
+    stdout: { write: (text: string) => io.stdout.write(sanitizeText(text)) },
+    stderr: { write: (text: string) => io.stderr.write(sanitizeText(text)) },
+  };
 }
 
 async function execute(
@@ -388,8 +407,9 @@ async function doctor(args: CliArguments, io: CliIo): Promise<number> {
   }
 }
 
-/** Runs the CLI; resolves with the exit code. Never throws. */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+/** Runs the CLI; resolves with the exit code. Never throws. Everything it writes passes sanitizeText. */
+export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<number> {
+  const io = sanitisedIo(rawIo);
   let args: CliArguments | "help";
   try {
     args = parseCliArguments(argv);

@@ -17,6 +17,7 @@ import {
 import { startFramedServer, type FramedServer } from "./support/framed-server.js";
 import { staleSocket } from "./support/sockets.js";
 import { shortTempDir, until } from "./support/tmp.js";
+import { openMemory } from "@orphus/memory";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -105,6 +106,7 @@ describe("all well", () => {
         "  ok  registry <registry>: yours, mode 700",
         "  ok  registry <registry>: 1 live broker of yours under 1 agent directory",
         "  ok  role planner (from ORPHUS_ROUNDTABLE_ROLE): stable across restarts",
+        "  ok  memory store <agent>/memory/memory.db (from --agent-dir): none yet (a librarian's first ingest creates it; until then queries say so)",
         "",
         "All well.",
         "",
@@ -424,7 +426,7 @@ describe("role names", () => {
     const { options } = setting();
     const report = await runDoctor(options(tempDir(), { env: { ORPHUS_ROUNDTABLE_ROLE: "two words" } }));
     expect(report.findings.map((f) => f.summary)).toEqual([
-      'the configured role "two words" (ORPHUS_ROUNDTABLE_ROLE) is not a role name, so a client refuses it',
+      'the configured role "two\\u{20}words" (ORPHUS_ROUNDTABLE_ROLE) is not a role name, so a client refuses it',
     ]);
     const io = cliIo(options(tempDir()));
     expect(await runCli(["doctor", "--as", "two words"], io)).toBe(2);
@@ -483,4 +485,27 @@ test("the doctor's rendering of a finding: summary, facts, fix, count", () => {
     ].join("\n"),
   );
   expect(doctorExitCode(report)).toBe(1);
+});
+
+describe("the memory store", () => {
+  test("an empty store is flagged, a filled one reported, a foreign file named; the store each session uses", async () => {
+    const { options } = setting();
+    const agentDir = tempDir();
+    const librarian = openMemory({ dir: join(agentDir, "memory"), role: "librarian", env: {} });
+    librarian.ingestTexts([{ title: "t", body: "b", source: "s" }]);
+    librarian.forget({ source: "s" });
+    const empty = await runDoctor(options(agentDir));
+    expect(codes(empty)).toEqual(["empty-memory"]);
+    expect(empty.findings[0]?.summary).toContain(`the memory store ${agentDir}/memory/memory.db (from --agent-dir) exists but holds nothing`);
+    librarian.ingestTexts([{ title: "t", body: "b" }]);
+    librarian.close();
+    const filled = await runDoctor(options(agentDir));
+    expect(codes(filled)).toEqual([]);
+    expect(filled.notes.join("\n")).toMatch(/memory store .*memory\.db \(from --agent-dir\): 1 entry from 1 source, schema v1/);
+
+    const elsewhere = tempDir();
+    writeFileSync(join(elsewhere, "memory.db"), "notes, not a database");
+    const foreign = await runDoctor(options(agentDir, { env: { ORPHUS_ROUNDTABLE_ROLE: "planner", ORPHUS_MEMORY_DIR: elsewhere } }));
+    expect(codes(foreign)).toEqual(["memory-unusable"]);
+  });
 });

@@ -33,9 +33,14 @@ test("the public surface is exactly this", () => {
     "MAX_BROKER_LOG_BYTES",
     "MAX_BROKER_SPAWNS",
     "MAX_CONNECT_BUSY_RETRIES",
+    "MAX_ERROR_TEXT_CHARS",
+    "MAX_LISTED_NAMES",
+    "MAX_LISTED_ROOMS",
     "MAX_PENDING_REQUESTS",
     "MAX_PING_AUTHORS",
+    "MAX_PING_LINE_CHARS",
     "MAX_PING_ROOMS",
+    "MAX_SHOWN_PATH_CHARS",
     "NotJoinedError",
     "PING_MAX_DELAY_MS",
     "PING_WINDOW_MS",
@@ -58,6 +63,7 @@ test("the public surface is exactly this", () => {
     "TOOL_WAIT_POLL_MS",
     "TooManyPendingError",
     "ToolInputError",
+    "boundedText",
     "connectBrokerSocket",
     "createRoundtableClient",
     "describeToolError",
@@ -79,6 +85,9 @@ test("the public surface is exactly this", () => {
     "runDoctor",
     "runRoundtableTool",
     "sessionRoleName",
+    "shownName",
+    "shownNames",
+    "shownPath",
     "spawnDetachedBroker",
     "systemTimers",
   ]);
@@ -114,6 +123,11 @@ test("limits are pinned", () => {
     TOOL_MAX_POST_CHARS: client.TOOL_MAX_POST_CHARS,
     DOCTOR_TIMEOUT_MS: client.DOCTOR_TIMEOUT_MS,
     DOCTOR_MAX_ROOMS: client.DOCTOR_MAX_ROOMS,
+    MAX_PING_LINE_CHARS: client.MAX_PING_LINE_CHARS,
+    MAX_ERROR_TEXT_CHARS: client.MAX_ERROR_TEXT_CHARS,
+    MAX_LISTED_NAMES: client.MAX_LISTED_NAMES,
+    MAX_LISTED_ROOMS: client.MAX_LISTED_ROOMS,
+    MAX_SHOWN_PATH_CHARS: client.MAX_SHOWN_PATH_CHARS,
   }).toEqual({
     PING_WINDOW_MS: 1500,
     PING_MAX_DELAY_MS: 10000,
@@ -143,6 +157,11 @@ test("limits are pinned", () => {
     TOOL_MAX_POST_CHARS: 32768,
     DOCTOR_TIMEOUT_MS: 2000,
     DOCTOR_MAX_ROOMS: 64,
+    MAX_PING_LINE_CHARS: 4200,
+    MAX_ERROR_TEXT_CHARS: 2500,
+    MAX_LISTED_NAMES: 32,
+    MAX_LISTED_ROOMS: 32,
+    MAX_SHOWN_PATH_CHARS: 512,
   });
   expect([client.ROLE_ENV, client.DOCTOR_ROLE]).toEqual(["ORPHUS_ROUNDTABLE_ROLE", "roundtable-doctor"]);
   expect(Object.keys(client.DOCTOR_FINDINGS)).toEqual([
@@ -154,6 +173,8 @@ test("limits are pinned", () => {
     "permissions",
     "protocol-mismatch",
     "ephemeral-role",
+    "empty-memory",
+    "memory-unusable",
   ]);
   expect(CLI_EXIT).toEqual({ ok: 0, failed: 1, usage: 2, noBroker: 3 });
   expect(CLI_DEFAULT_ROLE).toBe("human");

@@ -1,5 +1,6 @@
 import { PROTOCOL_NAME, PROTOCOL_VERSION } from "@orphus/roundtable-protocol";
 import { ROLE_ENV } from "../role.js";
+import { shownName, shownNames, shownPath } from "../shown.js";
 
 /**
  * What `roundtable doctor` can find wrong, each a failure the roundtable would otherwise show quietly or not at all.
@@ -16,6 +17,8 @@ export const DOCTOR_FINDINGS = {
   permissions: "The broker directory, the socket or the registry is open to other users or belongs to another user.",
   "protocol-mismatch": "A running broker speaks another protocol version than this client.",
   "ephemeral-role": "A session speaks (or would speak) as session-<pid>, so its read positions die with the process.",
+  "empty-memory": "The memory store sessions would query exists but holds nothing, so every memory query comes back empty.",
+  "memory-unusable": "The file at the memory store's path cannot be used: foreign, damaged, of a newer schema, or not readable.",
 } as const;
 
 /** The code of one finding. */
@@ -48,10 +51,10 @@ export function splitFleet(brokers: readonly FleetBroker[], ownAgentDir: string)
     "split-fleet",
     `${brokers.length} live brokers of yours serve ${dirs.size} different agent directories; sessions reach only the ` +
       "broker of their own directory, so peers post and nobody's unread count moves, with no error",
-    `give every session of the fleet one agent directory: export ORPHUS_CODING_AGENT_DIR=${ownAgentDir} (the one this ` +
+    `give every session of the fleet one agent directory: export ORPHUS_CODING_AGENT_DIR=${shownPath(ownAgentDir)} (the one this ` +
       "shell resolves) before starting them, or the same --agent-dir for roundtable-mcp; brokers left without " +
       "sessions exit by themselves once idle",
-    brokers.map((b) => `${b.agentDir}  broker pid ${b.pid}${b.agentDir === ownAgentDir ? "  (this agent directory)" : ""}`),
+    brokers.map((b) => `${shownPath(b.agentDir)}  broker pid ${b.pid}${b.agentDir === ownAgentDir ? "  (this agent directory)" : ""}`),
   );
 }
 
@@ -67,7 +70,7 @@ export interface UnreachableBroker {
 export function unreachableBroker(broker: UnreachableBroker): DoctorFinding {
   return finding(
     "split-fleet",
-    `a live broker (pid ${broker.pid}) of ${broker.agentDir} no longer owns its socket path ${broker.socketPath}: ` +
+    `a live broker (pid ${broker.pid}) of ${shownPath(broker.agentDir)} no longer owns its socket path ${shownPath(broker.socketPath)}: ` +
       `${broker.holder}. Nobody new can reach it, and sessions still on it post where the rest of the fleet never reads`,
     `stop it: kill ${broker.pid}. Its sessions see their connection end and join again on the broker that owns the ` +
       "path (a current broker notices a lost path within seconds and exits by itself; one that does not is older, " +
@@ -79,7 +82,7 @@ export function brokerFull(socketPath: string, pid: number | undefined, maxConne
   const limit = maxConnections === undefined ? "its maximum of connections" : `its maximum of ${maxConnections} connections`;
   return finding(
     "broker-full",
-    `the broker on ${socketPath}${pid === undefined ? "" : ` (pid ${pid})`} serves ${limit}: it is healthy, but ` +
+    `the broker on ${shownPath(socketPath)}${pid === undefined ? "" : ` (pid ${pid})`} serves ${limit}: it is healthy, but ` +
       "new sessions are refused (ERR_BROKER_FULL) until some close",
     "wait for sessions to finish, or close sessions you no longer need (every session and every roundtable-mcp " +
       "server holds one connection). Do not stop the broker: it holds every room of the fleet",
@@ -89,9 +92,9 @@ export function brokerFull(socketPath: string, pid: number | undefined, maxConne
 export function staleSocket(socketPath: string): DoctorFinding {
   return finding(
     "stale-socket",
-    `nothing answers on ${socketPath}: a broker was killed (SIGKILL, a crash, a reboot) and left its socket, and ` +
+    `nothing answers on ${shownPath(socketPath)}: a broker was killed (SIGKILL, a crash, a reboot) and left its socket, and ` +
       "its rooms went with it",
-    `harmless for starting: the next session's broker reclaims the path (or remove it: rm ${socketPath}); sessions ` +
+    `harmless for starting: the next session's broker reclaims the path (or remove it: rm ${shownPath(socketPath)}); sessions ` +
       "that used the killed broker must join their rooms again",
   );
 }
@@ -99,7 +102,7 @@ export function staleSocket(socketPath: string): DoctorFinding {
 export function unresponsiveBroker(socketPath: string, what: string, pid: number | undefined): DoctorFinding {
   return finding(
     "unresponsive-broker",
-    `something holds ${socketPath} but does not answer: ${what}`,
+    `something holds ${shownPath(socketPath)} but does not answer: ${what}`,
     pid === undefined
       ? "the broker may be overloaded or hung; if it stays so, stop the process serving the socket"
       : `the broker (pid ${pid}, per its pid file) may be overloaded or hung; if it stays so: kill ${pid}`,
@@ -109,8 +112,8 @@ export function unresponsiveBroker(socketPath: string, what: string, pid: number
 export function socketPathOccupied(socketPath: string, what: string): DoctorFinding {
   return finding(
     "socket-path-occupied",
-    `${socketPath} is ${what}, not a socket: no broker can start there, and every session's first call fails`,
-    `move it away yourself (the broker never removes what it did not create): mv ${socketPath} ${socketPath}.moved`,
+    `${shownPath(socketPath)} is ${what}, not a socket: no broker can start there, and every session's first call fails`,
+    `move it away yourself (the broker never removes what it did not create): mv ${shownPath(socketPath)} ${shownPath(socketPath)}.moved`,
   );
 }
 
@@ -118,17 +121,17 @@ export function openToOthers(path: string, kind: "directory" | "socket", mode: n
   const wanted = kind === "directory" ? "700" : "600";
   return finding(
     "permissions",
-    `${path} has mode ${mode.toString(8).padStart(3, "0")}: other users ${kind === "directory" ? "can look inside" : "may connect"}; it must be ${wanted}`,
+    `${shownPath(path)} has mode ${mode.toString(8).padStart(3, "0")}: other users ${kind === "directory" ? "can look inside" : "may connect"}; it must be ${wanted}`,
     kind === "directory"
-      ? `chmod ${wanted} ${path} (a broker tightens its own directory when it starts)`
-      : `chmod ${wanted} ${path}, or stop the broker and let the next one create its socket`,
+      ? `chmod ${wanted} ${shownPath(path)} (a broker tightens its own directory when it starts)`
+      : `chmod ${wanted} ${shownPath(path)}, or stop the broker and let the next one create its socket`,
   );
 }
 
 export function notYours(path: string, owner: number, uid: number): DoctorFinding {
   return finding(
     "permissions",
-    `${path} belongs to uid ${owner}, not to you (uid ${uid}): your brokers cannot use it`,
+    `${shownPath(path)} belongs to uid ${owner}, not to you (uid ${uid}): your brokers cannot use it`,
     "use an agent directory of your own (ORPHUS_CODING_AGENT_DIR), or have its owner remove it",
   );
 }
@@ -136,8 +139,8 @@ export function notYours(path: string, owner: number, uid: number): DoctorFindin
 export function notADirectory(path: string): DoctorFinding {
   return finding(
     "permissions",
-    `${path} is not a directory: a broker cannot keep its socket there`,
-    `move it away: mv ${path} ${path}.moved`,
+    `${shownPath(path)} is not a directory: a broker cannot keep its socket there`,
+    `move it away: mv ${shownPath(path)} ${shownPath(path)}.moved`,
   );
 }
 
@@ -166,7 +169,7 @@ export function noRoleConfigured(): DoctorFinding {
 export function invalidRole(role: string, source: string): DoctorFinding {
   return finding(
     "ephemeral-role",
-    `the configured role ${JSON.stringify(role.slice(0, 80))} (${source}) is not a role name, so a client refuses it`,
+    `the configured role "${shownName(role)}" (${source}) is not a role name, so a client refuses it`,
     "use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit",
   );
 }
@@ -178,6 +181,24 @@ export function ephemeralMembers(members: readonly { room: string; roles: readon
     `${count === 1 ? "a session speaks" : `${count} sessions speak`} as session-<pid> on the running broker: ` +
       "their read positions die with their process",
     `start those sessions with a stable name (--as <role>, or ${ROLE_ENV}=<role>)`,
-    members.map((m) => `room ${m.room}: ${m.roles.join(", ")}`),
+    members.map((m) => `room ${shownName(m.room)}: ${shownNames(m.roles)}`),
+  );
+}
+
+export function emptyMemory(storePath: string, source: string): DoctorFinding {
+  return finding(
+    "empty-memory",
+    `the memory store ${storePath} (from ${source}) exists but holds nothing: every memory query of a session here ` +
+      "says the store is empty",
+    "have a librarian fill it (ORPHUS_ROUNDTABLE_ROLE=librarian orphus-memory ingest <file or folder…>); if the " +
+      "librarian filled another store, give every session the same ORPHUS_MEMORY_DIR or ORPHUS_CODING_AGENT_DIR",
+  );
+}
+
+export function unusableMemory(storePath: string, problem: string): DoctorFinding {
+  return finding(
+    "memory-unusable",
+    `the memory store ${storePath} cannot be used: ${problem.slice(0, 300)}`,
+    "the file is left untouched: move it away (or upgrade @orphus/memory everywhere, for a newer schema)",
   );
 }

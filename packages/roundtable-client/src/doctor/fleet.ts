@@ -4,6 +4,7 @@ import { plural } from "../text.js";
 import { protocolMismatch, splitFleet, staleSocket, unreachableBroker, type DoctorFinding } from "./findings.js";
 import { checkPrivateDir } from "./paths.js";
 import { isBrokerProcessAlive } from "./process.js";
+import { shownName, shownPath } from "../shown.js";
 
 /** What the registry of running brokers showed. */
 export interface FleetSeen {
@@ -63,7 +64,7 @@ export async function checkFleet(
   timeoutMs: number,
   knownPid: number | undefined,
 ): Promise<FleetSeen> {
-  const directory = checkPrivateDir(registryDir, "registry", uid, `no registry yet (${registryDir}): no broker has run`);
+  const directory = checkPrivateDir(registryDir, "registry", uid, `no registry yet (${shownPath(registryDir)}): no broker has run`);
   const notes = [...directory.notes];
   const findings = [...directory.findings];
   if (!directory.usable) return { live: [], unreachable: [], removed: [], notes, findings };
@@ -83,7 +84,7 @@ export async function checkFleet(
   });
   const dirs = new Set(live.map((entry) => entry.agentDir));
   notes.push(
-    `registry ${registryDir}: ${plural(live.length, "live broker")} of yours` +
+    `registry ${shownPath(registryDir)}: ${plural(live.length, "live broker")} of yours` +
       (live.length === 0 ? "" : ` under ${plural(dirs.size, "agent directory", "agent directories")}`) +
       (unreachable.length === 0
         ? ""
@@ -95,7 +96,7 @@ export async function checkFleet(
   for (const entry of live) {
     if (entry.pid === knownPid && entry.agentDir === agentDir) continue;
     if (entry.protocol !== PROTOCOL_NAME || entry.protocolVersion !== PROTOCOL_VERSION) {
-      findings.push(protocolMismatch(`of ${entry.agentDir}`, `${entry.protocol} v${entry.protocolVersion}`, entry.pid));
+      findings.push(protocolMismatch(`of ${shownPath(entry.agentDir)}`, `${shownName(entry.protocol)} v${entry.protocolVersion}`, entry.pid));
     }
   }
   return { live, unreachable, removed, notes, findings };

@@ -13,6 +13,7 @@ import {
   unresponsiveBroker,
   type DoctorFinding,
 } from "./findings.js";
+import { shownName, shownPath } from "../shown.js";
 
 /** The role the doctor says hello as; it joins nothing, so it never shows among a room's members. */
 export const DOCTOR_ROLE = "roundtable-doctor";
@@ -78,7 +79,7 @@ async function attemptLiveBroker(socketPath: string, pidPath: string, timeoutMs:
     }
     if (code === "ENOENT") return { pid: undefined, notes: [`the socket went away while looking: the broker exited`], findings: [] };
     // EACCES and the like: the permission findings above already say why.
-    return { pid: undefined, notes: [`could not connect to ${socketPath}: ${(error as Error).message}`], findings: [] };
+    return { pid: undefined, notes: [`could not connect to ${shownPath(socketPath)}: ${(error as Error).message}`], findings: [] };
   }
   try {
     const hello = await connection.request("hello", {
@@ -89,7 +90,7 @@ async function attemptLiveBroker(socketPath: string, pidPath: string, timeoutMs:
     });
     const status = await connection.request("status", {});
     const notes = [
-      `broker answers: pid ${status.pid}, ${status.protocol} v${status.protocolVersion}, broker ${status.version}, ` +
+      `broker answers: pid ${status.pid}, ${shownName(status.protocol)} v${status.protocolVersion}, broker ${shownName(status.version)}, ` +
         `up ${uptime(status.uptimeMs)}, ${plural(status.rooms, "room")}, ` +
         `${plural(Math.max(0, status.connections - 1), "other connection")}`,
     ];
@@ -110,7 +111,7 @@ async function attemptLiveBroker(socketPath: string, pidPath: string, timeoutMs:
     if (error instanceof WireRefusalError && error.wireCode === "ERR_PROTOCOL_MISMATCH") {
       const details = (error.details ?? {}) as Record<string, unknown>;
       const brokerPid = typeof details["brokerPid"] === "number" ? details["brokerPid"] : undefined;
-      const theirs = `${String(details["brokerProtocol"] ?? "another protocol")} v${String(details["brokerVersion"] ?? "?")}`;
+      const theirs = `${shownName(String(details["brokerProtocol"] ?? "another protocol"))} v${shownName(String(details["brokerVersion"] ?? "?"))}`;
       return {
         pid: brokerPid,
         notes: [],

@@ -6,6 +6,7 @@ import {
   socketPathOccupied,
   type DoctorFinding,
 } from "./findings.js";
+import { shownPath } from "../shown.js";
 
 /** What the file checks saw, for the checks after them. */
 export interface PathsSeen {
@@ -59,18 +60,18 @@ export function checkPrivateDir(dir: string, label: string, uid: number | undefi
   if ((stats.mode & 0o077) !== 0) {
     return { usable: true, notes: [], findings: [openToOthers(dir, "directory", stats.mode & 0o777)] };
   }
-  return { usable: true, notes: [`${label} ${dir}: yours, mode ${mode(stats)}`], findings: [] };
+  return { usable: true, notes: [`${label} ${shownPath(dir)}: yours, mode ${mode(stats)}`], findings: [] };
 }
 
 /** Checks the broker directory of an agent directory and what sits at its socket path. Never connects. */
 export function checkBrokerPaths(dir: string, socketPath: string, uid: number | undefined): PathsSeen {
-  const directory = checkPrivateDir(dir, "broker directory", uid, `no broker directory yet (${dir}): no broker has run here`);
+  const directory = checkPrivateDir(dir, "broker directory", uid, `no broker directory yet (${shownPath(dir)}): no broker has run here`);
   if (!directory.usable) return { socket: false, notes: directory.notes, findings: directory.findings };
   const notes = [...directory.notes];
   const findings = [...directory.findings];
   const stats = lstatOrUndefined(socketPath);
   if (stats === undefined) {
-    notes.push(`no socket at ${socketPath}: no broker runs for this agent directory (the first session starts one)`);
+    notes.push(`no socket at ${shownPath(socketPath)}: no broker runs for this agent directory (the first session starts one)`);
     return { socket: false, notes, findings };
   }
   if (!stats.isSocket()) {
@@ -79,6 +80,6 @@ export function checkBrokerPaths(dir: string, socketPath: string, uid: number | 
   }
   if (uid !== undefined && stats.uid !== uid) findings.push(notYours(socketPath, stats.uid, uid));
   else if ((stats.mode & 0o077) !== 0) findings.push(openToOthers(socketPath, "socket", stats.mode & 0o777));
-  else notes.push(`socket ${socketPath}: yours, mode ${mode(stats)}`);
+  else notes.push(`socket ${shownPath(socketPath)}: yours, mode ${mode(stats)}`);
   return { socket: true, notes, findings };
 }

@@ -1,3 +1,4 @@
+import { sanitizeText } from "@orphus/digest";
 import {
   AGENT_DIR_ENV,
   brokerDir,
@@ -12,7 +13,9 @@ import { ROLE_ENV, resolveRoleName, roleFromEnv } from "../role.js";
 import { checkFleet } from "./fleet.js";
 import { invalidRole, noRoleConfigured, type DoctorFinding } from "./findings.js";
 import { checkLiveBroker } from "./live.js";
+import { checkMemory } from "./memory.js";
 import { checkBrokerPaths } from "./paths.js";
+import { shownPath } from "../shown.js";
 
 /** How long the doctor waits for each connection and each reply. */
 export const DOCTOR_TIMEOUT_MS = 2_000;
@@ -68,8 +71,8 @@ function checkRole(role: string | undefined, env: NodeJS.ProcessEnv): { notes: s
  * Examines the roundtable as a session started from this environment would meet it, and says what is wrong and
  * what to do: a split fleet (brokers under several agent directories, or a live broker cut off from its path), a
  * stale socket, something foreign at the socket path, permissions open to others, a full broker, a broker of
- * another protocol version, a role name that falls back to `session-<pid>`. Starts no broker, joins no room, and
- * changes nothing but the registry entries of brokers whose process has ended.
+ * another protocol version, a role name that falls back to `session-<pid>`, an empty memory store. Starts no broker,
+ * joins no room, and changes nothing but the registry entries of brokers whose process has ended.
  */
 export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorReport> {
   const env = options.env ?? process.env;
@@ -100,6 +103,7 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
   const fleet = await checkFleet(registryDir, agentDir, uid, timeoutMs, live?.pid);
   take(fleet);
   take(checkRole(options.role, env));
+  take(await checkMemory(env, options.agentDir));
   return {
     agentDir,
     agentDirSource,
@@ -118,9 +122,12 @@ export function doctorExitCode(report: DoctorReport): number {
   return report.findings.length === 0 ? 0 : 1;
 }
 
-/** The report as `roundtable doctor` prints it: what is fine, then each problem with its facts and its fix. */
+/**
+ * The report as `roundtable doctor` prints it: what is fine, then each problem with its facts and its fix. Paths and
+ * names were escaped where they were put in; the text passes sanitizeText, whoever shows it (a terminal, a session).
+ */
 export function renderDoctorReport(report: DoctorReport): string {
-  const lines = [`roundtable doctor: agent directory ${report.agentDir} (${report.agentDirSource})`];
+  const lines = [`roundtable doctor: agent directory ${shownPath(report.agentDir)} (${report.agentDirSource})`];
   for (const note of report.notes) lines.push(`  ok  ${note}`);
   for (const finding of report.findings) {
     lines.push("", `problem [${finding.code}]: ${finding.summary}`);
@@ -129,5 +136,5 @@ export function renderDoctorReport(report: DoctorReport): string {
   }
   const count = report.findings.length;
   lines.push("", count === 0 ? "All well." : `${count} ${count === 1 ? "problem" : "problems"} found; each says what to do.`);
-  return `${lines.join("\n")}\n`;
+  return sanitizeText(`${lines.join("\n")}\n`);
 }
