@@ -1,11 +1,11 @@
 // Three real pi sessions (planner, critic, reviewer) deliberate in one room through the extension, with a scripted
-// model: the demo's deliberation (packages/roundtable-client/demo), now in a real host. Each turn the model pulls a
+// model: the demo's deliberation (packages/roundtable-cli/demo), now in a real host. Each turn the model pulls a
 // digest and posts; the reviewer fetches once; pings reach the sessions between turns. What reached each session's
 // context is measured from the session's own stored messages and set against what the room holds.
 import type { FauxResponseFactory } from "@mariozechner/pi-ai";
 import { expect, test } from "vitest";
-import { DEMO_ROOM, DEMO_SCRIPT } from "../../roundtable-client/demo/script.js";
-import { DEMO_DIGEST_BUDGET } from "../../roundtable-client/demo/shared.js";
+import { DEMO_ROOM, DEMO_SCRIPT } from "../../roundtable-cli/demo/script.js";
+import { DEMO_DIGEST_BUDGET } from "../../roundtable-cli/demo/shared.js";
 import { createRoundtableExtension } from "../src/index.js";
 import { gone, useBroker } from "./support/broker.js";
 import { intakeChars, roundtableIntake, splitMarker } from "./support/context.js";

@@ -1,6 +1,5 @@
 import { PROTOCOL_NAME, PROTOCOL_VERSION } from "@orphus/roundtable-protocol";
-import { ROLE_ENV } from "../role.js";
-import { shownName, shownNames, shownPath } from "../shown.js";
+import { ROLE_ENV, boundedText, shownName, shownNames, shownPath } from "@orphus/roundtable-client";
 
 /**
  * What `roundtable doctor` can find wrong, each a failure the roundtable would otherwise show quietly or not at all.
@@ -23,6 +22,28 @@ export const DOCTOR_FINDINGS = {
 
 /** The code of one finding. */
 export type DoctorFindingCode = keyof typeof DOCTOR_FINDINGS;
+
+/**
+ * What `roundtable doctor` may point out that is not wrong yet: advice that leaves the exit code at 0. Codes are
+ * stable across releases.
+ */
+export const DOCTOR_HINTS = {
+  "no-role":
+    "No role name is configured in this environment: a session started here without one would speak as session-<pid>.",
+} as const;
+
+/** The code of one hint. */
+export type DoctorHintCode = keyof typeof DOCTOR_HINTS;
+
+/** Advice the doctor gives where nothing is wrong yet: one line, with what to do. */
+export interface DoctorHint {
+  readonly code: DoctorHintCode;
+  /** One line: what was seen and what to do about it. */
+  readonly text: string;
+}
+
+/** Characters of a memory store's own error a finding quotes. */
+const MAX_MEMORY_PROBLEM_CHARS = 300;
 
 /** One problem the doctor found: what, the facts behind it, and what to do. */
 export interface DoctorFinding {
@@ -156,13 +177,26 @@ export function protocolMismatch(where: string, theirs: string, pid: number | un
   );
 }
 
-export function noRoleConfigured(): DoctorFinding {
+/**
+ * No role is configured here (no --as, no ORPHUS_ROUNDTABLE_ROLE). Nothing is wrong yet: a fresh shell has none, and
+ * a session given a name on its own command line is fine. It matters only for a session started without one.
+ */
+export function noRoleHint(): DoctorHint {
+  return {
+    code: "no-role",
+    text:
+      `no role name is configured here (no --as, no ${ROLE_ENV}); a session started from this shell without one ` +
+      `speaks as session-<pid> and loses its read positions on restart: set ${ROLE_ENV}=<role>, or pass --as <role>`,
+  };
+}
+
+/** A running session the doctor was asked about speaks as `session-<pid>`: its own read positions are at stake. */
+export function fallbackRoleInUse(role: string): DoctorFinding {
   return finding(
     "ephemeral-role",
-    `no role name is configured here (no --as, no ${ROLE_ENV}): a session started from this environment without a ` +
-      "name speaks as session-<pid> and loses its read positions on every restart",
-    `give every session a stable name: ${ROLE_ENV}=<role> in its environment, or --as <role> (roundtable-mcp, ` +
-      "roundtable doctor)",
+    `this session speaks as ${shownName(role)}, a fallback name (no role was given and ${ROLE_ENV} is not set): its ` +
+      "read positions die with its process",
+    `give it a stable name: ${ROLE_ENV}=<role> in its environment, or --as <role> where its host takes one`,
   );
 }
 
@@ -188,7 +222,7 @@ export function ephemeralMembers(members: readonly { room: string; roles: readon
 export function emptyMemory(storePath: string, source: string): DoctorFinding {
   return finding(
     "empty-memory",
-    `the memory store ${storePath} (from ${source}) exists but holds nothing: every memory query of a session here ` +
+    `the memory store ${shownPath(storePath)} (from ${source}) exists but holds nothing: every memory query of a session here ` +
       "says the store is empty",
     "have a librarian fill it (ORPHUS_ROUNDTABLE_ROLE=librarian orphus-memory ingest <file or folder…>); if the " +
       "librarian filled another store, give every session the same ORPHUS_MEMORY_DIR or ORPHUS_CODING_AGENT_DIR",
@@ -198,7 +232,7 @@ export function emptyMemory(storePath: string, source: string): DoctorFinding {
 export function unusableMemory(storePath: string, problem: string): DoctorFinding {
   return finding(
     "memory-unusable",
-    `the memory store ${storePath} cannot be used: ${problem.slice(0, 300)}`,
+    `the memory store ${shownPath(storePath)} cannot be used: ${boundedText(problem, MAX_MEMORY_PROBLEM_CHARS, { oneLine: true })}`,
     "the file is left untouched: move it away (or upgrade @orphus/memory everywhere, for a newer schema)",
   );
 }

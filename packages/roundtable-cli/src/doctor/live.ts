@@ -1,9 +1,13 @@
 import { readPidFilePid } from "@orphus/roundtable-broker";
 import { PROTOCOL_NAME, PROTOCOL_VERSION, WireRefusalError } from "@orphus/roundtable-protocol";
-import { BrokerConnection } from "../connection.js";
-import { connectBrokerSocket } from "../ensure.js";
-import { RequestTimeoutError } from "../errors.js";
-import { brokerFullFrom } from "../full-broker.js";
+import {
+  BrokerConnection,
+  RequestTimeoutError,
+  brokerFullFrom,
+  connectBrokerSocket,
+  shownName,
+  shownPath,
+} from "@orphus/roundtable-client";
 import { plural } from "../text.js";
 import {
   brokerFull,
@@ -13,7 +17,6 @@ import {
   unresponsiveBroker,
   type DoctorFinding,
 } from "./findings.js";
-import { shownName, shownPath } from "../shown.js";
 
 /** The role the doctor says hello as; it joins nothing, so it never shows among a room's members. */
 export const DOCTOR_ROLE = "roundtable-doctor";

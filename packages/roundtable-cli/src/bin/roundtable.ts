@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The `roundtable` CLI: status, rooms, tail and post against the broker of an agent directory.
-import { runCli } from "../cli.js";
+// The `roundtable` CLI: status, rooms, tail, fetch and post against the broker of an agent directory, and the doctor.
+import { runCli } from "../cli/run.js";
 
 const stop = new AbortController();
 process.once("SIGINT", () => stop.abort());

@@ -1,13 +1,18 @@
 // The memory store each session started from this environment would use: where it is, and whether a query there
-// would find anything. @orphus/memory is an optional peer (it carries a native addon the client does not need), so
-// when it is not installed the doctor names the place and says it could not look inside.
+// would find anything. @orphus/memory (SQLite through a native addon) is loaded here only, when the doctor runs, so
+// the other commands never load it, and an addon that cannot load costs the memory line, not the doctor: the doctor
+// then names the place and says why it could not look inside.
 import * as path from "node:path";
 import { AGENT_DIR_ENV, resolveMemoryDir } from "@orphus/agent-env";
+import { boundedText, shownPath } from "@orphus/roundtable-client";
 import { plural } from "../text.js";
 import { emptyMemory, unusableMemory, type DoctorFinding } from "./findings.js";
 
 /** File name of the store in the memory directory (as @orphus/memory names it). */
 const STORE_FILE_NAME = "memory.db";
+
+/** Characters of a load failure the note quotes. */
+const MAX_LOAD_ERROR_CHARS = 300;
 
 /** What the memory check saw. */
 export interface MemorySeen {
@@ -19,14 +24,15 @@ export interface MemorySeen {
 export async function checkMemory(env: NodeJS.ProcessEnv, agentDir: string | undefined): Promise<MemorySeen> {
   const resolved = resolveMemoryDir(agentDir === undefined ? env : { ...env, [AGENT_DIR_ENV]: agentDir });
   const source = resolved.source === AGENT_DIR_ENV && agentDir !== undefined ? "--agent-dir" : resolved.source;
-  const where = `memory store ${path.join(resolved.dir, STORE_FILE_NAME)} (from ${source})`;
-  let memory: typeof import("@orphus/memory");
+  const where = `memory store ${shownPath(path.join(resolved.dir, STORE_FILE_NAME))} (from ${source})`;
+  let store: import("@orphus/memory").MemoryStore;
   try {
-    memory = await import("@orphus/memory");
-  } catch {
-    return { notes: [`${where}: @orphus/memory is not installed here, so the store was not opened`], findings: [] };
+    const memory = await import("@orphus/memory");
+    store = memory.openMemory({ dir: resolved.dir, env: {} });
+  } catch (error) {
+    const why = boundedText(error instanceof Error ? error.message : String(error), MAX_LOAD_ERROR_CHARS, { oneLine: true });
+    return { notes: [`${where}: not opened, @orphus/memory could not be loaded here (${why})`], findings: [] };
   }
-  const store = memory.openMemory({ dir: resolved.dir, env: {} });
   try {
     const stats = store.stats();
     if (stats.status === "missing") {

@@ -5,18 +5,19 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, symlinkSync, writeFileSync
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { registerBroker, startBroker, type Broker, type RegistryEntry } from "@orphus/roundtable-broker";
-import { runCli, type CliIo } from "../src/cli.js";
+import { createRoundtableClient } from "@orphus/roundtable-client";
 import {
-  createRoundtableClient,
   doctorExitCode,
   renderDoctorReport,
+  runCli,
   runDoctor,
+  type CliIo,
   type DoctorOptions,
   type DoctorReport,
 } from "../src/index.js";
-import { startFramedServer, type FramedServer } from "./support/framed-server.js";
-import { staleSocket } from "./support/sockets.js";
-import { shortTempDir, until } from "./support/tmp.js";
+import { startFramedServer, type FramedServer } from "../../roundtable-client/test/support/framed-server.js";
+import { staleSocket } from "../../roundtable-client/test/support/sockets.js";
+import { shortTempDir, until } from "../../roundtable-client/test/support/tmp.js";
 import { openMemory } from "@orphus/memory";
 
 const cleanups: (() => unknown)[] = [];
@@ -115,6 +116,15 @@ describe("all well", () => {
     // The doctor's connections came and went; it joined nothing.
     await until(() => running.stats().connections === 0);
     expect(running.stats().rooms).toBe(0);
+  });
+
+  test("a doctor that cannot finish looking says so on stderr and exits 1", async () => {
+    const { options } = setting();
+    const io = cliIo(options(tempDir(), { timeoutMs: 0 }));
+    expect(await runCli(["doctor"], io)).toBe(1);
+    expect(io.out()).toBe(
+      "roundtable doctor: could not finish: Invalid roundtable client option timeoutMs: expected an integer from 1 to 600000, got 0\n",
+    );
   });
 
   test("no broker has run yet, and the doctor starts none: exit 0", async () => {
@@ -411,15 +421,49 @@ describe("protocol mismatch", () => {
 });
 
 describe("role names", () => {
-  test("no --as and no ORPHUS_ROUNDTABLE_ROLE: a session here would speak as session-<pid>", async () => {
+  test("a fresh shell without a role: a hint, not a problem, and the doctor exits 0", async () => {
     const { options } = setting();
-    const report = await runDoctor(options(tempDir(), { env: {} }));
-    expect(codes(report)).toEqual(["ephemeral-role"]);
-    expect(report.findings[0]?.summary).toBe(
-      "no role name is configured here (no --as, no ORPHUS_ROUNDTABLE_ROLE): a session started from this environment " +
-        "without a name speaks as session-<pid> and loses its read positions on every restart",
-    );
-    expect(codes(await runDoctor(options(tempDir(), { env: {}, role: "reviewer" })))).toEqual([]);
+    const agentDir = tempDir();
+    const report = await runDoctor(options(agentDir, { env: {} }));
+    expect(report.findings).toEqual([]);
+    expect(report.hints).toEqual([
+      {
+        code: "no-role",
+        text:
+          "no role name is configured here (no --as, no ORPHUS_ROUNDTABLE_ROLE); a session started from this shell " +
+          "without one speaks as session-<pid> and loses its read positions on restart: set " +
+          "ORPHUS_ROUNDTABLE_ROLE=<role>, or pass --as <role>",
+      },
+    ]);
+    expect(doctorExitCode(report)).toBe(0);
+    // As the CLI runs it in a fresh shell: no broker, no registry, no role. Exit 0, one hint line.
+    const io = cliIo(options(agentDir, { agentDir: undefined, env: undefined }), { ORPHUS_CODING_AGENT_DIR: agentDir });
+    expect(await runCli(["doctor"], io)).toBe(0);
+    const lines = io.out().split("\n");
+    expect(lines.filter((line) => line.startsWith("  hint [no-role]: no role name is configured here"))).toHaveLength(1);
+    expect(io.out()).not.toContain("problem [");
+    expect(io.out()).toMatch(/\n\nNo problem found; 1 hint above\.\n$/);
+    // Given a role, the hint goes.
+    expect((await runDoctor(options(tempDir(), { env: {}, role: "reviewer" }))).hints).toEqual([]);
+  });
+
+  test("a host asking for a running session that fell back to session-<pid>: that is a problem", async () => {
+    const { options } = setting();
+    const report = await runDoctor(options(tempDir(), { env: {}, fallbackRole: "session-4242" }));
+    expect(report.hints).toEqual([]);
+    expect(report.findings).toEqual([
+      {
+        code: "ephemeral-role",
+        summary:
+          "this session speaks as session-4242, a fallback name (no role was given and ORPHUS_ROUNDTABLE_ROLE is not " +
+          "set): its read positions die with its process",
+        details: [],
+        fix: "give it a stable name: ORPHUS_ROUNDTABLE_ROLE=<role> in its environment, or --as <role> where its host takes one",
+      },
+    ]);
+    expect(doctorExitCode(report)).toBe(1);
+    // A role configured wins over the fallback: the session was given one after all.
+    expect(codes(await runDoctor(options(tempDir(), { fallbackRole: "session-4242" })))).toEqual([]);
   });
 
   test("a configured role that is not a role name", async () => {
@@ -459,6 +503,7 @@ test("the doctor's rendering of a finding: summary, facts, fix, count", () => {
     socketPath: "/a/roundtable/broker.sock",
     registryDir: "/r",
     notes: ["one fine thing"],
+    hints: [{ code: "no-role", text: "a piece of advice" }],
     findings: [
       { code: "stale-socket", summary: "what is wrong", details: ["fact one", "fact two"], fix: "what to do" },
       { code: "ephemeral-role", summary: "another", details: [], fix: "its remedy" },
@@ -471,6 +516,7 @@ test("the doctor's rendering of a finding: summary, facts, fix, count", () => {
     [
       "roundtable doctor: agent directory /a (default)",
       "  ok  one fine thing",
+      "  hint [no-role]: a piece of advice",
       "",
       "problem [stale-socket]: what is wrong",
       "    fact one",

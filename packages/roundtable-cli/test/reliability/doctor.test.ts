@@ -1,11 +1,13 @@
-// The doctor against real broker processes: what a kill -9 leaves behind, and a fleet split over two agent
-// directories, are found and named; once the remedy is applied, the doctor says all is well.
+// The doctor against real broker processes: what a kill -9 leaves behind, a fleet split over two agent directories,
+// a broker cut off from its path, and a broker at its connection limit are found and named; once the remedy is
+// applied, the doctor says all is well.
 import { existsSync, unlinkSync } from "node:fs";
 import { basename } from "node:path";
 import { expect, test } from "vitest";
 import { resolveRegistryDir } from "@orphus/roundtable-broker";
-import { runDoctor } from "../../src/index.js";
-import { bundledClient, isGone, onCleanup, report, spawnBroker, tempDir, useHarness, within } from "./support/harness.js";
+import { createRoundtableClient, type RoundtableClient } from "@orphus/roundtable-client";
+import { renderDoctorReport, runDoctor } from "../../src/index.js";
+import { bundledClient, isGone, onCleanup, report, spawnBroker, tempDir, useHarness, within } from "../../../roundtable-client/test/reliability/support/harness.js";
 
 const harness = useHarness();
 
@@ -90,5 +92,35 @@ test("a broker cut off from its path is a split fleet while it is stopped, and c
     entryKept: true,
     closedItselfAfterResumeMs: closedMs,
     afterwards: "all well",
+  });
+});
+
+test("a broker process at its connection limit is called full, never a broker to kill; a freed seat makes all well", async () => {
+  const LIMIT = 256; // the bin's limit (DEFAULT_MAX_CONNECTIONS)
+  const bundles = harness.bundles();
+  const agentDir = tempDir();
+  const broker = await spawnBroker(bundles, agentDir, ["--idle-ms", "60000"]);
+  const seated: RoundtableClient[] = [];
+  for (let batch = 0; batch < LIMIT / 32; batch++) {
+    const clients = Array.from({ length: 32 }, (_, i) => {
+      const client = createRoundtableClient({ agentDir, role: `seat-${batch * 32 + i}`, spawnBroker: false, onWarning: () => undefined });
+      onCleanup(() => client.close());
+      return client;
+    });
+    await Promise.all(clients.map((client) => client.connect()));
+    seated.push(...clients);
+  }
+  const registryDir = resolveRegistryDir();
+  const full = await runDoctor({ agentDir, env, registryDir });
+  expect(full.findings.map((f) => f.code)).toEqual(["broker-full"]);
+  expect(full.findings[0]?.summary).toContain(`(pid ${broker.pid}) serves its maximum of ${LIMIT} connections`);
+  expect(renderDoctorReport(full)).not.toMatch(/\bkill\b/);
+  seated.pop()?.close();
+  await within("the doctor gets a seat again", 10_000, async () => (await runDoctor({ agentDir, env, registryDir })).findings.length === 0, 50);
+  report("doctor on a full broker", {
+    maxConnections: LIMIT,
+    finding: "broker-full",
+    advisesKill: /\bkill\b/.test(renderDoctorReport(full)),
+    afterASeatIsFreed: "all well",
   });
 });

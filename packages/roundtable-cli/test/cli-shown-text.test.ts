@@ -7,11 +7,11 @@ import { afterEach, expect, test } from "vitest";
 import { sanitizeText } from "@orphus/digest";
 import { REGISTRY_DIR_ENV } from "@orphus/roundtable-broker";
 import { HOSTILE_BODY, HOSTILE_BODY_LINES, expectShowable } from "../../../test-support/hostile-text.js";
-import { CLI_EXIT, runCli, type CliIo } from "../src/cli.js";
-import { startFramedServer, type FramedServer } from "./support/framed-server.js";
-import { shortTempDir } from "./support/tmp.js";
+import { CLI_EXIT, runCli, type CliIo } from "../src/index.js";
+import { startFramedServer, type FramedServer } from "../../roundtable-client/test/support/framed-server.js";
+import { shortTempDir } from "../../roundtable-client/test/support/tmp.js";
 
-const ROOMS = ["design", "de\u206Aprecated", "red\u001b[31m", "x\u200b"];
+const ROOMS = ["design", "de\u206Aprecated", "red\u001b[31m", "x\u200b", "refusing"];
 
 function reply(request: Record<string, unknown>, result: unknown): unknown {
   return { id: request["id"], ok: true, op: request["op"], result };
@@ -39,7 +39,7 @@ function hostileBroker(request: Record<string, unknown>): unknown {
     case "join":
       return reply(request, { room: request["room"], created: false, members: ["human"], newestSeq: 4, unread: 0 });
     case "fetch":
-      if (request["room"] === "x\u200b") {
+      if (request["room"] === "refusing") {
         const message = `refused: ${HOSTILE_BODY} ${"w".repeat(900)}`;
         return { id: request["id"], ok: false, op: "fetch", error: { code: "ERR_INVALID_REQUEST", message } };
       }
@@ -94,7 +94,8 @@ test("rooms and status: room names and the broker's version escaped", async () =
       "design              1 member  4 messages\n" +
       "de\\u{206A}precated  1 member  4 messages\n" +
       "red\\u{1B}\\u{5B}31m  1 member  4 messages\n" +
-      "x\\u{200B}           1 member  4 messages\n",
+      "x\\u{200B}           1 member  4 messages\n" +
+      "refusing            1 member  4 messages\n",
     err: "",
   });
   const status = await cli(dir, ["status"]);
@@ -106,13 +107,21 @@ test("fetch: bodies sanitised and indented; a room typed on the command line and
   const page = await cli(dir, ["fetch", "design"]);
   expect(page.code).toBe(CLI_EXIT.ok);
   expect(page.out).toMatch(new RegExp(`^\\d\\d:\\d\\d:\\d\\d #3 planner: ${HOSTILE_BODY_LINES.join("\n    ")}\n$`));
+  // A room typed on the command line is checked before anything connects, and shown escaped in the refusal.
   const typed = await cli(dir, ["fetch", "plan\u200bner\u001b]0;x\u0007"]);
-  expect(typed.code).toBe(CLI_EXIT.failed);
+  expect(typed.code).toBe(CLI_EXIT.usage);
   expect(typed.err).toBe(
-    'roundtable: no room "plan\\u{200B}ner\\u{1B}\\u{5D}0;x\\u{7}" on this broker ' +
-      "(rooms: design, de\\u{206A}precated, red\\u{1B}\\u{5B}31m, x\\u{200B})\n",
+    'roundtable: "plan\\u{200B}ner\\u{1B}\\u{5D}0;x\\u{7}" is not a room name: a room name is lower-case letters, ' +
+      "digits, '.', '_' or '-', starting with a letter or digit (^[a-z0-9][a-z0-9._-]{0,63}$)\n" +
+      "(roundtable --help shows the usage)\n",
   );
-  const refused = await cli(dir, ["fetch", "x\u200b"]);
+  const missing = await cli(dir, ["fetch", "nowhere"]);
+  expect(missing.code).toBe(CLI_EXIT.failed);
+  expect(missing.err).toBe(
+    'roundtable: no room "nowhere" on this broker ' +
+      "(rooms: design, de\\u{206A}precated, red\\u{1B}\\u{5B}31m, x\\u{200B}, refusing)\n",
+  );
+  const refused = await cli(dir, ["fetch", "refusing"]);
   expect(refused.code).toBe(CLI_EXIT.failed);
   expect(refused.err.startsWith(`roundtable: refused: ${HOSTILE_BODY_LINES.join("\n")} www`)).toBe(true);
   expect(refused.err.length).toBeLessThanOrEqual("roundtable: ".length + 2500 + 1);

@@ -1,10 +1,10 @@
 import { probeBroker, readBrokerRegistry, removeRegistryEntry, type RegisteredBroker } from "@orphus/roundtable-broker";
 import { PROTOCOL_NAME, PROTOCOL_VERSION } from "@orphus/roundtable-protocol";
+import { shownName, shownPath } from "@orphus/roundtable-client";
 import { plural } from "../text.js";
 import { protocolMismatch, splitFleet, staleSocket, unreachableBroker, type DoctorFinding } from "./findings.js";
 import { checkPrivateDir } from "./paths.js";
 import { isBrokerProcessAlive } from "./process.js";
-import { shownName, shownPath } from "../shown.js";
 
 /** What the registry of running brokers showed. */
 export interface FleetSeen {

@@ -1,4 +1,5 @@
 import { lstatSync, type Stats } from "node:fs";
+import { shownPath } from "@orphus/roundtable-client";
 import {
   notADirectory,
   notYours,
@@ -6,7 +7,6 @@ import {
   socketPathOccupied,
   type DoctorFinding,
 } from "./findings.js";
-import { shownPath } from "../shown.js";
 
 /** What the file checks saw, for the checks after them. */
 export interface PathsSeen {
