@@ -1,20 +1,18 @@
-// `pnpm demo`: three roles (planner, critic, reviewer) deliberate in one room, each its own process. The first role
-// finds no broker and starts one; the others join it. Afterwards: per role, what reached its context against what
-// the room holds; then the broker leaves by itself once idle. Runs in a temporary agent directory and cleans up.
+// `pnpm demo`: three roles (planner, critic, reviewer) deliberate in one room and a librarian files their decision in
+// the shared memory, each role its own process. The first role finds no broker and starts one; the others join it.
+// Afterwards: per role, what reached its context against what the room holds and what the others wrote; the largest
+// digest against its budget; the one message read whole on demand; the memory answering another role; then the
+// broker leaving by itself once idle. Runs in a temporary agent directory and cleans up.
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { DEMO_ROOM, DEMO_SCRIPT } from "./script.js";
-import {
-  DEMO_DIGEST_BUDGET,
-  DEMO_IDLE_MS,
-  DEMO_ROLES,
-  type ContextEntry,
-  type RoleReport,
-} from "./shared.js";
+import { MAX_MARKER_LENGTH } from "@orphus/digest";
+import { contextTable, intakeOf, measureDigest, n, percent, withinBound } from "./report.js";
+import { DEMO_ROLES, DEMO_ROOM, DEMO_SCRIPT } from "./script.js";
+import { DEMO_DIGEST_BUDGET, DEMO_IDLE_MS, type RoleReport } from "./shared.js";
 
 /** The whole demo must finish within this, or it stops its processes and fails. */
 const DEADLINE_MS = 55_000;
@@ -27,10 +25,10 @@ const paint = (code: string) => (text: string) => (color ? `\u001b[${code}m${tex
 const bold = paint("1");
 const dim = paint("2");
 const green = paint("32");
-const n = (value: number): string => value.toLocaleString("en-US");
 
 const agentDir = mkdtempSync(join(tmpdir(), "orphus-demo-"));
 const socketPath = join(agentDir, "roundtable", "broker.sock");
+const memoryDir = join(agentDir, "memory");
 const tsx = createRequire(import.meta.url).resolve("tsx");
 const rolePath = join(import.meta.dirname, "role.ts");
 const children: ChildProcess[] = [];
@@ -47,35 +45,38 @@ const deadline = setTimeout(() => {
 }, DEADLINE_MS);
 deadline.unref();
 
+type Report<T extends RoleReport["type"]> = Extract<RoleReport, { type: T }>;
+
 interface RoleProcess {
   readonly child: ChildProcess;
-  readonly ready: Promise<Extract<RoleReport, { type: "ready" }>>;
-  readonly done: Promise<Extract<RoleReport, { type: "done" }>>;
+  readonly ready: Promise<Report<"ready">>;
+  readonly done: Promise<Report<"done">>;
   readonly exited: Promise<number | null>;
 }
 
 /** Starts one role the way the demo itself runs: node with tsx and the workspace's source condition. */
-function startRole(role: string, onPosted: (report: Extract<RoleReport, { type: "posted" }>) => void): RoleProcess {
+function startRole(role: string, onReport: (report: RoleReport) => void): RoleProcess {
   const child = spawn(process.execPath, ["--conditions=@orphus/source", "--import", tsx, rolePath, role], {
-    env: { ...process.env, ORPHUS_CODING_AGENT_DIR: agentDir },
+    // The demo's own agent directory and memory store: nothing of the user's is read or written.
+    env: { ...process.env, ORPHUS_CODING_AGENT_DIR: agentDir, ORPHUS_MEMORY_DIR: memoryDir },
     stdio: ["ignore", "pipe", "inherit"],
   });
   children.push(child);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  let resolveReady: (r: Extract<RoleReport, { type: "ready" }>) => void = () => undefined;
-  let resolveDone: (r: Extract<RoleReport, { type: "done" }>) => void = () => undefined;
+  let resolveReady: (r: Report<"ready">) => void = () => undefined;
+  let resolveDone: (r: Report<"done">) => void = () => undefined;
   const failed = exited.then((code) => {
     throw new Error(`the ${role} process exited with code ${code} before it finished`);
   });
-  const ready = Promise.race([new Promise<Extract<RoleReport, { type: "ready" }>>((r) => (resolveReady = r)), failed]);
-  const done = Promise.race([new Promise<Extract<RoleReport, { type: "done" }>>((r) => (resolveDone = r)), failed]);
+  const ready = Promise.race([new Promise<Report<"ready">>((r) => (resolveReady = r)), failed]);
+  const done = Promise.race([new Promise<Report<"done">>((r) => (resolveDone = r)), failed]);
   ready.catch(() => undefined);
   done.catch(() => undefined);
   createInterface({ input: child.stdout as NodeJS.ReadableStream }).on("line", (line) => {
     const report = JSON.parse(line) as RoleReport;
     if (report.type === "ready") resolveReady(report);
-    else if (report.type === "posted") onPosted(report);
-    else resolveDone(report);
+    else if (report.type === "done") resolveDone(report);
+    else onReport(report);
   });
   return { child, ready, done, exited };
 }
@@ -110,33 +111,49 @@ function oneLine(text: string, width: number): string {
   return line.length > width ? `${line.slice(0, width - 1)}…` : line;
 }
 
+/** A text shown verbatim, framed so it cannot be taken for the demo's own lines. */
+function verbatim(text: string): void {
+  for (const line of text.split("\n")) out(dim("  │ ") + line);
+}
+
 async function main(): Promise<void> {
-  out(bold("Orphus roundtable demo: three agents deliberate; each one's context stays bounded"));
+  out(bold("Orphus roundtable demo: three agents deliberate, a librarian files the decision; every context stays bounded"));
   out(dim(`agent directory ${agentDir} (temporary; removed at the end)`));
   out(dim(`broker idle time ${DEMO_IDLE_MS / 1000} s for this demo (default 5 s); digest budget ${DEMO_DIGEST_BUDGET} characters`));
-  out(dim("each agent is its own process using the shared roundtable tool: it pulls a digest before it speaks,"));
-  out(dim("and between turns only one-line activity pings arrive unasked"));
+  out(dim("each agent is its own process using the shared roundtable tool: it pulls a digest before it speaks, fetches"));
+  out(dim("a message whole only when it asks, and between turns only one-line activity pings arrive unasked"));
   out();
 
   const roomChars = DEMO_SCRIPT.reduce((sum, turn) => sum + turn.body.length, 0);
-  const posted = (r: Extract<RoleReport, { type: "posted" }>): void =>
-    out(`  #${String(r.seq).padEnd(3)} ${r.role.padEnd(9)}${n(r.chars).padStart(6)} chars  ${oneLine(r.headline, 60)}`);
+  const fetches: Report<"fetched">[] = [];
+  const memory: Report<"memory">[] = [];
+  const onReport = (r: RoleReport): void => {
+    if (r.type === "posted") {
+      out(`  #${String(r.seq).padEnd(3)} ${r.role.padEnd(10)}${n(r.chars).padStart(6)} chars  ${oneLine(r.headline, 60)}`);
+    } else if (r.type === "fetched") {
+      fetches.push(r);
+      out(green(`       ${r.role.padEnd(10)}fetched #${r.seq} whole before speaking: ${n(r.chars)} characters, on demand`));
+    } else if (r.type === "memory") {
+      memory.push(r);
+      out(green(`       ${r.role.padEnd(10)}memory ${r.action} ${r.input}`));
+    }
+  };
 
   const [firstRole, ...otherRoles] = DEMO_ROLES;
-  const first = startRole(firstRole, posted);
+  const first = startRole(firstRole, onReport);
   const firstReady = await first.ready;
   out(
-    `${firstRole.padEnd(9)}joined "${DEMO_ROOM}" ${
+    `${firstRole.padEnd(10)}joined "${DEMO_ROOM}" ${
       firstReady.spawnedBroker
         ? `— nothing answered on the socket, so it started the broker (pid ${firstReady.brokerPid}), detached`
         : `— a broker (pid ${firstReady.brokerPid}) was already answering`
     }`,
   );
-  const others = otherRoles.map((role) => startRole(role, posted));
+  const others = otherRoles.map((role) => startRole(role, onReport));
   for (const [i, other] of others.entries()) {
     const ready = await other.ready;
     out(
-      `${(otherRoles[i] ?? "").padEnd(9)}joined "${DEMO_ROOM}" — ${
+      `${(otherRoles[i] ?? "").padEnd(10)}joined "${DEMO_ROOM}" — ${
         ready.spawnedBroker ? `started a broker (pid ${ready.brokerPid})` : `same broker (pid ${ready.brokerPid}), nothing spawned`
       }`,
     );
@@ -151,37 +168,69 @@ async function main(): Promise<void> {
   const lastLeft = performance.now();
   if (codes.some((code) => code !== 0)) throw new Error(`a role exited with code ${codes.join(", ")}`);
 
+  // --- what reached each context -----------------------------------------------------------------------------------
+  const intakes = reports.map((report) => intakeOf(report.role, report.context, DEMO_SCRIPT));
   out();
-  out(bold("What reached each agent's context, against what the room holds:"));
-  const header = ["role", "pings", "digests", "replies", "in context", "room holds", "share", ""];
-  const rows = reports.map((report) => {
-    const sum = (kind: ContextEntry["kind"]) =>
-      report.context.filter((e) => e.kind === kind).reduce((total, e) => total + e.text.length, 0);
-    const count = (kind: ContextEntry["kind"]) => report.context.filter((e) => e.kind === kind).length;
-    const total = sum("ping") + sum("digest") + sum("reply");
-    const share = total / roomChars;
-    const bar = "█".repeat(Math.max(1, Math.round(share * 40))).padEnd(40, "·");
-    return [
-      report.role,
-      `${count("ping")} = ${n(sum("ping"))}`,
-      `${count("digest")} = ${n(sum("digest"))}`,
-      `${count("reply")} = ${n(sum("reply"))}`,
-      n(total),
-      n(roomChars),
-      `${(share * 100).toFixed(1)}%`,
-      green(bar),
-    ];
-  });
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? "").length)));
-  const render = (row: readonly string[]) =>
-    "  " + row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(i === 7 ? 0 : (widths[i] ?? 0)))).join("  ");
-  out(dim(render(header)));
-  for (const row of rows) out(render(row));
-  out(dim("  pings: one line per quiet period, counts and names only · digests: pulled, each at most the budget plus one"));
-  out(dim("  marker line · replies: the tool's confirmations (joined, posted #n)"));
-
+  out(bold("What reached each agent's context, against what the room holds and what the others wrote:"));
+  const [header, ...rows] = contextTable(intakes);
+  out(dim(`  ${header}`));
+  for (const row of rows) out(`  ${row}`);
+  out(dim("  pings: one line per quiet period, counts and names only · digests: pulled, each within the budget plus one"));
+  out(dim("  marker line · fetches: whole messages, asked for · memory: the memory tool's answers · replies: the tool's"));
+  out(dim("  confirmations (joined, posted #n) · of the room: in context / every post · of others': in context / the posts"));
+  out(dim("  the agent did not write itself (its own it never needed pushed back; counting them would flatter the share)"));
   out(dim(`  pushing every message to every agent instead would have put all ${n(roomChars)} characters in each context`));
 
+  // --- the digest's bound ----------------------------------------------------------------------------------------
+  const digests = reports.flatMap((report) =>
+    report.context.filter((e) => e.kind === "digest").map((e) => ({ role: report.role, text: e.text, ...measureDigest(e.text) })),
+  );
+  const outOfBound = digests.filter((d) => !withinBound(d, DEMO_DIGEST_BUDGET));
+  if (outOfBound.length > 0) throw new Error(`${outOfBound.length} digest(s) over the budget plus one marker line`);
+  const largest = [...digests].sort((a, b) => b.text.length - a.text.length)[0];
+  if (largest !== undefined) {
+    out();
+    out(
+      bold(`The largest of all ${digests.length} digests, beside its budget of ${n(DEMO_DIGEST_BUDGET)}: `) +
+        `${n(largest.text.length)} characters (the ${largest.role}'s) = ${n(largest.budgeted)} within the budget` +
+        (largest.markers === 0 ? "" : ` + one marker line of ${largest.marker} (a marker is at most ${MAX_MARKER_LENGTH})`) +
+        ". Every digest kept that bound, whatever the room held.",
+    );
+  }
+
+  // --- one message read whole, on demand ---------------------------------------------------------------------------
+  const fetch = fetches[0];
+  const fetched = fetch === undefined ? undefined : DEMO_SCRIPT[fetch.seq - 1];
+  if (fetch !== undefined && fetched !== undefined) {
+    const reader = reports.find((r) => r.role === fetch.role);
+    const pointer = reader?.context
+      .filter((e) => e.kind === "digest")
+      .map((e) => new RegExp(`^ *… \\d+ more characters: fetch afterSeq=${fetch.seq - 1} to read it whole$`, "m").exec(e.text)?.[0])
+      .find((line) => line !== undefined);
+    out();
+    out(bold(`Full text on demand: the ${fetch.role} fetched #${fetch.seq} ("${fetched.headline}", ${n(fetched.body.length)} characters) whole.`));
+    const alone = fetches.filter((f) => f.seq === fetch.seq).length === 1;
+    out(
+      `  Its digest had shown an excerpt${pointer === undefined ? "" : ` ending "${pointer.trim()}"`}; the fetch put ` +
+        `${n(fetch.chars)} characters in its context, once, because it asked.` +
+        (alone ? " No other agent fetched it: their digests carried an excerpt or a headline of it, no more." : ""),
+    );
+  }
+
+  // --- the memory, once --------------------------------------------------------------------------------------------
+  const filed = memory.find((m) => m.action === "ingest");
+  const asked = memory.find((m) => m.action === "query");
+  if (filed !== undefined && asked !== undefined) {
+    out();
+    out(bold(`The memory, once: the ${filed.role} filed the decision (memory ingest ${filed.input}); the tool answered:`));
+    verbatim(filed.text);
+    out(bold(`Later the ${asked.role} asked the memory (query ${asked.input}) and read, verbatim:`));
+    verbatim(asked.text);
+    out(dim(`  the store (${join(memoryDir, "memory.db")}) outlives the room: rooms go with their broker, the memory stays`));
+    out(dim("  (here until the demo removes its temporary directory)"));
+  }
+
+  // --- a digest, verbatim ------------------------------------------------------------------------------------------
   const critic = reports.find((r) => r.role === "critic");
   if (critic !== undefined) {
     const pings = critic.context.filter((e) => e.kind === "ping");
@@ -190,21 +239,20 @@ async function main(): Promise<void> {
     for (const ping of pings.slice(0, 3)) out(`  ${ping.text}`);
     if (pings.length > 3) out(dim(`  … and ${pings.length - 3} more ping line(s) like these`));
     // The digest that stood in for the most room text, verbatim.
-    const digests = critic.context
+    const biggest = critic.context
       .filter((e) => e.kind === "digest")
       .map((e) => {
         const seqs = coveredSeqs(e.text);
         return { text: e.text, seqs, chars: seqs.reduce((sum, seq) => sum + (DEMO_SCRIPT[seq - 1]?.body.length ?? 0), 0) };
       })
-      .sort((a, b) => b.chars - a.chars);
-    const biggest = digests[0];
+      .sort((a, b) => b.chars - a.chars)[0];
     if (biggest !== undefined && biggest.seqs.length > 0) {
       out();
       out(
         `One of its digests, verbatim: messages #${Math.min(...biggest.seqs)}–#${Math.max(...biggest.seqs)} ` +
           `hold ${n(biggest.chars)} characters in the room; the critic received ${n(biggest.text.length)}:`,
       );
-      for (const line of biggest.text.split("\n")) out(dim("  │ ") + line);
+      verbatim(biggest.text);
     }
   }
 
@@ -217,8 +265,9 @@ async function main(): Promise<void> {
       `(idle time ${DEMO_IDLE_MS / 1000} s); socket ${existsSync(socketPath) ? "still present" : "removed"}; ` +
       "the rooms went with it.",
   );
+  const shares = intakes.map((i) => `${i.role} ${percent(i.shareOfOthers)}`).join(", ");
   out();
-  out(`Done in ${elapsed()}.`);
+  out(`Done in ${elapsed()}. Share of the others' text in each context: ${shares}.`);
 }
 
 try {

@@ -1,16 +1,34 @@
-// The scripted deliberation of `pnpm demo`: three roles settle how to add retries to a webhook sender. Some turns
-// are long (a plan, a review, a test matrix), as real agent messages are; the room keeps them all in full.
+// The scripted deliberation of `pnpm demo`: three roles settle how to add retries to a webhook sender, and a
+// librarian files the decision in the shared memory. Some turns are long (a plan, a review, a test matrix, a log), as
+// real agent messages are; the room keeps them all in full, and an agent reads one whole only when it asks.
+
+/** The roles that speak, in the order they start. */
+export const DEMO_ROLES = ["planner", "critic", "reviewer", "librarian"] as const;
+
+/** One of {@link DEMO_ROLES}. */
+export type DemoRole = (typeof DEMO_ROLES)[number];
+
+/** What a role does with the shared memory before it speaks (the `memory` tool of @orphus/memory). */
+export type MemoryStep =
+  /** Files the message it just fetched whole, under this title (the librarian only may). */
+  | { readonly action: "ingest"; readonly title: string; readonly tags: readonly string[] }
+  /** Asks the memory, within a character budget. */
+  | { readonly action: "query"; readonly query: string; readonly budget: number };
 
 /** One scripted message. */
 export interface Turn {
-  readonly role: "planner" | "critic" | "reviewer";
+  readonly role: DemoRole;
   readonly headline: string;
   readonly body: string;
   /** The role goes off to work before this turn: a quiet period, so activity pings go out. */
   readonly pauseBefore?: boolean;
+  /** Before speaking, the role fetches this message whole (its digest showed only an excerpt or a headline). */
+  readonly fetchBefore?: number;
+  /** Before speaking (after any fetch), the role uses the memory tool once. */
+  readonly memory?: MemoryStep;
 }
 
-/** The room the three roles deliberate in. */
+/** The room the roles deliberate in. */
 export const DEMO_ROOM = "webhook-retries";
 
 /** A long message: a title, then numbered points, each a paragraph. */
@@ -173,7 +191,9 @@ export const DEMO_SCRIPT: readonly Turn[] = [
   { role: "critic", headline: "Agreed, with one condition", body: "Agreed, on one condition: shadow mode compares what it would have sent with what the inline path sent, byte for byte, and we do not leave shadow until a full day shows no difference." },
   { role: "reviewer", headline: "Shadow diff as case 14", body: "Then the shadow comparison is case 14 and it gates the rollout. I will publish its results in this room daily." },
   { role: "reviewer", headline: "Shadow dry run: 0 diffs in 40 sends", body: `Dry run of the shadow comparison on staging traffic. Each line: the inline send, then the queued one, compared byte for byte.\n\n${deliveryLog(40, 5).replace(/attempt=1 .*$/gm, "inline=sha:9f2c… queued=sha:9f2c… diff=none")}\n\n0 differences in 40 sends. Case 14 passes on staging; production shadow starts with the flag.` },
-  { role: "planner", headline: "Decision recorded", pauseBefore: true, body: "Decision: plan v2 with the per-shard nit, matrix v2 with cases 6b and 14, shadow mode gated on a clean day of diffs. Recorded in the design log. Thanks both." },
+  // The planner reads the dry run whole before deciding: its digest showed an excerpt and the afterSeq to fetch.
+  { role: "planner", headline: "Decision recorded", pauseBefore: true, fetchBefore: 33, body: "Decision: plan v2 with the per-shard nit, matrix v2 with cases 6b and 14, shadow mode gated on a clean day of diffs. Recorded in the design log. Thanks both." },
   { role: "critic", headline: "Closing: watch the dead rate", body: "Closing note: the first number to watch after rollout is the rate of dead deliveries per merchant. If it moves, it is either our 4xx classification or a receiver's secret rotation, and both are worth a look." },
-  { role: "reviewer", headline: "Closing: matrix is the spec", body: "Closing: the matrix is now the executable spec of this decision. Any change to the plan starts with a change to a test case." },
+  { role: "librarian", headline: "Decision filed in memory", fetchBefore: 34, memory: { action: "ingest", title: "Webhook retries: the decision", tags: ["webhooks", "retries", "decision"] }, body: "Filed #34, the decision, in the shared memory: any session can find it with the memory tool (query \"webhook retries decision\") long after this room is gone." },
+  { role: "reviewer", headline: "Closing: matrix is the spec", memory: { action: "query", query: "shadow mode gated decision", budget: 600 }, body: "Closing: the matrix is now the executable spec of this decision. Any change to the plan starts with a change to a test case." },
 ];

@@ -9,12 +9,9 @@ export const DEMO_DIGEST_BUDGET = 800;
 /** How long a role stays away before a turn marked `pauseBefore`: longer than the 1.5 s ping window. */
 export const DEMO_PAUSE_MS = 1800;
 
-/** The roles, in the order they start. */
-export const DEMO_ROLES = ["planner", "critic", "reviewer"] as const;
-
 /** One thing that entered a role's context, with where it came from. */
 export interface ContextEntry {
-  readonly kind: "ping" | "digest" | "reply";
+  readonly kind: "ping" | "digest" | "fetch" | "memory" | "reply";
   readonly text: string;
 }
 
@@ -22,4 +19,6 @@ export interface ContextEntry {
 export type RoleReport =
   | { readonly type: "ready"; readonly role: string; readonly brokerPid: number; readonly spawnedBroker: boolean }
   | { readonly type: "posted"; readonly role: string; readonly seq: number; readonly chars: number; readonly headline: string }
+  | { readonly type: "fetched"; readonly role: string; readonly seq: number; readonly chars: number }
+  | { readonly type: "memory"; readonly role: string; readonly action: "ingest" | "query"; readonly input: string; readonly text: string }
   | { readonly type: "done"; readonly role: string; readonly context: readonly ContextEntry[] };
