@@ -8,10 +8,11 @@
 //      published manifest: the new version, no workspace: range, internal dependencies at the versions just published;
 //   5. in fresh folders with nothing but npm, as a user would: installs each package alone from that registry
 //      (@orphus/* from it, everything else from the public registry; install scripts off, and a native addon given
-//      the workspace's build, as pack:check does, so better-sqlite3 is not compiled again), runs its import-and-call script
-//      (scripts/release-rehearsal/calls/<package>.mjs; every leaf and the client have one) or imports it, and runs
-//      every bin: `npx <bin> --help`, `npx <bin> --version` where the help offers it (it must print the published
-//      version), and `npx <package> --help` in an empty folder for a package with one bin;
+//      the workspace's build, as pack:check does, so better-sqlite3 is not compiled again), runs its import-and-call
+//      script (scripts/release-rehearsal/calls/<package>.mjs; every leaf, the client and the CLI have one) or imports
+//      it, and runs every bin: `npx <bin> --help`, `npx <bin> --version` (every bin has it, and it must print the
+//      published version: `npx roundtable --version` among them), and `npx <package> --help` in an empty folder for a
+//      package with one bin;
 //   6. stops the registry and removes every folder it made (`--keep` leaves them, for a look after a failure).
 // One difference from the real release: provenance needs GitHub's OIDC token, so the scratch manifests drop
 // publishConfig.provenance before publishing here.
@@ -184,7 +185,9 @@ async function runBinCheck(
   const help = await runAsync("npx", [...npxArgs, command, "--help"], cwd, env);
   if (!/usage/i.test(help)) throw new Error(`${shown} --help printed no usage:\n${help.slice(0, 500)}`);
   checks++;
-  if (!offersVersionFlag(help)) return `${shown} --help: usage printed (its --help offers no --version yet, so only --help is checked)`;
+  if (!offersVersionFlag(help)) {
+    throw new Error(`${shown} --help lists no --version; every bin prints its version:\n${help.slice(0, 500)}`);
+  }
   const printed = (await runAsync("npx", [...npxArgs, command, "--version"], cwd, env)).trim();
   if (!printed.split(/\s+/).includes(version)) {
     throw new Error(`${shown} --version printed ${JSON.stringify(printed.slice(0, 100))}, not the published ${version}`);
