@@ -2,7 +2,8 @@
 import { writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { MEMORY_CLI_EXIT } from "../src/index.js";
+import { MEMORY_CLI_EXIT, MAX_MEMORY_ERROR_CHARS } from "../src/index.js";
+import { HOSTILE_BODY, HOSTILE_BODY_LINES, expectShowable } from "../../../test-support/hostile-text.js";
 import { runCliProcess } from "./support/process.js";
 import { tempDir } from "./support/temp.js";
 
@@ -63,5 +64,39 @@ describe("orphus-memory", () => {
     const run = await runCliProcess(["query", "x"], { ORPHUS_MEMORY_DIR: dir });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("is not a memory store (it is not an SQLite database); it was left untouched");
+  });
+
+  it("prints nothing unsanitised: names escaped, bodies cleaned, --json showable and exact, errors on one bounded line", async () => {
+    const dir = path.join(tempDir(), "mem\u200bory");
+    const env = { ORPHUS_MEMORY_DIR: dir, ORPHUS_ROUNDTABLE_ROLE: "librarian" };
+    const title = "Release plan\u200bner";
+    const ingest = await runCliProcess(["ingest", "--title", title, "--text", `${HOSTILE_BODY} token`, "--source", "docs/\u202eevil.md", "--tags", "t\u{E0041}ag"], env);
+    expect(ingest.code).toBe(0);
+    expectShowable(ingest.stdout);
+    expect(ingest.stdout).toContain("mem\\u{200B}ory/memory.db");
+
+    const query = await runCliProcess(["query", "token"], env);
+    expect(query.code).toBe(0);
+    expectShowable(query.stdout);
+    expect(query.stdout).toContain("] Release plan\\u{200B}ner · docs/\\u{202E}evil.md");
+    expect(query.stdout).toContain(`  ${HOSTILE_BODY_LINES.join(" ")} token`);
+
+    const json = await runCliProcess(["query", "token", "--json"], env);
+    expectShowable(json.stdout);
+    const parsed = JSON.parse(json.stdout) as { hits: { id: number; title: string; source: string }[] };
+    expect(parsed.hits[0]).toMatchObject({ title, source: "docs/\u202eevil.md" });
+    const got = await runCliProcess(["get", String(parsed.hits[0]?.id), "--json"], env);
+    expectShowable(got.stdout);
+    expect((JSON.parse(got.stdout) as { body: string; tags: string[] }).body).toBe(`${HOSTILE_BODY} token`.replace(/\r\n?/g, "\n"));
+
+    const missing = await runCliProcess(["get", "99"], env);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^orphus-memory: No entry #99 in the memory store at \S*mem\\u\{200B\}ory\/memory\.db: [^\n]*\n$/);
+    const unknown = await runCliProcess([`fr\u200bob${"x".repeat(3000)}\u001b[31m`], env);
+    expect(unknown.code).toBe(2);
+    expectShowable(unknown.stderr);
+    const [line = ""] = unknown.stderr.split("\n");
+    expect(line).toContain('unknown command "fr\\u{200B}ob');
+    expect(line.length).toBeLessThanOrEqual("orphus-memory: ".length + MAX_MEMORY_ERROR_CHARS);
   });
 });

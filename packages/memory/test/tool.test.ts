@@ -1,6 +1,7 @@
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { MEMORY_ACTIONS, MEMORY_TOOL_NAME, memoryToolJsonSchema, runMemoryTool } from "../src/index.js";
+import { z } from "zod";
+import { MEMORY_ACTIONS, MEMORY_TOOL_NAME, memoryActionSchemas, memoryToolJsonSchema, runMemoryTool } from "../src/index.js";
 import { tempDir, tempStore } from "./support/temp.js";
 
 describe("the memory tool", () => {
@@ -34,11 +35,67 @@ describe("the memory tool", () => {
     const reader = tempStore({ role: "critic" });
     const refused = runMemoryTool(reader, { action: "ingest", title: "t", body: "b" });
     expect(refused.isError).toBe(true);
-    expect(refused.text).toMatch(/^memory ingest: memory ingest is for the librarian role only; this session's role is "critic"/);
-    expect(runMemoryTool(reader, { action: "nope" })).toEqual({ isError: true, text: 'memory call: action: expected one of query, get, stats, ingest, forget, received "nope"' });
-    expect(runMemoryTool(reader, { action: "ingest", title: "t" }).text).toContain("give either paths, or a title and a body");
-    expect(runMemoryTool(reader, { action: "forget" }).text).toContain("give either id or source");
+    expect(refused.text).toMatch(/^memory ingest: memory ingest on the store at \S+ is for the librarian role only; this session's role is "critic"/);
+    expect(runMemoryTool(reader, { action: "nope" })).toEqual({
+      isError: true,
+      text: 'Invalid memory call: action must be one of query, get, stats, ingest, forget; got "nope"',
+    });
+    expect(runMemoryTool(reader, { action: "ingest", title: "t" }).text).toBe(
+      'Invalid memory call: ingest: give either paths, or a title and a body; got {"action":"ingest","title":"t"}',
+    );
+    expect(runMemoryTool(reader, { action: "forget" }).text).toBe('Invalid memory call: forget: give either id or source; got {"action":"forget"}');
     expect(runMemoryTool(reader, { action: "get", id: 0 }).isError).toBe(true);
+  });
+
+  it("names an unknown argument and the nearest known one; null members count as absent", () => {
+    const reader = tempStore({ role: "critic" });
+    expect(runMemoryTool(reader, { action: "query", qeury: "release" }).text).toBe(
+      'Invalid memory call: query: unknown argument "qeury" (nearest known: "query"); query takes query, budget, limit, ' +
+        'offset; query: a query needs words; got {"action":"query","qeury":"release"}',
+    );
+    expect(runMemoryTool(reader, { action: "stats", verbose: true }).text).toBe(
+      'Invalid memory call: stats: unknown argument "verbose"; stats takes no arguments; got {"action":"stats","verbose":true}',
+    );
+    expect(runMemoryTool(reader, { action: "get", id: 3, page: 2 }).text).toContain('unknown argument "page" (nearest known: "');
+    expect(runMemoryTool(reader, { action: "query", query: "x", budget: null, limit: null }).isError).toBe(true); // the missing store, not the nulls
+    expect(runMemoryTool(reader, { action: "query", query: "x", budget: null }).text).toContain("no memory store exists here");
+  });
+
+  it("refuses arguments that are not an object in one sentence", () => {
+    const reader = tempStore({ role: "critic" });
+    expect(runMemoryTool(reader, [1, 2]).text).toBe(
+      "Invalid memory call: the arguments must be a JSON object with an action, one of query, get, stats, ingest, forget; got [1,2]",
+    );
+    expect(runMemoryTool(reader, "query", { action: "query" }).text).toBe('Invalid memory call: query: the arguments must be a JSON object; got "query"');
+  });
+
+  it("one-action mode (MCP): arguments without an action, an action argument refused, no text naming one", () => {
+    const dir = path.join(tempDir(), "m");
+    const librarian = tempStore({ role: "librarian" }, dir);
+    expect(runMemoryTool(librarian, { title: "Policy", body: "release with changesets" }, { action: "ingest" }).isError).toBe(false);
+    expect(runMemoryTool(librarian, { query: "changesets" }, { action: "query" }).text).toMatch(/^\[memory .*\] hits 1–1 of 1/);
+    expect(runMemoryTool(librarian, undefined, { action: "stats" }).text).toContain("1 entry from 1 source");
+    expect(runMemoryTool(librarian, { query: "x", action: "forget" }, { action: "query" })).toEqual({
+      isError: true,
+      text: 'Invalid memory call: query: unknown argument "action" (this tool runs query already; leave it out); got {"query":"x","action":"forget"}',
+    });
+    for (const [action, args] of [
+      ["query", {}],
+      ["query", { query: "x", bugdet: 3 }],
+      ["get", { id: "1" }],
+      ["ingest", { title: "t" }],
+      ["forget", {}],
+      ["stats", { x: 1 }],
+    ] as const) {
+      const result = runMemoryTool(librarian, args, { action });
+      expect(result.isError, action).toBe(true);
+      expect(result.text, action).not.toMatch(/\baction\b/);
+    }
+  });
+
+  it("the schemas are closed", () => {
+    expect(memoryToolJsonSchema()["additionalProperties"]).toBe(false);
+    for (const action of MEMORY_ACTIONS) expect(z.toJSONSchema(memoryActionSchemas[action])).toMatchObject({ additionalProperties: false });
   });
 
   it("sanitises what it shows: no control or escape sequence from stored text reaches the result", () => {

@@ -35,12 +35,13 @@ import {
   noMatchText,
   noWordsText,
   plural,
+  quotedSource,
   renderEntryPage,
   renderQuery,
+  skippedLines,
   type EntryFacts,
   type HitRow,
 } from "../render/answers.js";
-import { safeLine } from "../render/safe-text.js";
 import { ExcerptFinder } from "./excerpt.js";
 import { openStoreFile, storeExists, storeFailure, type Connection } from "./open.js";
 import { queryWords } from "./query-text.js";
@@ -381,9 +382,7 @@ export class MemoryStore {
         (tally.entriesRemoved > 0 ? `, ${plural(tally.entriesRemoved, "entry", "entries")} replaced` : ""),
     ];
     if (skipped.length > 0) parts.push(`skipped ${plural(skipped.length, "item")}`);
-    const lines = [markerLine(this.path, parts.join("; "))];
-    for (const skip of skipped.slice(0, MAX_LISTED_SKIPS)) lines.push(`  skipped ${safeLine(`${skip.path}: ${skip.reason}`, MAX_SOURCE_CHARS)}`);
-    if (skipped.length > MAX_LISTED_SKIPS) lines.push(`  … and ${skipped.length - MAX_LISTED_SKIPS} more skipped`);
+    const lines = [markerLine(this.path, parts.join("; ")), ...skippedLines(skipped)];
     return {
       store: this.path,
       ...tally,
@@ -645,7 +644,7 @@ export class MemoryStore {
         const name = (target as { source: string }).source;
         const source = sql.sourceByName.get(name) ?? (name.startsWith("note:") ? undefined : sql.sourceByName.get(path.resolve(name)));
         if (source === undefined) {
-          return { store: this.path, entriesRemoved: 0, sourcesRemoved: 0, text: markerLine(this.path, `no source ${JSON.stringify(name.slice(0, 200))}: nothing forgotten`) };
+          return { store: this.path, entriesRemoved: 0, sourcesRemoved: 0, text: markerLine(this.path, `no source ${quotedSource(name)}: nothing forgotten`) };
         }
         const removed = sql.deleteSourceEntries.run(source.id).changes;
         sql.deleteSource.run(source.id);
@@ -653,7 +652,7 @@ export class MemoryStore {
           store: this.path,
           entriesRemoved: removed,
           sourcesRemoved: 1,
-          text: markerLine(this.path, `forgot ${plural(removed, "entry", "entries")} of source ${JSON.stringify(name.slice(0, 200))}`),
+          text: markerLine(this.path, `forgot ${plural(removed, "entry", "entries")} of source ${quotedSource(name)}`),
         };
       }).immediate(),
     );
