@@ -93,6 +93,13 @@ describe("the memory tool", () => {
     }
   });
 
+  it("a refusal names where the role came from, as the host that resolved it says", () => {
+    const named = runMemoryTool(tempStore({ role: "critic", roleSource: "the session name" }), { action: "forget", id: 1 });
+    expect(named.text).toContain('this session\'s role is "critic" (from the session name)');
+    const none = runMemoryTool(tempStore({ roleSource: "its role flag is not a role name" }), { action: "forget", id: 1 });
+    expect(none.text).toContain("this session has no role (its role flag is not a role name)");
+  });
+
   it("the schemas are closed", () => {
     expect(memoryToolJsonSchema()["additionalProperties"]).toBe(false);
     for (const action of MEMORY_ACTIONS) expect(z.toJSONSchema(memoryActionSchemas[action])).toMatchObject({ additionalProperties: false });

@@ -54,6 +54,12 @@ export interface MemoryOptions {
   readonly dir?: string;
   /** The role this caller acts as; default `ORPHUS_ROUNDTABLE_ROLE`. Only `librarian` may ingest and forget. */
   readonly role?: string;
+  /**
+   * Where `role` came from, as a refusal names it (`this session's role is "critic" (from the session name)`); default
+   * `option`. A host that resolves the role its own way (a pi session's flag or name) says which, and, without a
+   * role, why it has none.
+   */
+  readonly roleSource?: string;
   /** Where the directory and the role are resolved from; default process.env. */
   readonly env?: EnvLike;
   /** How long a statement waits for another writer; default {@link BUSY_TIMEOUT_MS}. */
@@ -276,7 +282,7 @@ export class MemoryStore {
   readonly location: MemoryLocation;
   /** The role this caller acts as, or undefined when none is configured. */
   readonly role: string | undefined;
-  /** Where the role came from: `option`, `ORPHUS_ROUNDTABLE_ROLE` or `none`. */
+  /** Where the role came from: `option` (or the `roleSource` option), `ORPHUS_ROUNDTABLE_ROLE` or `none`. */
   readonly roleSource: string;
   private readonly busyTimeoutMs: number;
   private readonly now: () => number;
@@ -290,7 +296,7 @@ export class MemoryStore {
     this.location = { dir: resolved.dir, path: path.join(resolved.dir, STORE_FILE_NAME), source: resolved.source };
     const role = options.role?.trim() === "" ? undefined : options.role?.trim();
     this.role = role ?? roleFromEnv(env);
-    this.roleSource = role !== undefined ? "option" : this.role !== undefined ? ROLE_ENV : "none";
+    this.roleSource = role !== undefined ? (options.roleSource ?? "option") : this.role !== undefined ? ROLE_ENV : (options.roleSource ?? "none");
     this.busyTimeoutMs = checkInteger("busyTimeoutMs", options.busyTimeoutMs ?? BUSY_TIMEOUT_MS, 0, 600_000);
     this.now = options.now ?? Date.now;
     this.migrations = options.migrations;

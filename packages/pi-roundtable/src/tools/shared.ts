@@ -9,8 +9,8 @@ export interface SharedToolResult {
 }
 
 /**
- * A tool the Orphus hosts share (the roundtable tool of @orphus/roundtable-client; next, memory): one name, one JSON
- * Schema, one runner that never throws. The extension only adapts it to pi's tool interface.
+ * A tool the Orphus hosts share (the roundtable tool of @orphus/roundtable-client, the memory tool of @orphus/memory):
+ * one name, one JSON Schema, one runner that never throws. The extension only adapts it to pi's tool interface.
  */
 export interface SharedTool {
   readonly name: string;
@@ -26,6 +26,20 @@ export interface SharedTool {
   readonly prepareArguments?: (args: unknown) => unknown;
   /** Runs one call; every failure comes back as a result with isError set. */
   run(input: unknown, signal: AbortSignal | undefined, ctx: PiContext): Promise<SharedToolResult>;
+}
+
+/**
+ * A shared tool's `prepareArguments`: its own parser's output (which drops null members, as models send them for an
+ * absent one), or the arguments unchanged when the parser refuses them, for pi's check of the schema to report.
+ */
+export function normalisedBy(parse: (args: unknown) => unknown): (args: unknown) => unknown {
+  return (args) => {
+    try {
+      return parse(args);
+    } catch {
+      return args;
+    }
+  };
 }
 
 /** The `details` of a shared tool's result in the session: which tool, and whether it failed. */
