@@ -1,8 +1,8 @@
 // The CLI as a person or a script runs it: a real process, from source, against a store in a temporary folder.
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { MEMORY_CLI_EXIT, MAX_MEMORY_ERROR_CHARS } from "../src/index.js";
+import { MEMORY_CLI_EXIT, MAX_MEMORY_ERROR_CHARS, runMemoryCli } from "../src/index.js";
 import { HOSTILE_BODY, HOSTILE_BODY_LINES, expectShowable } from "../../../test-support/hostile-text.js";
 import { runCliProcess } from "./support/process.js";
 import { tempDir } from "./support/temp.js";
@@ -18,6 +18,11 @@ describe("orphus-memory", () => {
     const missing = await runCliProcess(["query", "release"], env);
     expect(missing.code).toBe(3);
     expect(missing.stdout).toContain(`[memory ${dir}/memory.db] no memory store exists here (location from ORPHUS_MEMORY_DIR)`);
+    const getMissing = await runCliProcess(["get", "1"], env);
+    expect(getMissing.code).toBe(3);
+    expect(getMissing.stderr).toBe(
+      `orphus-memory: No memory store exists at ${dir}/memory.db (location from ORPHUS_MEMORY_DIR): nothing has been ingested there yet\n`,
+    );
 
     const refused = await runCliProcess(["ingest", "--title", "t", "--text", "x"], { ...env, ORPHUS_ROUNDTABLE_ROLE: "critic" });
     expect(refused.code).toBe(6);
@@ -98,5 +103,30 @@ describe("orphus-memory", () => {
     const [line = ""] = unknown.stderr.split("\n");
     expect(line).toContain('unknown command "fr\\u{200B}ob');
     expect(line.length).toBeLessThanOrEqual("orphus-memory: ".length + MAX_MEMORY_ERROR_CHARS);
+  });
+
+  it("ingest of paths shows a progress line on a TTY, cleared at the end, and none elsewhere", async () => {
+    const docs = path.join(tempDir(), "docs");
+    mkdirSync(docs);
+    for (let i = 0; i < 5; i++) writeFileSync(path.join(docs, `note-${i}.md`), `# Note ${i}\n\nSome words ${i}.\n`);
+    const run = async (isTTY: boolean): Promise<{ code: number; stdout: string; stderr: string }> => {
+      let stdout = "";
+      let stderr = "";
+      const code = await runMemoryCli(["ingest", docs, "--as", "librarian"], {
+        stdout: { write: (text: string) => (stdout += text) },
+        stderr: { write: (text: string) => (stderr += text), isTTY },
+        env: { ORPHUS_MEMORY_DIR: path.join(tempDir(), "mem") },
+      });
+      return { code, stdout, stderr };
+    };
+    const tty = await run(true);
+    expect(tty.code).toBe(0);
+    // The first file's line and the last (always written), each drawn over the one before; then the line is cleared.
+    expect(tty.stderr.startsWith("\r\u001b[2Kingesting: 1/5 files, 1 entries")).toBe(true);
+    expect(tty.stderr).toContain("\r\u001b[2Kingesting: 5/5 files, 5 entries");
+    expect(tty.stderr.endsWith("\r\u001b[2K")).toBe(true);
+    expect(tty.stdout).toContain("5 new sources");
+    const piped = await run(false);
+    expect(piped).toMatchObject({ code: 0, stderr: "" });
   });
 });
