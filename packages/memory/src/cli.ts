@@ -2,7 +2,7 @@
 // librarian. Every outcome a script must tell apart has its own exit code (MEMORY_CLI_EXIT).
 import { parseArgs } from "node:util";
 import { sanitizeText } from "@orphus/digest";
-import { boundedText, previewValue, showableJson } from "@orphus/shared-tool";
+import { boundedText, shownValue, showableJson } from "@orphus/shared-tool";
 import { z } from "zod";
 import { MemoryError, MemoryUsageError, NotLibrarianError, StoreMissingError } from "./errors.js";
 import { DEFAULT_GET_PAGE_CHARS, DEFAULT_QUERY_BUDGET, DEFAULT_QUERY_LIMIT, MAX_GET_PAGE_CHARS, MAX_MEMORY_ERROR_CHARS, MAX_QUERY_BUDGET, MAX_QUERY_CHARS, MAX_QUERY_LIMIT, MAX_TAGS, MAX_TITLE_CHARS } from "./limits.js";
@@ -233,7 +233,7 @@ export async function runMemoryCli(argv: readonly string[], io: MemoryCliIo): Pr
           return MEMORY_CLI_EXIT.ok;
         }
         default:
-          return usage(`unknown command ${previewValue(command)}`);
+          return usage(`unknown command ${shownValue(command)}`);
       }
     } finally {
       store.close();

@@ -1,5 +1,5 @@
 import { escapeIdentity } from "@orphus/digest";
-import { previewValue } from "@orphus/shared-tool";
+import { shownValue } from "@orphus/shared-tool";
 
 /** Longest path an error message quotes, escaped. */
 const MESSAGE_PATH_CHARS = 512;
@@ -158,7 +158,7 @@ export class MemoryInputError extends MemoryError {
   readonly code = "ERR_MEMORY_INPUT";
 
   constructor(what: string, expected: string, received: unknown, options?: ErrorOptions) {
-    super(`${what}: expected ${expected}, received ${previewValue(received)}`, undefined, options);
+    super(`${what}: expected ${expected}, received ${shownValue(received)}`, undefined, options);
   }
 }
 
@@ -171,7 +171,7 @@ export class MemoryToolInputError extends MemoryError {
   readonly code = "ERR_MEMORY_TOOL_INPUT";
 
   constructor(problem: string, received: unknown, options?: ErrorOptions) {
-    super(`Invalid memory call: ${problem}; got ${previewValue(received)}`, undefined, options);
+    super(`Invalid memory call: ${problem}; got ${shownValue(received)}`, undefined, options);
   }
 }
 

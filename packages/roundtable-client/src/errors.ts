@@ -1,4 +1,4 @@
-import { previewValue } from "@orphus/shared-tool";
+import { shownValue } from "@orphus/shared-tool";
 import { notMemberMessage } from "@orphus/roundtable-protocol";
 
 /** Base class of every error this package throws; `code` is stable across releases. */
@@ -6,19 +6,12 @@ export abstract class RoundtableClientError extends Error {
   abstract readonly code: string;
 }
 
-/**
- * Renders a value for an error message, cut short: a string quoted and escaped as a name is (escapeIdentity), so
- * an invisible character in a role or option shows rather than vanishing into a lookalike of a valid value. The one
- * rule of every shared tool (@orphus/shared-tool).
- */
-export const preview = previewValue;
-
 /** A client, spawner or tool option is outside its allowed form; thrown synchronously, before any I/O. */
 export class ClientOptionError extends RoundtableClientError {
   override readonly name = "ClientOptionError";
   readonly code = "ERR_CLIENT_INVALID_OPTION";
   constructor(option: string, expected: string, got: unknown, options?: { cause?: unknown }) {
-    super(`Invalid roundtable client option ${option}: expected ${expected}, got ${preview(got)}`, options);
+    super(`Invalid roundtable client option ${option}: expected ${expected}, got ${shownValue(got)}`, options);
   }
 }
 
@@ -181,7 +174,7 @@ export class ToolInputError extends RoundtableClientError {
   override readonly name = "ToolInputError";
   readonly code = "ERR_TOOL_INVALID_INPUT";
   constructor(detail: string, got: unknown, options?: { cause?: unknown }) {
-    super(`Invalid roundtable call: ${detail}; got ${preview(got)}`, options);
+    super(`Invalid roundtable call: ${detail}; got ${shownValue(got)}`, options);
   }
 }
 

@@ -19,7 +19,7 @@ export type ArgumentCheck<T> =
       readonly ok: false;
       /** What is wrong, in one line, naming only the arguments the call's tool has. */
       readonly problem: string;
-      /** The input as it was checked (null members dropped), for a preview. */
+      /** The input as it was checked (null members dropped), for a refusal to quote. */
       readonly received: unknown;
       readonly cause?: z.ZodError;
     };

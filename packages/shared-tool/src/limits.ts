@@ -11,4 +11,4 @@ export const MAX_COMPARED_NAME_CHARS = 64;
 export const MAX_QUOTED_NAME_CHARS = 64;
 
 /** How many characters of an offending value a refusal quotes before saying how long it was. */
-export const PREVIEW_CHARS = 60;
+export const SHOWN_VALUE_CHARS = 60;

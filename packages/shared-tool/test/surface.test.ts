@@ -7,7 +7,7 @@ test("the public surface is exactly this", () => {
     "MAX_LISTED_ARGUMENT_ISSUES",
     "MAX_LISTED_UNKNOWN_ARGUMENTS",
     "MAX_QUOTED_NAME_CHARS",
-    "PREVIEW_CHARS",
+    "SHOWN_VALUE_CHARS",
     "actionArgumentsJsonSchema",
     "argumentsOf",
     "boundedText",
@@ -15,9 +15,9 @@ test("the public surface is exactly this", () => {
     "checkToolCall",
     "describeArgumentIssues",
     "nearestName",
-    "previewValue",
     "quotedName",
     "showableJson",
+    "shownValue",
     "toolJsonSchema",
     "withoutNulls",
   ]);
@@ -29,6 +29,6 @@ test("limits", () => {
     api.MAX_LISTED_ARGUMENT_ISSUES,
     api.MAX_COMPARED_NAME_CHARS,
     api.MAX_QUOTED_NAME_CHARS,
-    api.PREVIEW_CHARS,
+    api.SHOWN_VALUE_CHARS,
   ]).toEqual([3, 3, 64, 64, 60]);
 });

@@ -2,7 +2,7 @@
 // for scripts that loses nothing and hides nothing.
 import fc from "fast-check";
 import { expect, test } from "vitest";
-import { boundedText, previewValue, showableJson } from "../src/index.js";
+import { boundedText, shownValue, showableJson } from "../src/index.js";
 import { expectShowable, hostileString, HOSTILE_BODY, INVISIBLE_CHARACTERS } from "../../../test-support/hostile-text.js";
 
 test("boundedText cuts after sanitising, never inside a surrogate pair, and says how much it left out", () => {
@@ -20,14 +20,14 @@ test("boundedText cuts after sanitising, never inside a surrogate pair, and says
   );
 });
 
-test("previewValue quotes a string escaped and anything else as showable JSON, cut short", () => {
-  expect(previewValue("bud\u200bget")).toBe('"bud\\u{200B}get"');
-  expect(previewValue({ "bud\u200bget": 1 })).toBe('{"bud\\u200bget":1}');
-  expect(previewValue("x".repeat(100))).toBe(`"${"x".repeat(59)}…" (100 characters)`);
-  expect(previewValue([1, 2])).toBe("[1,2]");
+test("shownValue quotes a string escaped and anything else as showable JSON, cut short", () => {
+  expect(shownValue("bud\u200bget")).toBe('"bud\\u{200B}get"');
+  expect(shownValue({ "bud\u200bget": 1 })).toBe('{"bud\\u200bget":1}');
+  expect(shownValue("x".repeat(100))).toBe(`"${"x".repeat(59)}…" (100 characters)`);
+  expect(shownValue([1, 2])).toBe("[1,2]");
   fc.assert(
     fc.property(fc.oneof(hostileString(200), fc.dictionary(hostileString(20), hostileString(20))), (value) => {
-      const shown = previewValue(value);
+      const shown = shownValue(value);
       expectShowable(shown);
       expect(shown.length).toBeLessThanOrEqual(60 + 30);
     }),

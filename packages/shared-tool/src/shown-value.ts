@@ -1,13 +1,14 @@
 import { escapeIdentity } from "@orphus/digest";
-import { PREVIEW_CHARS } from "./limits.js";
+import { SHOWN_VALUE_CHARS } from "./limits.js";
 import { showableJson } from "./showable-json.js";
 
 /**
  * A value as a refusal quotes it, cut short: a string quoted and escaped as a name is (escapeIdentity), so an
  * invisible character in an argument shows rather than vanishing into a lookalike of a valid value; anything else
- * as JSON with such characters as `\uXXXX` escapes (showableJson). Past `maxChars` (default {@link PREVIEW_CHARS}) it is cut and its length said.
+ * as JSON with such characters as `\uXXXX` escapes (showableJson). Past `maxChars`
+ * (default {@link SHOWN_VALUE_CHARS}) it is cut and its length said.
  */
-export function previewValue(value: unknown, maxChars: number = PREVIEW_CHARS): string {
+export function shownValue(value: unknown, maxChars: number = SHOWN_VALUE_CHARS): string {
   if (typeof value === "string") {
     const shown = `"${escapeIdentity(value, { also: '"', maxLength: maxChars })}"`;
     return value.length > maxChars ? `${shown} (${value.length} characters)` : shown;
