@@ -1,5 +1,5 @@
 import { escapeIdentity } from "@orphus/digest";
-import { shownValue } from "@orphus/shared-tool";
+import { boundedText, shownValue } from "@orphus/shared-tool";
 
 /** Longest path an error message quotes, escaped. */
 const MESSAGE_PATH_CHARS = 512;
@@ -95,6 +95,29 @@ export class StorePathError extends MemoryError {
 
   constructor(path: string, problem: string, options?: ErrorOptions) {
     super(`Cannot use ${shown(path)} for the memory store: ${problem}`, path, options);
+  }
+}
+
+/** Most characters of the driver's own load failure a StoreDriverError quotes. */
+const DRIVER_FAILURE_CHARS = 400;
+
+/**
+ * Thrown when better-sqlite3's native module cannot be loaded (built for another Node, or never built): no store can
+ * be opened, and the store file was not touched.
+ */
+export class StoreDriverError extends MemoryError {
+  override readonly name = "StoreDriverError";
+  readonly code = "ERR_MEMORY_DRIVER";
+
+  constructor(storePath: string, nodeVersion: string, failure: string, options?: ErrorOptions) {
+    super(
+      `The memory store at ${shown(storePath)} cannot be opened: the SQLite driver (better-sqlite3) failed to load its ` +
+        `native module under Node ${nodeVersion} (${boundedText(failure, DRIVER_FAILURE_CHARS, { oneLine: true })}); ` +
+        "the store was not touched: rebuild the driver for this Node (npm rebuild better-sqlite3) or run the Node it " +
+        "was built for",
+      storePath,
+      options,
+    );
   }
 }
 

@@ -86,6 +86,7 @@ export {
   StoreVersionError,
   StorePathError,
   StoreBusyError,
+  StoreDriverError,
   NotLibrarianError,
   EntryNotFoundError,
   MemoryInputError,

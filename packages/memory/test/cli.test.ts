@@ -1,5 +1,5 @@
 // The CLI as a person or a script runs it: a real process, from source, against a store in a temporary folder.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { MEMORY_CLI_EXIT, MAX_MEMORY_ERROR_CHARS, runMemoryCli } from "../src/index.js";
@@ -69,6 +69,42 @@ describe("orphus-memory", () => {
     const run = await runCliProcess(["query", "x"], { ORPHUS_MEMORY_DIR: dir });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("is not a memory store (it is not an SQLite database); it was left untouched");
+  });
+
+  it("says plainly when the SQLite driver cannot load its native module under this Node, and touches no store", async () => {
+    // What Node's dlopen throws for an addon built for another Node's ABI (the CI's Node 22 run met it), for every
+    // native module the process loads: better-sqlite3's is the only one the CLI loads.
+    const preload = path.join(tempDir(), "dlopen-fails.cjs");
+    writeFileSync(
+      preload,
+      `process.dlopen = () => { throw Object.assign(new Error("The module '/x/better_sqlite3.node'\\nwas compiled against a ` +
+        `different Node.js version using\\nNODE_MODULE_VERSION 115. This version of Node.js requires\\nNODE_MODULE_VERSION 127."), ` +
+        `{ code: "ERR_DLOPEN_FAILED" }); };\n`,
+    );
+    const dir = path.join(tempDir(), "mem");
+    const env = { ORPHUS_MEMORY_DIR: dir, ORPHUS_ROUNDTABLE_ROLE: "librarian" };
+    const broken = { ...env, NODE_OPTIONS: `--require=${preload}` };
+    const expected = new RegExp(
+      `^orphus-memory: The memory store at ${dir}/memory\\.db cannot be opened: the SQLite driver \\(better-sqlite3\\) ` +
+        `failed to load its native module under Node v[\\d.]+ \\(The module '/x/better_sqlite3\\.node' \\| was compiled .+ ` +
+        "NODE_MODULE_VERSION 127\\.\\); the store was not touched: rebuild the driver for this Node \\(npm rebuild " +
+        "better-sqlite3\\) or run the Node it was built for\\n$",
+    );
+
+    const create = await runCliProcess(["ingest", "--title", "Policy", "--text", "release with changesets"], broken);
+    expect(create.code).toBe(MEMORY_CLI_EXIT.failed);
+    expect(create.stderr).toMatch(expected);
+    // A read of a location with no store still says so, without loading the driver at all.
+    expect((await runCliProcess(["query", "release"], broken)).code).toBe(MEMORY_CLI_EXIT.missing);
+
+    expect((await runCliProcess(["ingest", "--title", "Policy", "--text", "release with changesets"], env)).code).toBe(0);
+    const before = readFileSync(path.join(dir, "memory.db"));
+    for (const args of [["query", "release"], ["get", "1"], ["stats"], ["forget", "1"]]) {
+      const run = await runCliProcess(args, broken);
+      expect(run.code, args.join(" ")).toBe(MEMORY_CLI_EXIT.failed);
+      expect(run.stderr, args.join(" ")).toMatch(expected);
+    }
+    expect(readFileSync(path.join(dir, "memory.db")).equals(before)).toBe(true);
   });
 
   it("prints nothing unsanitised: names escaped, bodies cleaned, --json showable and exact, errors on one bounded line", async () => {

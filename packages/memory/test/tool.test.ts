@@ -1,8 +1,27 @@
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { MEMORY_ACTIONS, MEMORY_TOOL_NAME, memoryActionSchemas, memoryToolJsonSchema, runMemoryTool } from "../src/index.js";
+import {
+  MEMORY_ACTIONS,
+  MEMORY_TOOL_NAME,
+  memoryActionSchemas,
+  memoryToolJsonSchema,
+  runMemoryTool,
+  type MemoryToolCallOptions,
+  type MemoryToolResult,
+  type MemoryToolStore,
+} from "../src/index.js";
 import { tempDir, tempStore } from "./support/temp.js";
+
+/**
+ * Runs a write the test builds on and checks that it succeeded, so a store that cannot be written (a driver that
+ * fails to load under this Node, say) fails the test here, with the store's own words, not at a later read.
+ */
+function written(store: MemoryToolStore, input: unknown, options?: MemoryToolCallOptions): MemoryToolResult {
+  const result = runMemoryTool(store, input, options);
+  expect(result).toEqual({ isError: false, text: expect.any(String) });
+  return result;
+}
 
 describe("the memory tool", () => {
   it("names its actions and has one object schema", () => {
@@ -20,12 +39,12 @@ describe("the memory tool", () => {
     expect(missing.isError).toBe(true);
     expect(missing.text).toContain("no memory store exists here");
     const librarian = tempStore({ role: "librarian" }, dir);
-    runMemoryTool(librarian, { action: "ingest", title: "t", body: "b", source: "s" });
-    runMemoryTool(librarian, { action: "forget", source: "s" });
+    written(librarian, { action: "ingest", title: "t", body: "b", source: "s" });
+    written(librarian, { action: "forget", source: "s" });
     const empty = runMemoryTool(reader, { action: "query", query: "x" });
     expect(empty.isError).toBe(true);
     expect(empty.text).toContain("the memory store is empty");
-    runMemoryTool(librarian, { action: "ingest", title: "Policy", body: "release with changesets", tags: ["release"] });
+    written(librarian, { action: "ingest", title: "Policy", body: "release with changesets", tags: ["release"] });
     const none = runMemoryTool(reader, { action: "query", query: "kubernetes", budget: null });
     expect(none).toEqual({ isError: false, text: expect.stringContaining('no entry matches "kubernetes"') });
     expect(runMemoryTool(reader, { action: "query", query: "changesets" }).text).toContain("[#");
@@ -72,7 +91,7 @@ describe("the memory tool", () => {
   it("one-action mode (MCP): arguments without an action, an action argument refused, no text naming one", () => {
     const dir = path.join(tempDir(), "m");
     const librarian = tempStore({ role: "librarian" }, dir);
-    expect(runMemoryTool(librarian, { title: "Policy", body: "release with changesets" }, { action: "ingest" }).isError).toBe(false);
+    written(librarian, { title: "Policy", body: "release with changesets" }, { action: "ingest" });
     expect(runMemoryTool(librarian, { query: "changesets" }, { action: "query" }).text).toMatch(/^\[memory .*\] hits 1–1 of 1/);
     expect(runMemoryTool(librarian, undefined, { action: "stats" }).text).toContain("1 entry from 1 source");
     expect(runMemoryTool(librarian, { query: "x", action: "forget" }, { action: "query" })).toEqual({
@@ -107,7 +126,7 @@ describe("the memory tool", () => {
 
   it("sanitises what it shows: no control or escape sequence from stored text reaches the result", () => {
     const store = tempStore({ role: "librarian" });
-    runMemoryTool(store, { action: "ingest", title: "evil\u001b]0;pwned\u0007 \u202etitle", body: "payload \u001b[31mred\u001b[0m\u0000 here" });
+    written(store, { action: "ingest", title: "evil\u001b]0;pwned\u0007 \u202etitle", body: "payload \u001b[31mred\u001b[0m\u0000 here" });
     const query = runMemoryTool(store, { action: "query", query: "payload" });
     const get = runMemoryTool(store, { action: "get", id: 1 });
     for (const text of [query.text, get.text]) expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/);
