@@ -11,3 +11,12 @@ export class MemorySeatClosedError extends PiRoundtableError {
     super("this session has shut down; its memory store is closed");
   }
 }
+
+/**
+ * Thrown by a shared tool's argument check inside pi (before pi's schema validation): its message is the tool's own
+ * refusal text, which pi returns to the model as the call's error result.
+ */
+export class ToolArgumentsRefusedError extends PiRoundtableError {
+  override readonly name = "ToolArgumentsRefusedError";
+  readonly code = "ERR_TOOL_ARGUMENTS_REFUSED";
+}

@@ -29,11 +29,11 @@ export { ROUNDTABLE_MESSAGE_TYPE, ROUNDTABLE_COMMAND, ROLE_FLAG, MEMORY_TOOL } f
 export { resolveSessionRole, ephemeralRoleWarning, ROLE_SOURCE_LABELS } from "./role.js";
 export { mergeActivityNotices } from "./pings/merge.js";
 export { SessionOutlet } from "./pings/outlet.js";
-export { registerSharedTools, normalisedBy } from "./tools/shared.js";
+export { registerSharedTools, checkedBy } from "./tools/shared.js";
 export { roundtableTool } from "./tools/roundtable.js";
 export { memoryTool, memoryUnavailableText } from "./tools/memory.js";
 export { MemorySeat } from "./memory/seat.js";
-export { PiRoundtableError, MemorySeatClosedError } from "./errors.js";
+export { PiRoundtableError, MemorySeatClosedError, ToolArgumentsRefusedError } from "./errors.js";
 export { loadMemoryPackage, findMemory } from "./memory/package.js";
 export { RoundtableSeat } from "./seat.js";
 export { statusText, COMMAND_USAGE, DOCTOR_PI_ROLE_HINT } from "./command.js";

@@ -5,7 +5,8 @@
 import { readdirSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { openMemory } from "@orphus/memory";
+import { MAX_MEMORY_ERROR_CHARS, openMemory } from "@orphus/memory";
+import { expectShowable } from "../../../test-support/hostile-text.js";
 import { createRoundtableExtension, memoryUnavailableText, type RoundtableExtensionOptions } from "../src/index.js";
 import { useBroker } from "./support/broker.js";
 import { callRoundtable, callTool, type PiSession, useSessions } from "./support/pi.js";
@@ -93,6 +94,29 @@ test("the librarian ingests a note and another role's session finds it; the stor
   const empty = await memoryCall(critic, { action: "query", query: "changesets" });
   expect(empty.isError).toBe(true);
   expect(empty.text).toContain("the memory store is empty");
+});
+
+test("a bad memory call is answered by the tool's own check, not pi's: the nearest argument named, nothing raw", { timeout: 60_000 }, async () => {
+  const critic = await openSession({ extensions: [createRoundtableExtension(options())], name: "critic" });
+  expect(await memoryCall(critic, { action: "query", qeury: "release" })).toEqual({
+    isError: true,
+    text:
+      'Invalid memory call: query: unknown argument "qeury" (nearest known: "query"); query takes query, budget, limit, ' +
+      'offset; query: a query needs words; got {"action":"query","qeury":"release"}',
+  });
+  // pi would turn "1" into 1 before its own check; the tool refuses it, as it does over MCP.
+  const get = await memoryCall(critic, { action: "get", id: "1" });
+  expect(get.isError).toBe(true);
+  expect(get.text).toMatch(/^Invalid memory call: get: id: .*; got \{"action":"get","id":"1"\}$/);
+  // A hostile argument: an invisible character in its name, escape sequences and 50,000 characters in its value.
+  const hostile = await memoryCall(critic, { action: "stats", "ver\u200bbose": `\u001b[31m${"x".repeat(50_000)}\u202e` });
+  expect(hostile.isError).toBe(true);
+  expectShowable(hostile.text);
+  expect(hostile.text).toMatch(/^Invalid memory call: stats: unknown argument "ver\\u\{200B\}bose"; stats takes no arguments; got /);
+  expect(hostile.text.length).toBeLessThanOrEqual(MAX_MEMORY_ERROR_CHARS);
+  // A null member counts as absent: the call goes through to the (missing) store.
+  expect((await memoryCall(critic, { action: "query", query: "release", budget: null })).text).toContain("no memory store exists here");
+  expect(critic.storedMessages().at(-1)).toMatchObject({ role: "assistant", text: "Done." });
 });
 
 test("lazy: a session that never calls memory opens no database; the one that did closes it on shutdown", { timeout: 60_000 }, async () => {

@@ -24,6 +24,8 @@ export interface MemoryPackage<Store = unknown> {
   readonly MEMORY_TOOL_DESCRIPTION: string;
   memoryToolJsonSchema(): Record<string, unknown>;
   parseMemoryToolInput(input: unknown): unknown;
+  /** The error text of a failed call (a refusal of its arguments: the refusal alone), bounded and sanitised. */
+  describeMemoryToolError(action: string, error: unknown): string;
   /** Opens nothing: the store opens on its first operation. */
   openMemory(options: MemoryOpenOptions): Store & { readonly path: string; close(): void };
   runMemoryTool(store: Store, input: unknown): MemoryToolOutcome;

@@ -1,7 +1,7 @@
 import type { MemoryAvailability } from "../memory/package.js";
 import type { MemorySeat } from "../memory/seat.js";
 import { MEMORY_TOOL } from "../names.js";
-import { normalisedBy, type SharedTool } from "./shared.js";
+import { checkedBy, type SharedTool } from "./shared.js";
 
 /** What every call says when @orphus/memory cannot be loaded: why, and how to install it where pi will find it. */
 export function memoryUnavailableText(reason: string): string {
@@ -36,7 +36,7 @@ export function memoryTool(availability: MemoryAvailability, seat: MemorySeat | 
     description: memory.MEMORY_TOOL_DESCRIPTION,
     parameters: memory.memoryToolJsonSchema(),
     promptSnippet: "Search the memory every session shares (decisions, conventions, repo files): query (bounded), get, stats",
-    prepareArguments: normalisedBy(memory.parseMemoryToolInput),
+    prepareArguments: checkedBy(memory.parseMemoryToolInput, (refusal) => memory.describeMemoryToolError("call", refusal)),
     // The runner never throws; a closed seat's refusal becomes an error result where the tool is registered.
     run: async (input) => memory.runMemoryTool(seat.take(), input),
   };

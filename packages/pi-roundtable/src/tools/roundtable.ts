@@ -7,7 +7,7 @@ import {
   runRoundtableTool,
 } from "@orphus/roundtable-client";
 import type { RoundtableSeat } from "../seat.js";
-import { normalisedBy, type SharedTool } from "./shared.js";
+import { checkedBy, type SharedTool } from "./shared.js";
 
 /** The shared `roundtable` tool, run through the seat's client (leased, and the broker started, on the first call). */
 export function roundtableTool(seat: RoundtableSeat): SharedTool {
@@ -17,7 +17,7 @@ export function roundtableTool(seat: RoundtableSeat): SharedTool {
     description: ROUNDTABLE_TOOL_DESCRIPTION,
     parameters: roundtableToolJsonSchema(),
     promptSnippet: "Deliberate with other agents in shared rooms: join, post, digest (bounded), fetch",
-    prepareArguments: normalisedBy(parseRoundtableToolInput),
+    prepareArguments: checkedBy(parseRoundtableToolInput, (refusal) => describeToolError("call", refusal)),
     async run(input, signal) {
       let client;
       try {
