@@ -9,14 +9,13 @@
 //   6. run the package's test/pack-smoke.mjs there, when it has one: a use of the installed package that an import
 //      does not cover (a native addon loading, a store opening).
 // Native addons (a package with a binding.gyp, such as better-sqlite3) are installed with scripts off like the rest,
-// then given a build: the workspace's own build of the same version when there is one (the workspace install
-// already compiled it from source, the path a machine without prebuilt binaries takes), else `npm rebuild` in the
-// consumer, once per addon version per run.
+// then given the workspace's own build (scripts/lib/native-addons.ts).
 // New packages are covered without editing this file. Packages must be built first (`pnpm build`).
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { publishedManifestFindings } from "./lib/lint-manifests.js";
+import { addonBuilder } from "./lib/native-addons.js";
 import { mapLimit, run, runAsync } from "./lib/run.js";
 
 interface Manifest {
@@ -62,49 +61,7 @@ for (const { dir, manifest } of manifests) {
 }
 
 const overrides = Object.fromEntries([...tarballOf].map(([name, file]) => [name, `file:${file}`]));
-interface NativeAddon {
-  readonly dir: string;
-  readonly name: string;
-  readonly version: string;
-}
-
-/** The packages under `nodeModules` (scoped ones included) that build a native addon. */
-function nativeAddons(nodeModules: string): NativeAddon[] {
-  if (!existsSync(nodeModules)) return [];
-  return readdirSync(nodeModules)
-    .filter((name) => !name.startsWith("."))
-    .flatMap((name) =>
-      name.startsWith("@") ? readdirSync(join(nodeModules, name)).map((inner) => join(nodeModules, name, inner)) : [join(nodeModules, name)],
-    )
-    .filter((dir) => existsSync(join(dir, "binding.gyp")) && existsSync(join(dir, "package.json")))
-    .map((dir) => ({ dir, ...(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name: string; version: string }) }));
-}
-
-/** The workspace's own build of an addon version, from its install (pnpm keeps one copy per version). */
-function workspaceBuild(addon: NativeAddon): string | undefined {
-  const build = join(root, "node_modules", ".pnpm", `${addon.name.replace("/", "+")}@${addon.version}`, "node_modules", addon.name, "build");
-  return existsSync(join(build, "Release")) ? build : undefined;
-}
-
-/** One build per addon version per run, shared by every consumer (concurrent ones wait for the first). */
-const addonBuilds = new Map<string, Promise<string>>();
-async function buildAddon(addon: NativeAddon, consumer: string): Promise<void> {
-  const key = `${addon.name}@${addon.version}`;
-  let build = addonBuilds.get(key);
-  if (build === undefined) {
-    const fromWorkspace = workspaceBuild(addon);
-    build =
-      fromWorkspace !== undefined
-        ? Promise.resolve(fromWorkspace)
-        : runAsync("npm", ["rebuild", addon.name, "--loglevel=error"], consumer).then(() => {
-            if (!existsSync(join(addon.dir, "build"))) throw new Error(`npm rebuild ${key} built nothing in ${consumer}`);
-            return join(addon.dir, "build");
-          });
-    addonBuilds.set(key, build);
-  }
-  const from = await build;
-  if (from !== join(addon.dir, "build")) cpSync(from, join(addon.dir, "build"), { recursive: true });
-}
+const buildAddons = addonBuilder(root);
 
 /** Consumers checked at once: their npm installs wait on the network, the rest is short. */
 const CONCURRENT_CONSUMERS = 3;
@@ -127,8 +84,7 @@ const reports = await mapLimit(manifests, CONCURRENT_CONSUMERS, async ({ dir, ma
     ),
   );
   await runAsync("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], consumer);
-  const addons = nativeAddons(join(consumer, "node_modules"));
-  for (const addon of addons) await buildAddon(addon, consumer);
+  const addons = await buildAddons(consumer);
 
   writeFileSync(
     join(consumer, "import-check.mjs"),
@@ -172,7 +128,7 @@ const reports = await mapLimit(manifests, CONCURRENT_CONSUMERS, async ({ dir, ma
   }
   return (
     `consumer of ${manifest.name}: installed alone, ESM import ok (${imported}), tsc ok` +
-    (addons.length > 0 ? `, native addons built (${addons.map((a) => `${a.name}@${a.version}`).join(", ")})` : "") +
+    (addons.length > 0 ? `, native addons built (${addons.join(", ")})` : "") +
     (bins.length > 0 ? `, bins ok (${bins.map(([b]) => b).join(", ")})` : "") +
     (existsSync(smoke) ? ", pack-smoke.mjs ok" : "")
   );

@@ -7,22 +7,26 @@
 //   4. publishes every package with `changeset publish`, the command the release workflow runs, and checks each
 //      published manifest: the new version, no workspace: range, internal dependencies at the versions just published;
 //   5. in fresh folders with nothing but npm, as a user would: installs each package alone from that registry
-//      (@orphus/* from it, everything else from the public registry), runs its import-and-call script
-//      (scripts/release-rehearsal/calls/<package>.mjs; every leaf and the client have one) or imports it, and runs
-//      every bin: `npx <bin> --help`, `npx <bin> --version` where the help offers it (it must print the published
-//      version), and `npx <package> --help` in an empty folder for a package with one bin;
+//      (@orphus/* from it, everything else from the public registry; install scripts off, and a native addon given
+//      the workspace's build, as pack:check does, so better-sqlite3 is not compiled again), runs its import-and-call
+//      script (scripts/release-rehearsal/calls/<package>.mjs; every leaf, the client and the CLI have one) or imports
+//      it, and runs every bin: `npx <bin> --help`, `npx <bin> --version` (every bin has it, and it must print the
+//      published version: `npx roundtable --version` among them), and `npx <package> --help` in an empty folder for a
+//      package with one bin;
 //   6. stops the registry and removes every folder it made (`--keep` leaves them, for a look after a failure).
 // One difference from the real release: provenance needs GitHub's OIDC token, so the scratch manifests drop
 // publishConfig.provenance before publishing here.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, appendFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, appendFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { publishedManifestFindings } from "./lib/lint-manifests.js";
+import { addonBuilder } from "./lib/native-addons.js";
 import { workspacePackages, type WorkspacePackage } from "./lib/package-map.js";
 import { callScripts, offersVersionFlag, planBinChecks, type BinCheck } from "./lib/rehearsal.js";
 import { addRegistryUser, ensureRegistryInstalled, startRegistry, type LocalRegistry } from "./lib/rehearsal-registry.js";
 import { mapLimit, run, runAsync } from "./lib/run.js";
+import { copyWorkingTree } from "./lib/working-tree.js";
 
 const root = join(import.meta.dirname, "..");
 const toolDir = join(root, "scripts", "release-rehearsal", "registry");
@@ -48,13 +52,7 @@ let checks = 0;
 try {
   // --- 1. a scratch copy, versioned -------------------------------------------------------------------------------
   step("scratch copy: install from the pnpm store, version with changesets");
-  const files = run("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], root)
-    .split("\0")
-    .filter((file) => file !== "" && existsSync(join(root, file)));
-  for (const file of files) {
-    mkdirSync(dirname(join(scratch, file)), { recursive: true });
-    cpSync(join(root, file), join(scratch, file));
-  }
+  const files = copyWorkingTree(root, scratch);
   say(`copied ${files.length} files`);
   run("pnpm", ["install", "--frozen-lockfile", "--prefer-offline"], scratch);
   const pending = files.filter((f) => /^\.changeset\/(?!README\.md$)[^/]+\.md$/.test(f)).length;
@@ -111,7 +109,9 @@ try {
   const userConfig = join(work, "user.npmrc");
   writeFileSync(
     userConfig,
-    `@orphus:registry=${registry.url}\nfund=false\naudit=false\nupdate-notifier=false\nprefer-offline=true\n`,
+    // ignore-scripts: no prebuilt binary can be fetched here, so an addon's install script would compile it again
+    // for every install (and for npx's own); the projects get the workspace's build instead (native-addons.ts).
+    `@orphus:registry=${registry.url}\nfund=false\naudit=false\nupdate-notifier=false\nprefer-offline=true\nignore-scripts=true\n`,
   );
   const userEnv: NodeJS.ProcessEnv = {
     ...process.env,
@@ -126,12 +126,14 @@ try {
   }
   const calls = callScripts(packages, callsDir);
   const consumerOf = new Map(packages.map((pkg) => [pkg.name, join(work, "consumers", pkg.dir)]));
+  const buildAddons = addonBuilder(root);
   // Installs wait on the network, so a few run at once; each package still gets a folder of its own.
   const outcomes = await mapLimit(packages, CONCURRENT_INSTALLS, async (pkg) => {
     const consumer = consumerOf.get(pkg.name) as string;
     mkdirSync(consumer, { recursive: true });
     writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }, null, 2));
     await runAsync("npm", ["install", `${pkg.name}@${pkg.version}`], consumer, userEnv);
+    const addons = await buildAddons(consumer);
     const script = calls.get(pkg.dir);
     let outcome: string;
     if (script !== undefined) {
@@ -142,7 +144,8 @@ try {
       outcome = `${(await runAsync(process.execPath, ["--input-type=module", "-e", source], consumer, userEnv)).trim()} exports imported`;
     }
     checks++;
-    return `${pkg.name}@${pkg.version}: installed alone; ${outcome}`;
+    const built = addons.length > 0 ? ` (native addons: the workspace's build of ${addons.join(", ")})` : "";
+    return `${pkg.name}@${pkg.version}: installed alone${built}; ${outcome}`;
   });
   for (const outcome of outcomes) say(outcome);
   const binNotes = await mapLimit(planBinChecks(packages), CONCURRENT_INSTALLS, (check) =>
@@ -182,7 +185,9 @@ async function runBinCheck(
   const help = await runAsync("npx", [...npxArgs, command, "--help"], cwd, env);
   if (!/usage/i.test(help)) throw new Error(`${shown} --help printed no usage:\n${help.slice(0, 500)}`);
   checks++;
-  if (!offersVersionFlag(help)) return `${shown} --help: usage printed (its --help offers no --version yet, so only --help is checked)`;
+  if (!offersVersionFlag(help)) {
+    throw new Error(`${shown} --help lists no --version; every bin prints its version:\n${help.slice(0, 500)}`);
+  }
   const printed = (await runAsync("npx", [...npxArgs, command, "--version"], cwd, env)).trim();
   if (!printed.split(/\s+/).includes(version)) {
     throw new Error(`${shown} --version printed ${JSON.stringify(printed.slice(0, 100))}, not the published ${version}`);

@@ -43,6 +43,15 @@ export function publishedMetadataFindings(manifest: Manifest, dir: string, root:
   if (!Array.isArray(keywords) || keywords.length < 3 || keywords.some((k) => typeof k !== "string" || !/^[a-z0-9-]+$/.test(k))) {
     findings.push('"keywords" must list at least three lowercase words, so a registry search finds the package');
   }
+  // `workspace:*` publishes the exact version, so a patch of one package would force a release of every dependent;
+  // the release rehearsal checks each published range is ^<version>.
+  for (const field of INSTALLED_FIELDS) {
+    for (const [name, range] of Object.entries((manifest[field] as Record<string, string> | undefined) ?? {})) {
+      if (range.startsWith("workspace:") && range !== "workspace:^") {
+        findings.push(`${field}.${name} is "${range}"; a package of the workspace is depended on as "workspace:^" (published as ^<version>)`);
+      }
+    }
+  }
   const publishConfig = manifest["publishConfig"] as { provenance?: unknown; access?: unknown } | undefined;
   if (publishConfig?.provenance !== true || publishConfig.access !== "public") {
     findings.push('"publishConfig" must set "access": "public" and "provenance": true (the release workflow attests each tarball)');

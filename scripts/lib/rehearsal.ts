@@ -5,8 +5,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { LEAVES, type WorkspacePackage } from "./package-map.js";
 
-/** Packages that must have an import-and-call script (calls/<dir>.mjs): every leaf, and the client. */
-export const REQUIRED_CALLS: ReadonlySet<string> = new Set([...LEAVES, "roundtable-client"]);
+/** Packages that must have an import-and-call script (calls/<dir>.mjs): every leaf, the client and the CLI. */
+export const REQUIRED_CALLS: ReadonlySet<string> = new Set([...LEAVES, "roundtable-client", "roundtable-cli"]);
 
 /** One way a user starts a bin: by the bin's name in a project that installed the package, or with npx and the package name alone. */
 export interface BinCheck {
@@ -32,8 +32,8 @@ export function planBinChecks(packages: readonly WorkspacePackage[]): BinCheck[]
 }
 
 /**
- * Whether a bin's --help offers --version. The rehearsal checks --version (it must print the published version)
- * wherever the help lists it, and says so where it does not; --help is checked for every bin.
+ * Whether a bin's --help offers --version. Every bin must: the rehearsal checks that its help lists it and that it
+ * prints the published version, and fails for a bin that does not.
  */
 export function offersVersionFlag(helpText: string): boolean {
   return /(^|[\s,[|])--version\b/m.test(helpText);
@@ -46,7 +46,7 @@ export function callScripts(packages: readonly WorkspacePackage[], callsDir: str
     const script = join(callsDir, `${pkg.dir}.mjs`);
     if (existsSync(script)) scripts.set(pkg.dir, script);
     else if (REQUIRED_CALLS.has(pkg.dir)) {
-      throw new Error(`${pkg.name} needs an import-and-call script at ${script} (every leaf and the client have one)`);
+      throw new Error(`${pkg.name} needs an import-and-call script at ${script} (every leaf, the client and the CLI have one)`);
     }
   }
   return scripts;

@@ -39,6 +39,14 @@ describe("the repository, stated once", () => {
       '"publishConfig" must set "access": "public" and "provenance": true (the release workflow attests each tarball)',
     ]);
   });
+  test("a package of the workspace is depended on as workspace:^, so it publishes as a caret range", () => {
+    const manifest = read("packages/rooms-redis/package.json");
+    const exact = { ...manifest, dependencies: { "@orphus/rooms": "workspace:*" }, peerDependencies: { "@orphus/digest": "workspace:~" } };
+    expect(publishedMetadataFindings(exact, "rooms-redis", rootManifest)).toEqual([
+      'dependencies.@orphus/rooms is "workspace:*"; a package of the workspace is depended on as "workspace:^" (published as ^<version>)',
+      'peerDependencies.@orphus/digest is "workspace:~"; a package of the workspace is depended on as "workspace:^" (published as ^<version>)',
+    ]);
+  });
 });
 
 describe("a published manifest", () => {

@@ -33,14 +33,24 @@ describe("bin checks follow the manifests", () => {
     ]);
   });
 
-  test("today's packages: the broker, the client's roundtable and the MCP server, each also by package name", () => {
+  test("today's packages: the broker, the CLI's roundtable, the MCP server and the memory CLI, each also by package name", () => {
     const plan = planBinChecks(workspacePackages(root)).map((check) => `${check.how} ${check.packageName} ${check.bin}`);
     expect(plan).toContain("npx-package @orphus/roundtable-mcp orphus-roundtable-mcp");
-    expect(plan.some((line) => line.endsWith(" roundtable"))).toBe(true);
+    expect(plan).toContain("installed @orphus/roundtable-cli roundtable");
+    expect(plan).toContain("npx-package @orphus/roundtable-cli roundtable");
     expect(plan).toContain("installed @orphus/roundtable-broker orphus-roundtable-broker");
+    expect(plan).toContain("installed @orphus/memory orphus-memory");
+    expect(plan.filter((line) => line.includes("@orphus/roundtable-client"))).toEqual([]);
   });
 
-  test("--version is checked where the help offers it", () => {
+  test("every bin's help offers --version, which the rehearsal then checks against the published version", async () => {
+    const { CLI_USAGE } = await import("../../packages/roundtable-cli/src/index.js");
+    const { MCP_USAGE } = await import("../../packages/roundtable-mcp/src/index.js");
+    const { MEMORY_CLI_USAGE } = await import("../../packages/memory/src/index.js");
+    for (const usage of [CLI_USAGE, MCP_USAGE, MEMORY_CLI_USAGE]) expect(offersVersionFlag(usage)).toBe(true);
+  });
+
+  test("--version is read from a help text", () => {
     expect(offersVersionFlag("usage: orphus-roundtable-mcp [options]\n  --version        print the version and exit\n")).toBe(true);
     expect(offersVersionFlag("usage: x [--help | --version]")).toBe(true);
     expect(offersVersionFlag("usage: roundtable <command>\n  --help  this text\n  --versions-dir <d>")).toBe(false);
@@ -48,8 +58,8 @@ describe("bin checks follow the manifests", () => {
 });
 
 describe("import-and-call scripts", () => {
-  test("every leaf and the client have one in the repository", () => {
-    expect([...REQUIRED_CALLS].sort()).toEqual(["agent-env", "digest", "framing", "rooms", "roundtable-client"]);
+  test("every leaf, the client and the CLI have one in the repository", () => {
+    expect([...REQUIRED_CALLS].sort()).toEqual(["agent-env", "digest", "framing", "rooms", "roundtable-cli", "roundtable-client"]);
     const scripts = callScripts(workspacePackages(root), join(root, "scripts", "release-rehearsal", "calls"));
     for (const dir of REQUIRED_CALLS) expect(scripts.has(dir)).toBe(true);
   });

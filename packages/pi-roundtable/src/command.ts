@@ -71,16 +71,16 @@ export async function statusText(seat: RoundtableSeat, memory?: MemoryStatus): P
   return lines.join("\n");
 }
 
-/** What the doctor is told of the session's role: the name, or nothing where it should look for itself. */
-function doctorRole(seat: RoundtableSeat, host: Pick<PiExtensionApi, "getFlag">): { role?: string; fallback: boolean } {
+/** What the doctor is told of the session's role: the name, the fallback it speaks as, or nothing to look for itself. */
+function doctorRole(seat: RoundtableSeat, host: Pick<PiExtensionApi, "getFlag">): { role?: string; fallbackRole?: string } {
   try {
     const role = seat.role();
-    // From the variable the doctor reads it itself (and says so); the fallback is what the doctor should find.
-    if (role.source === "flag" || role.source === "session-name") return { role: role.role, fallback: false };
-    return { fallback: role.ephemeral };
+    // From the variable the doctor reads it itself (and says so); a fallback name is this session's problem.
+    if (role.source === "flag" || role.source === "session-name") return { role: role.role };
+    return role.ephemeral ? { fallbackRole: role.role } : {};
   } catch {
     const flag = host.getFlag(ROLE_FLAG);
-    return typeof flag === "string" ? { role: flag, fallback: false } : { fallback: false };
+    return typeof flag === "string" ? { role: flag } : {};
   }
 }
 
@@ -109,14 +109,15 @@ export function registerRoundtableCommand(
       try {
         if (word === "" || word === "status") return show(ctx, await statusText(seat, memory), "info");
         if (word === "doctor") {
-          const { role, fallback } = doctorRole(seat, pi);
+          const { role, fallbackRole } = doctorRole(seat, pi);
           const { agentDir, env } = options;
           const text = await doctorReport({
             ...(role === undefined ? {} : { role }),
+            ...(fallbackRole === undefined ? {} : { fallbackRole }),
             ...(agentDir === undefined ? {} : { agentDir }),
             ...(env === undefined ? {} : { env }),
           });
-          return show(ctx, fallback ? `${text}\n${DOCTOR_PI_ROLE_HINT}` : text, "info");
+          return show(ctx, fallbackRole === undefined ? text : `${text}\n${DOCTOR_PI_ROLE_HINT}`, "info");
         }
         show(ctx, COMMAND_USAGE, "error");
       } catch (error) {

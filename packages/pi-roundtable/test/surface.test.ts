@@ -75,6 +75,8 @@ test("the manifest is a pi package: the keyword, the extension entry, pi as a pe
   });
   expect(manifest["dependencies"]).toEqual({
     "@orphus/digest": "workspace:^",
+    // The doctor behind `/roundtable doctor` lives with the CLI.
+    "@orphus/roundtable-cli": "workspace:^",
     "@orphus/roundtable-client": "workspace:^",
   });
 });

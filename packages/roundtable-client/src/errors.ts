@@ -178,12 +178,6 @@ export class ToolInputError extends RoundtableClientError {
   }
 }
 
-/** The `roundtable` CLI was given arguments it cannot use; it prints the message and exits with code 2. */
-export class CliUsageError extends RoundtableClientError {
-  override readonly name = "CliUsageError";
-  readonly code = "ERR_CLI_USAGE";
-}
-
 /** The wait action was asked to watch a room this role has not joined (or no room at all); it would never end. */
 export class NotJoinedError extends RoundtableClientError {
   override readonly name = "NotJoinedError";
