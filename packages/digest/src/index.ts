@@ -27,6 +27,7 @@
 export { renderDigest } from "./digest.js";
 export { renderBlock } from "./block.js";
 export { escapeIdentity, sanitizeText } from "./sanitize.js";
+export { cutAtWord } from "./text.js";
 export { maxDigestLength } from "./bound.js";
 export { MARKER_PREFIX, MAX_MARKER_LENGTH } from "./marker.js";
 export {

@@ -41,10 +41,12 @@ export function headlineLine(src: string, firstLineOnly: boolean, max: number = 
 
 /**
  * `text` when it has at most `max` characters; else cut to fit with "…", at the last space in the second half if
- * there is one, never between the halves of a surrogate pair.
+ * there is one, never between the halves of a surrogate pair ("" when `max` is not positive). The digest's cut of a
+ * line (headlines, stubs), exported so that packages cutting a sanitised line cut it the same way.
  */
 export function cutAtWord(text: string, max: number): string {
   if (text.length <= max) return text;
+  if (!(max > 0)) return "";
   let keep = max - 1;
   const before = text.charCodeAt(keep - 1);
   if (before >= 0xd800 && before <= 0xdbff) keep--;

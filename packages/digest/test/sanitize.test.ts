@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { escapeIdentity, sanitizeText } from "@orphus/digest";
+import { cutAtWord, escapeIdentity, sanitizeText } from "@orphus/digest";
 import { referenceEscapeIdentity, referenceSanitize } from "./reference.js";
 import { text as hostileText } from "./arbitraries.js";
 
@@ -96,6 +96,31 @@ describe("escapeIdentity: names", () => {
         expect(cut.length).toBeLessThanOrEqual(Math.max(max, 1));
       }),
       { numRuns: 3000 },
+    );
+  });
+});
+
+describe("cutAtWord: a line cut to fit", () => {
+  test("keeps a line that fits, cuts at a space in the second half, else after a whole character", () => {
+    expect(cutAtWord("short", 5)).toBe("short");
+    expect(cutAtWord("one two three", 10)).toBe("one two…");
+    expect(cutAtWord("abcdefghij", 5)).toBe("abcd…");
+    expect(cutAtWord("ab\u{1F600}cd", 4)).toBe("ab…");
+    expect(cutAtWord("anything", 0)).toBe("");
+    expect(cutAtWord("anything", -3)).toBe("");
+  });
+
+  test("is at most max characters, a prefix of the line and an ellipsis, never half a pair", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme", maxLength: 60 }), fc.integer({ min: -2, max: 70 }), (line, max) => {
+        const cut = cutAtWord(line, max);
+        expect(cut.length).toBeLessThanOrEqual(Math.max(0, max));
+        if (cut === line || cut === "") return;
+        expect(cut.endsWith("…")).toBe(true);
+        expect(line.startsWith(cut.slice(0, -1))).toBe(true);
+        expect(cut).not.toMatch(/\p{Cs}/u);
+      }),
+      { numRuns: 1000 },
     );
   });
 });

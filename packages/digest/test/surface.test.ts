@@ -18,6 +18,7 @@ test("the public surface is exactly this", () => {
     "MAX_DIGEST_ITEMS",
     "MAX_MARKER_LENGTH",
     "PINNED_LINE_MAX_LENGTH",
+    "cutAtWord",
     "escapeIdentity",
     "maxDigestLength",
     "renderBlock",

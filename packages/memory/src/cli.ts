@@ -1,9 +1,11 @@
 // orphus-memory: the memory store from a shell. Reads never create a store; ingest and forget are for the
 // librarian. Every outcome a script must tell apart has its own exit code (MEMORY_CLI_EXIT).
 import { parseArgs } from "node:util";
+import { sanitizeText } from "@orphus/digest";
+import { boundedText, shownValue, showableJson } from "@orphus/shared-tool";
 import { z } from "zod";
 import { MemoryError, MemoryUsageError, NotLibrarianError, StoreMissingError } from "./errors.js";
-import { DEFAULT_GET_PAGE_CHARS, DEFAULT_QUERY_BUDGET, DEFAULT_QUERY_LIMIT, MAX_GET_PAGE_CHARS, MAX_QUERY_BUDGET, MAX_QUERY_CHARS, MAX_QUERY_LIMIT, MAX_TAGS, MAX_TITLE_CHARS } from "./limits.js";
+import { DEFAULT_GET_PAGE_CHARS, DEFAULT_QUERY_BUDGET, DEFAULT_QUERY_LIMIT, MAX_GET_PAGE_CHARS, MAX_MEMORY_ERROR_CHARS, MAX_QUERY_BUDGET, MAX_QUERY_CHARS, MAX_QUERY_LIMIT, MAX_TAGS, MAX_TITLE_CHARS } from "./limits.js";
 import { openMemory, type IngestProgress, type MemoryOptions } from "./store/store.js";
 import { MEMORY_VERSION } from "./version.js";
 
@@ -141,11 +143,17 @@ function progressLine(io: MemoryCliIo): ((progress: IngestProgress) => void) | u
   };
 }
 
-/** Runs `orphus-memory` with `argv` (without node and the script); resolves to the exit code. */
+/**
+ * Runs `orphus-memory` with `argv` (without node and the script); resolves to the exit code. Everything it prints
+ * passes the one sanitiser: an answer's text as the store rendered it (names escaped, content sanitised, bounded),
+ * `--json` as showable JSON (every character the sanitiser would drop written as a `\uXXXX` escape, so a script
+ * parses the raw values back while nothing invisible reaches a terminal), and a failure as one line on stderr of at
+ * most MAX_MEMORY_ERROR_CHARS characters after its prefix.
+ */
 export async function runMemoryCli(argv: readonly string[], io: MemoryCliIo): Promise<number> {
   let json = false;
   const print = (text: string, result: unknown): void => {
-    io.stdout.write(json ? `${JSON.stringify(result, null, 2)}\n` : `${text}\n`);
+    io.stdout.write(json ? `${showableJson(result, 2) ?? "null"}\n` : `${sanitizeText(text)}\n`);
   };
   try {
     const { values, command, rest, help, version } = parse(argv);
@@ -225,7 +233,7 @@ export async function runMemoryCli(argv: readonly string[], io: MemoryCliIo): Pr
           return MEMORY_CLI_EXIT.ok;
         }
         default:
-          return usage(`unknown command ${JSON.stringify(command.slice(0, 40))}`);
+          return usage(`unknown command ${shownValue(command)}`);
       }
     } finally {
       store.close();
@@ -239,8 +247,8 @@ export async function runMemoryCli(argv: readonly string[], io: MemoryCliIo): Pr
           : error instanceof StoreMissingError
             ? MEMORY_CLI_EXIT.missing
             : MEMORY_CLI_EXIT.failed;
-    const message = error instanceof Error ? error.message : String(error);
-    if (json) io.stdout.write(`${JSON.stringify({ error: { code: error instanceof MemoryError ? error.code : "ERR_FAILED", message } }, null, 2)}\n`);
+    const message = boundedText(error instanceof Error ? error.message : String(error), MAX_MEMORY_ERROR_CHARS, { oneLine: true });
+    if (json) io.stdout.write(`${showableJson({ error: { code: error instanceof MemoryError ? error.code : "ERR_FAILED", message } }, 2)}\n`);
     io.stderr.write(`orphus-memory: ${message}\n${code === MEMORY_CLI_EXIT.usage ? "Run orphus-memory --help for usage.\n" : ""}`);
     return code;
   }

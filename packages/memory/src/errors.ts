@@ -1,12 +1,15 @@
-/** Cuts a value for an error message: at most 80 characters of its JSON form. */
-export function preview(value: unknown): string {
-  let text: string;
-  try {
-    text = typeof value === "string" ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
-  } catch {
-    text = String(value);
-  }
-  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+import { escapeIdentity } from "@orphus/digest";
+import { boundedText, shownValue } from "@orphus/shared-tool";
+
+/** Longest path an error message quotes, escaped. */
+const MESSAGE_PATH_CHARS = 512;
+
+/**
+ * A path as a message quotes it: escaped as a name is (escapeIdentity), so an invisible character in a directory
+ * shows (two stores that differ by one must not look alike), at most MESSAGE_PATH_CHARS characters.
+ */
+function shown(path: string): string {
+  return escapeIdentity(path, { maxLength: MESSAGE_PATH_CHARS });
 }
 
 /** Base class of every error of @orphus/memory; `code` is stable across releases. */
@@ -30,7 +33,7 @@ export class StoreMissingError extends MemoryError {
 
   constructor(storePath: string, locationSource: string) {
     super(
-      `No memory store exists at ${storePath} (location from ${locationSource}): nothing has been ingested there yet`,
+      `No memory store exists at ${shown(storePath)} (location from ${locationSource}): nothing has been ingested there yet`,
       storePath,
     );
     this.locationSource = locationSource;
@@ -44,7 +47,7 @@ export class StoreForeignError extends MemoryError {
 
   constructor(storePath: string, what: string, options?: ErrorOptions) {
     super(
-      `The file at ${storePath} is not a memory store (${what}); it was left untouched: move it away or point ` +
+      `The file at ${shown(storePath)} is not a memory store (${what}); it was left untouched: move it away or point ` +
         "ORPHUS_MEMORY_DIR elsewhere",
       storePath,
       options,
@@ -59,7 +62,7 @@ export class StoreCorruptError extends MemoryError {
 
   constructor(storePath: string, what: string, options?: ErrorOptions) {
     super(
-      `The memory store at ${storePath} is damaged (${what}); it was left untouched: keep a copy, then move it away ` +
+      `The memory store at ${shown(storePath)} is damaged (${what}); it was left untouched: keep a copy, then move it away ` +
         "and ingest again",
       storePath,
       options,
@@ -76,7 +79,7 @@ export class StoreVersionError extends MemoryError {
 
   constructor(storePath: string, found: number, supported: number) {
     super(
-      `The memory store at ${storePath} has schema version ${found}; this release reads versions up to ${supported}: ` +
+      `The memory store at ${shown(storePath)} has schema version ${found}; this release reads versions up to ${supported}: ` +
         "upgrade @orphus/memory in every session that shares the store",
       storePath,
     );
@@ -91,7 +94,30 @@ export class StorePathError extends MemoryError {
   readonly code = "ERR_MEMORY_STORE_PATH";
 
   constructor(path: string, problem: string, options?: ErrorOptions) {
-    super(`Cannot use ${path} for the memory store: ${problem}`, path, options);
+    super(`Cannot use ${shown(path)} for the memory store: ${problem}`, path, options);
+  }
+}
+
+/** Most characters of the driver's own load failure a StoreDriverError quotes. */
+const DRIVER_FAILURE_CHARS = 400;
+
+/**
+ * Thrown when better-sqlite3's native module cannot be loaded (built for another Node, or never built): no store can
+ * be opened, and the store file was not touched.
+ */
+export class StoreDriverError extends MemoryError {
+  override readonly name = "StoreDriverError";
+  readonly code = "ERR_MEMORY_DRIVER";
+
+  constructor(storePath: string, nodeVersion: string, failure: string, options?: ErrorOptions) {
+    super(
+      `The memory store at ${shown(storePath)} cannot be opened: the SQLite driver (better-sqlite3) failed to load its ` +
+        `native module under Node ${nodeVersion} (${boundedText(failure, DRIVER_FAILURE_CHARS, { oneLine: true })}); ` +
+        "the store was not touched: rebuild the driver for this Node (npm rebuild better-sqlite3) or run the Node it " +
+        "was built for",
+      storePath,
+      options,
+    );
   }
 }
 
@@ -102,7 +128,7 @@ export class StoreBusyError extends MemoryError {
 
   constructor(storePath: string, timeoutMs: number, options?: ErrorOptions) {
     super(
-      `The memory store at ${storePath} stayed locked by another writer for ${timeoutMs} ms; try again when its ` +
+      `The memory store at ${shown(storePath)} stayed locked by another writer for ${timeoutMs} ms; try again when its ` +
         "ingest has finished",
       storePath,
       options,
@@ -118,11 +144,15 @@ export class NotLibrarianError extends MemoryError {
   readonly role: string | undefined;
 
   constructor(operation: string, role: string | undefined, roleSource: string, storePath: string) {
-    const who = role === undefined ? `this session has no role (${roleSource})` : `this session's role is "${role.slice(0, 64)}" (from ${roleSource})`;
+    const who =
+      role === undefined
+        ? `this session has no role (${roleSource})`
+        : `this session's role is "${escapeIdentity(role, { also: '"', maxLength: 64 })}" (from ${roleSource})`;
     super(
-      `memory ${operation} is for the librarian role only; ${who}. To act as librarian, start the session with ` +
-        "ORPHUS_ROUNDTABLE_ROLE=librarian (or --as librarian for orphus-memory and orphus-roundtable-mcp). The " +
-        "librarian role keeps writers from colliding; it is a convention, not a security boundary",
+      `memory ${operation} on the store at ${shown(storePath)} is for the librarian role only; ${who}. To act as ` +
+        "librarian, start the session with ORPHUS_ROUNDTABLE_ROLE=librarian (or --as librarian for orphus-memory and " +
+        "orphus-roundtable-mcp, --roundtable-role librarian for pi). The librarian role keeps writers from colliding; " +
+        "it is a convention, not a security boundary",
       storePath,
     );
     this.role = role;
@@ -137,7 +167,7 @@ export class EntryNotFoundError extends MemoryError {
 
   constructor(id: number, storePath: string) {
     super(
-      `No entry #${id} in the memory store at ${storePath}: it may have been forgotten, or replaced when its file ` +
+      `No entry #${id} in the memory store at ${shown(storePath)}: it may have been forgotten, or replaced when its file ` +
         "was ingested again (query to find its current id)",
       storePath,
     );
@@ -151,7 +181,20 @@ export class MemoryInputError extends MemoryError {
   readonly code = "ERR_MEMORY_INPUT";
 
   constructor(what: string, expected: string, received: unknown, options?: ErrorOptions) {
-    super(`${what}: expected ${expected}, received ${preview(received)}`, undefined, options);
+    super(`${what}: expected ${expected}, received ${shownValue(received)}`, undefined, options);
+  }
+}
+
+/**
+ * Thrown (and returned as the memory tool's error text) when a call's arguments do not fit the action's schema: an
+ * unknown argument (named with the nearest known one), a missing or malformed one, or arguments that are not an object.
+ */
+export class MemoryToolInputError extends MemoryError {
+  override readonly name = "MemoryToolInputError";
+  readonly code = "ERR_MEMORY_TOOL_INPUT";
+
+  constructor(problem: string, received: unknown, options?: ErrorOptions) {
+    super(`Invalid memory call: ${problem}; got ${shownValue(received)}`, undefined, options);
   }
 }
 

@@ -31,6 +31,7 @@ export {
   memoryToolParameters,
   memoryToolJsonSchema,
   parseMemoryToolInput,
+  parseMemoryActionArguments,
   runMemoryTool,
   describeMemoryToolError,
 } from "./tool.js";
@@ -55,7 +56,14 @@ export {
   EXCERPT_MIN_CHARS,
   SHOWN_TITLE_MAX_CHARS,
   SHOWN_SOURCE_MAX_CHARS,
+  SHOWN_STORE_MAX_CHARS,
+  SHOWN_QUERY_MAX_CHARS,
+  SHOWN_TAGS_MAX_CHARS,
   MAX_MARKER_CHARS,
+  MAX_ENTRY_HEADER_CHARS,
+  MAX_SHOWN_SKIPS,
+  SHOWN_REASON_MAX_CHARS,
+  MAX_MEMORY_ERROR_CHARS,
   MAX_CHUNK_CHARS,
   MAX_TEXT_CHARS,
   MAX_FILE_BYTES,
@@ -78,9 +86,11 @@ export {
   StoreVersionError,
   StorePathError,
   StoreBusyError,
+  StoreDriverError,
   NotLibrarianError,
   EntryNotFoundError,
   MemoryInputError,
+  MemoryToolInputError,
   MemoryUsageError,
 } from "./errors.js";
 export type {
@@ -104,5 +114,5 @@ export type { SkippedPath } from "./ingest/files.js";
 export type { EntryFacts } from "./render/answers.js";
 export type { Chunk } from "./ingest/chunk.js";
 export type { Migration } from "./store/schema.js";
-export type { MemoryAction, MemoryToolInput, MemoryToolResult, MemoryToolStore } from "./tool.js";
+export type { MemoryAction, MemoryToolInput, MemoryToolResult, MemoryToolStore, MemoryToolCallOptions } from "./tool.js";
 export type { MemoryCliIo } from "./cli.js";

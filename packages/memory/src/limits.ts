@@ -46,8 +46,32 @@ export const SHOWN_TITLE_MAX_CHARS = 120;
 /** Longest source shown in a hit's header line (the start is cut, so the file name stays). */
 export const SHOWN_SOURCE_MAX_CHARS = 160;
 
+/** Longest store path shown in a marker line, escaped (the start is cut, so the file name stays). */
+export const SHOWN_STORE_MAX_CHARS = 200;
+
+/** Longest query text an answer quotes back, sanitised and on one line. */
+export const SHOWN_QUERY_MAX_CHARS = 80;
+
+/** Longest list of tags shown in an entry's header line, each tag escaped. */
+export const SHOWN_TAGS_MAX_CHARS = 120;
+
 /** Longest marker line (it names the store and the query, both cut to fit). */
 export const MAX_MARKER_CHARS = 600;
+
+/**
+ * Longest header line of a `get` page: id, title (at most MAX_TITLE_CHARS shown), source, part, tags and the ingest
+ * time, each shown within its own limit (they add up to at most 881).
+ */
+export const MAX_ENTRY_HEADER_CHARS = 900;
+
+/** Skipped paths an ingest's text lists, one line each (the report's `skipped` lists up to MAX_LISTED_SKIPS). */
+export const MAX_SHOWN_SKIPS = 20;
+
+/** Longest reason a listed skip gives, sanitised and on one line. */
+export const SHOWN_REASON_MAX_CHARS = 120;
+
+/** Longest error text the memory tool returns (and the CLI prints on stderr): sanitised, then cut with a note. */
+export const MAX_MEMORY_ERROR_CHARS = 2000;
 
 /** Largest chunk of a file or folder ingest, in characters: files are split at headings, then paragraphs, then lines. */
 export const MAX_CHUNK_CHARS = 4000;

@@ -1,12 +1,15 @@
 // The `memory` tool: one JSON schema and one runner that every host shares (the Orphus builtin beside the
 // `roundtable` tool, the MCP server's memory_* tools), so a model reads the same text whichever host it runs in.
+import { sanitizeText } from "@orphus/digest";
+import { boundedText, checkActionArguments, checkToolCall, toolJsonSchema, type ArgumentCheck } from "@orphus/shared-tool";
 import { z } from "zod";
-import { MemoryError, MemoryInputError } from "./errors.js";
+import { MemoryError, MemoryToolInputError } from "./errors.js";
 import {
   DEFAULT_GET_PAGE_CHARS,
   DEFAULT_QUERY_BUDGET,
   DEFAULT_QUERY_LIMIT,
   MAX_GET_PAGE_CHARS,
+  MAX_MEMORY_ERROR_CHARS,
   MAX_QUERY_BUDGET,
   MAX_QUERY_CHARS,
   MAX_QUERY_LIMIT,
@@ -16,7 +19,6 @@ import {
   MAX_TEXT_CHARS,
   MAX_TITLE_CHARS,
 } from "./limits.js";
-import { safeLine } from "./render/safe-text.js";
 import type { MemoryStore } from "./store/store.js";
 
 /** The tool's name, as the builtin registers it. */
@@ -40,36 +42,39 @@ export const MEMORY_TOOL_DESCRIPTION =
   "ingest (a text with a title, or files and folders) and forget (an entry by id, or a source). Query with a few " +
   "distinctive words; every word must match, or else any.";
 
-const query = z.string().min(1, { error: "a query needs words" }).max(MAX_QUERY_CHARS).describe("Words to search for.");
+// Each argument described for what it is; the flat schema below adds which actions take it.
+const query = z.string({ error: "a query needs words" }).min(1, { error: "a query needs words" }).max(MAX_QUERY_CHARS).describe("Words to search for.");
 const budget = z
   .number()
   .int()
   .min(0)
   .max(MAX_QUERY_BUDGET)
   .describe(`Characters the hits may take, plus one marker line; default ${DEFAULT_QUERY_BUDGET}.`);
-const limit = z.number().int().min(1).max(MAX_QUERY_LIMIT).describe(`Most hits; default ${DEFAULT_QUERY_LIMIT}.`);
-const offset = z.number().int().min(0).describe("Hits (query) or characters (get) to pass over; the marker line names it.");
+const hitLimit = z.number().int().min(1).max(MAX_QUERY_LIMIT).describe(`Most hits; default ${DEFAULT_QUERY_LIMIT}.`);
+const hitOffset = z.number().int().min(0).describe("Hits of the ranking to pass over (the marker line names the next offset).");
 const id = z.number().int().min(1).describe("An entry's id, as a hit shows it: [#id].");
+const charOffset = z.number().int().min(0).describe("Characters of the entry to pass over (the marker line names the next offset).");
 const pageChars = z
   .number()
   .int()
   .min(1)
   .max(MAX_GET_PAGE_CHARS)
   .describe(`Characters in the page; default ${DEFAULT_GET_PAGE_CHARS}.`);
-const title = z.string().min(1).max(MAX_TITLE_CHARS).describe("ingest: the text's title, shown in every hit.");
-const body = z.string().max(MAX_TEXT_CHARS).describe(`ingest: the text, at most ${MAX_TEXT_CHARS} characters.`);
-const tags = z.array(z.string().min(1).max(MAX_TAG_CHARS)).max(MAX_TAGS).describe("ingest: tags, searchable.");
+const title = z.string().min(1).max(MAX_TITLE_CHARS).describe("The text's title, shown in every hit.");
+const body = z.string().max(MAX_TEXT_CHARS).describe(`The text, at most ${MAX_TEXT_CHARS} characters.`);
+const tags = z.array(z.string().min(1).max(MAX_TAG_CHARS)).max(MAX_TAGS).describe("Tags, searchable.");
 const source = z
   .string()
   .min(1)
   .max(MAX_SOURCE_CHARS)
-  .describe("ingest: what the text is about or came from; a later ingest under it replaces it. forget: the source to forget.");
-const paths = z.array(z.string().min(1).max(MAX_SOURCE_CHARS)).min(1).max(1000).describe("ingest: files and folders to ingest.");
+  .describe("What the text is about or came from; a later ingest under the same source replaces it.");
+const forgetSource = source.describe("The source whose entries to forget (a file's path, or a text's source).");
+const paths = z.array(z.string().min(1).max(MAX_SOURCE_CHARS)).min(1).max(1000).describe("Files and folders to ingest.");
 
-/** The input schema of each action, strictly: what a call of that action must carry. */
+/** The input schema of each action, closed: what a call of that action must carry, and nothing else. */
 export const memoryActionSchemas = {
-  query: z.strictObject({ action: z.literal("query"), query, budget: budget.optional(), limit: limit.optional(), offset: offset.optional() }),
-  get: z.strictObject({ action: z.literal("get"), id, offset: offset.optional(), limit: pageChars.optional() }),
+  query: z.strictObject({ action: z.literal("query"), query, budget: budget.optional(), limit: hitLimit.optional(), offset: hitOffset.optional() }),
+  get: z.strictObject({ action: z.literal("get"), id, offset: charOffset.optional(), limit: pageChars.optional() }),
   stats: z.strictObject({ action: z.literal("stats") }),
   ingest: z
     .strictObject({
@@ -84,7 +89,7 @@ export const memoryActionSchemas = {
       error: "give either paths, or a title and a body",
     }),
   forget: z
-    .strictObject({ action: z.literal("forget"), id: id.optional(), source: source.optional() })
+    .strictObject({ action: z.literal("forget"), id: id.optional(), source: forgetSource.optional() })
     .refine((input) => (input.id === undefined) !== (input.source === undefined), { error: "give either id or source" }),
 } as const;
 
@@ -100,27 +105,35 @@ export const memoryToolInputSchema = z.discriminatedUnion("action", [
 /** A validated tool input. */
 export type MemoryToolInput = z.infer<typeof memoryToolInputSchema>;
 
-/** The tool's parameters as one flat object, for harnesses that want a single object schema. */
+/**
+ * The tool's parameters as one flat, closed object, for harnesses that want a single object schema; which members
+ * an action needs is checked by the action's own schema ({@link memoryActionSchemas}).
+ */
 export const memoryToolParameters = z
-  .object({
+  .strictObject({
     action: z.enum(MEMORY_ACTIONS).describe("What to do."),
     query: query.optional().describe("query: the words to search for."),
-    budget: budget.optional(),
-    limit: z.number().int().min(1).max(MAX_GET_PAGE_CHARS).optional().describe(`query: most hits (default ${DEFAULT_QUERY_LIMIT}); get: characters in the page (default ${DEFAULT_GET_PAGE_CHARS}).`),
-    offset: offset.optional(),
-    id: id.optional().describe("get, forget: the entry's id."),
-    title: title.optional(),
-    body: body.optional(),
-    tags: tags.optional(),
-    source: source.optional(),
-    paths: paths.optional(),
+    budget: budget.optional().describe(`query: characters the hits may take, plus one marker line; default ${DEFAULT_QUERY_BUDGET}.`),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_GET_PAGE_CHARS)
+      .optional()
+      .describe(`query: most hits (default ${DEFAULT_QUERY_LIMIT}, at most ${MAX_QUERY_LIMIT}); get: characters in the page (default ${DEFAULT_GET_PAGE_CHARS}).`),
+    offset: z.number().int().min(0).optional().describe("query: hits to pass over; get: characters to pass over. The marker line names the next."),
+    id: id.optional().describe("get, forget: the entry's id, as a hit shows it: [#id]."),
+    title: title.optional().describe("ingest: the text's title, shown in every hit."),
+    body: body.optional().describe(`ingest: the text, at most ${MAX_TEXT_CHARS} characters.`),
+    tags: tags.optional().describe("ingest: tags, searchable."),
+    source: source.optional().describe("ingest: what the text is about or came from (a later ingest under it replaces it); forget: the source to forget."),
+    paths: paths.optional().describe("ingest: files and folders to ingest."),
   })
   .meta({ title: "memory" });
 
-/** The tool's parameters as JSON Schema (draft 2020-12): a single object, as MCP's inputSchema requires. */
+/** The tool's parameters as JSON Schema (draft 2020-12): a single closed object, as MCP's inputSchema requires. */
 export function memoryToolJsonSchema(): Record<string, unknown> {
-  const { $schema: _drop, ...schema } = z.toJSONSchema(memoryToolParameters, { target: "draft-2020-12" });
-  return schema;
+  return toolJsonSchema(memoryToolParameters);
 }
 
 /** What a call of the tool returns: text for the model, and whether it is an error. Never a stack trace. */
@@ -132,37 +145,49 @@ export interface MemoryToolResult {
 /** The part of a store the tool uses. */
 export type MemoryToolStore = Pick<MemoryStore, "query" | "get" | "stats" | "ingestTexts" | "ingestPaths" | "forget">;
 
-function withoutNulls(input: unknown): unknown {
-  if (typeof input !== "object" || input === null || Array.isArray(input)) return input;
-  return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== null));
+/** Options of a call of the tool. */
+export interface MemoryToolCallOptions {
+  /**
+   * The action this call runs, for a harness that exposes one tool per action (the MCP server's memory_* tools): the
+   * input is then that action's arguments alone, an `action` member among them is refused, and error texts name
+   * only those arguments.
+   */
+  readonly action?: MemoryAction;
 }
 
-/** Validates tool input; a null member counts as absent (models often send one). */
+function checked(check: ArgumentCheck<MemoryToolInput>): MemoryToolInput {
+  if (!check.ok) throw new MemoryToolInputError(check.problem, check.received, check.cause === undefined ? {} : { cause: check.cause });
+  return check.value;
+}
+
+/**
+ * Validates tool input by the check every shared tool shares (@orphus/shared-tool): a null member counts as absent
+ * (models often send one), an unknown argument is refused by name with the nearest known one, input that is not an
+ * object is refused in one sentence. Throws MemoryToolInputError.
+ */
 export function parseMemoryToolInput(input: unknown): MemoryToolInput {
-  const cleaned = withoutNulls(input);
-  const action = typeof cleaned === "object" && cleaned !== null ? (cleaned as { action?: unknown }).action : undefined;
-  if (typeof action !== "string" || !(MEMORY_ACTIONS as readonly string[]).includes(action)) {
-    throw new MemoryInputError("action", `one of ${MEMORY_ACTIONS.join(", ")}`, action);
-  }
-  const parsed = memoryToolInputSchema.safeParse(cleaned);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.join(".") ?? "";
-    throw new MemoryInputError(`${action}${where === "" ? "" : ` ${where}`}`, issue?.message ?? "valid input", cleaned, {
-      cause: parsed.error,
-    });
-  }
-  return parsed.data;
+  return checked(checkToolCall(memoryActionSchemas, input));
 }
 
-/** Longest error text a call returns. */
-const MAX_ERROR_CHARS = 2000;
+/** Validates the arguments of one action given apart from it (no `action` member: one is refused), as MCP sends them. */
+export function parseMemoryActionArguments(action: MemoryAction, args: unknown): MemoryToolInput {
+  return checked(checkActionArguments(memoryActionSchemas, action, args));
+}
 
-/** The text a failed call returns: the message only, prefixed by the action, sanitised, never a stack. */
+/**
+ * The text a failed call returns: the message only, never a stack, prefixed by the action unless it is the
+ * refusal of the call's arguments (which names the action itself); sanitised, then cut to MAX_MEMORY_ERROR_CHARS
+ * with a note of how many characters were left out.
+ */
 export function describeMemoryToolError(action: string, error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  const text = error instanceof MemoryError ? `memory ${action}: ${message}` : `memory ${action} failed: ${message}`;
-  return safeLine(text, MAX_ERROR_CHARS);
+  const text =
+    error instanceof MemoryToolInputError
+      ? message
+      : error instanceof MemoryError
+        ? `memory ${action}: ${message}`
+        : `memory ${action} failed: ${message}`;
+  return boundedText(text, MAX_MEMORY_ERROR_CHARS, { oneLine: true });
 }
 
 function handle(store: MemoryToolStore, call: MemoryToolInput): MemoryToolResult {
@@ -205,13 +230,20 @@ function handle(store: MemoryToolStore, call: MemoryToolInput): MemoryToolResult
   }
 }
 
-/** Runs one call of the tool; every failure comes back as readable text with isError set. */
-export function runMemoryTool(store: MemoryToolStore, input: unknown): MemoryToolResult {
-  let action = "call";
+/**
+ * Runs one call of the tool; every failure comes back as readable text with isError set, never as a throw. Every
+ * text has passed the one sanitiser (names escaped, content sanitised) and is bounded: a query by its budget plus
+ * one marker line, a page by its limit plus two lines, an error by MAX_MEMORY_ERROR_CHARS (the README's "What a
+ * result can hold"). A missing or empty store answers a query with isError set: never an empty success.
+ */
+export function runMemoryTool(store: MemoryToolStore, input: unknown, options: MemoryToolCallOptions = {}): MemoryToolResult {
+  let action: string = options.action ?? "call";
   try {
-    const call = parseMemoryToolInput(input);
+    const call = options.action === undefined ? parseMemoryToolInput(input) : parseMemoryActionArguments(options.action, input);
     action = call.action;
-    return handle(store, call);
+    // The last pass of the one sanitiser: names were escaped where they were put in, so it drops nothing of them.
+    const result = handle(store, call);
+    return { text: sanitizeText(result.text), isError: result.isError };
   } catch (error) {
     return { text: describeMemoryToolError(action, error), isError: true };
   }

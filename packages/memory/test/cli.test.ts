@@ -1,8 +1,9 @@
 // The CLI as a person or a script runs it: a real process, from source, against a store in a temporary folder.
-import { writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { MEMORY_CLI_EXIT } from "../src/index.js";
+import { MEMORY_CLI_EXIT, MAX_MEMORY_ERROR_CHARS, runMemoryCli } from "../src/index.js";
+import { HOSTILE_BODY, HOSTILE_BODY_LINES, expectShowable } from "../../../test-support/hostile-text.js";
 import { runCliProcess } from "./support/process.js";
 import { tempDir } from "./support/temp.js";
 
@@ -17,6 +18,11 @@ describe("orphus-memory", () => {
     const missing = await runCliProcess(["query", "release"], env);
     expect(missing.code).toBe(3);
     expect(missing.stdout).toContain(`[memory ${dir}/memory.db] no memory store exists here (location from ORPHUS_MEMORY_DIR)`);
+    const getMissing = await runCliProcess(["get", "1"], env);
+    expect(getMissing.code).toBe(3);
+    expect(getMissing.stderr).toBe(
+      `orphus-memory: No memory store exists at ${dir}/memory.db (location from ORPHUS_MEMORY_DIR): nothing has been ingested there yet\n`,
+    );
 
     const refused = await runCliProcess(["ingest", "--title", "t", "--text", "x"], { ...env, ORPHUS_ROUNDTABLE_ROLE: "critic" });
     expect(refused.code).toBe(6);
@@ -63,5 +69,100 @@ describe("orphus-memory", () => {
     const run = await runCliProcess(["query", "x"], { ORPHUS_MEMORY_DIR: dir });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("is not a memory store (it is not an SQLite database); it was left untouched");
+  });
+
+  it("says plainly when the SQLite driver cannot load its native module under this Node, and touches no store", async () => {
+    // What Node's dlopen throws for an addon built for another Node's ABI (the CI's Node 22 run met it), for every
+    // native module the process loads: better-sqlite3's is the only one the CLI loads.
+    const preload = path.join(tempDir(), "dlopen-fails.cjs");
+    writeFileSync(
+      preload,
+      `process.dlopen = () => { throw Object.assign(new Error("The module '/x/better_sqlite3.node'\\nwas compiled against a ` +
+        `different Node.js version using\\nNODE_MODULE_VERSION 115. This version of Node.js requires\\nNODE_MODULE_VERSION 127."), ` +
+        `{ code: "ERR_DLOPEN_FAILED" }); };\n`,
+    );
+    const dir = path.join(tempDir(), "mem");
+    const env = { ORPHUS_MEMORY_DIR: dir, ORPHUS_ROUNDTABLE_ROLE: "librarian" };
+    const broken = { ...env, NODE_OPTIONS: `--require=${preload}` };
+    const expected = new RegExp(
+      `^orphus-memory: The memory store at ${dir}/memory\\.db cannot be opened: the SQLite driver \\(better-sqlite3\\) ` +
+        `failed to load its native module under Node v[\\d.]+ \\(The module '/x/better_sqlite3\\.node' \\| was compiled .+ ` +
+        "NODE_MODULE_VERSION 127\\.\\); the store was not touched: rebuild the driver for this Node \\(npm rebuild " +
+        "better-sqlite3\\) or run the Node it was built for\\n$",
+    );
+
+    const create = await runCliProcess(["ingest", "--title", "Policy", "--text", "release with changesets"], broken);
+    expect(create.code).toBe(MEMORY_CLI_EXIT.failed);
+    expect(create.stderr).toMatch(expected);
+    // A read of a location with no store still says so, without loading the driver at all.
+    expect((await runCliProcess(["query", "release"], broken)).code).toBe(MEMORY_CLI_EXIT.missing);
+
+    expect((await runCliProcess(["ingest", "--title", "Policy", "--text", "release with changesets"], env)).code).toBe(0);
+    const before = readFileSync(path.join(dir, "memory.db"));
+    for (const args of [["query", "release"], ["get", "1"], ["stats"], ["forget", "1"]]) {
+      const run = await runCliProcess(args, broken);
+      expect(run.code, args.join(" ")).toBe(MEMORY_CLI_EXIT.failed);
+      expect(run.stderr, args.join(" ")).toMatch(expected);
+    }
+    expect(readFileSync(path.join(dir, "memory.db")).equals(before)).toBe(true);
+  });
+
+  it("prints nothing unsanitised: names escaped, bodies cleaned, --json showable and exact, errors on one bounded line", async () => {
+    const dir = path.join(tempDir(), "mem\u200bory");
+    const env = { ORPHUS_MEMORY_DIR: dir, ORPHUS_ROUNDTABLE_ROLE: "librarian" };
+    const title = "Release plan\u200bner";
+    const ingest = await runCliProcess(["ingest", "--title", title, "--text", `${HOSTILE_BODY} token`, "--source", "docs/\u202eevil.md", "--tags", "t\u{E0041}ag"], env);
+    expect(ingest.code).toBe(0);
+    expectShowable(ingest.stdout);
+    expect(ingest.stdout).toContain("mem\\u{200B}ory/memory.db");
+
+    const query = await runCliProcess(["query", "token"], env);
+    expect(query.code).toBe(0);
+    expectShowable(query.stdout);
+    expect(query.stdout).toContain("] Release plan\\u{200B}ner · docs/\\u{202E}evil.md");
+    expect(query.stdout).toContain(`  ${HOSTILE_BODY_LINES.join(" ")} token`);
+
+    const json = await runCliProcess(["query", "token", "--json"], env);
+    expectShowable(json.stdout);
+    const parsed = JSON.parse(json.stdout) as { hits: { id: number; title: string; source: string }[] };
+    expect(parsed.hits[0]).toMatchObject({ title, source: "docs/\u202eevil.md" });
+    const got = await runCliProcess(["get", String(parsed.hits[0]?.id), "--json"], env);
+    expectShowable(got.stdout);
+    expect((JSON.parse(got.stdout) as { body: string; tags: string[] }).body).toBe(`${HOSTILE_BODY} token`.replace(/\r\n?/g, "\n"));
+
+    const missing = await runCliProcess(["get", "99"], env);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^orphus-memory: No entry #99 in the memory store at \S*mem\\u\{200B\}ory\/memory\.db: [^\n]*\n$/);
+    const unknown = await runCliProcess([`fr\u200bob${"x".repeat(3000)}\u001b[31m`], env);
+    expect(unknown.code).toBe(2);
+    expectShowable(unknown.stderr);
+    const [line = ""] = unknown.stderr.split("\n");
+    expect(line).toContain('unknown command "fr\\u{200B}ob');
+    expect(line.length).toBeLessThanOrEqual("orphus-memory: ".length + MAX_MEMORY_ERROR_CHARS);
+  });
+
+  it("ingest of paths shows a progress line on a TTY, cleared at the end, and none elsewhere", async () => {
+    const docs = path.join(tempDir(), "docs");
+    mkdirSync(docs);
+    for (let i = 0; i < 5; i++) writeFileSync(path.join(docs, `note-${i}.md`), `# Note ${i}\n\nSome words ${i}.\n`);
+    const run = async (isTTY: boolean): Promise<{ code: number; stdout: string; stderr: string }> => {
+      let stdout = "";
+      let stderr = "";
+      const code = await runMemoryCli(["ingest", docs, "--as", "librarian"], {
+        stdout: { write: (text: string) => (stdout += text) },
+        stderr: { write: (text: string) => (stderr += text), isTTY },
+        env: { ORPHUS_MEMORY_DIR: path.join(tempDir(), "mem") },
+      });
+      return { code, stdout, stderr };
+    };
+    const tty = await run(true);
+    expect(tty.code).toBe(0);
+    // The first file's line and the last (always written), each drawn over the one before; then the line is cleared.
+    expect(tty.stderr.startsWith("\r\u001b[2Kingesting: 1/5 files, 1 entries")).toBe(true);
+    expect(tty.stderr).toContain("\r\u001b[2Kingesting: 5/5 files, 5 entries");
+    expect(tty.stderr.endsWith("\r\u001b[2K")).toBe(true);
+    expect(tty.stdout).toContain("5 new sources");
+    const piped = await run(false);
+    expect(piped).toMatchObject({ code: 0, stderr: "" });
   });
 });

@@ -1,5 +1,7 @@
 import { boundedText, runRoundtableTool, shownName, shownPath } from "@orphus/roundtable-client";
 import { doctorReport } from "./doctor.js";
+import type { MemoryAvailability } from "./memory/package.js";
+import type { MemorySeat } from "./memory/seat.js";
 import { MAX_COMMAND_TEXT_CHARS } from "./limits.js";
 import { ROLE_FLAG, ROUNDTABLE_COMMAND } from "./names.js";
 import type { PiContext, PiExtensionApi } from "./pi.js";
@@ -24,14 +26,34 @@ function roleLine(role: SessionRole, fixed: boolean): string {
   return `role ${role.role} (${ROLE_SOURCE_LABELS[role.source]})${when}${warning}`;
 }
 
-/** The status text: role, agent directory, the broker this session is connected to, and its rooms with unread counts. */
-export async function statusText(seat: RoundtableSeat): Promise<string> {
+/** What the status says of the memory store: whether the package is there, and the session's store. */
+export interface MemoryStatus {
+  readonly memory: MemoryAvailability;
+  readonly memorySeat: MemorySeat | undefined;
+}
+
+/** The memory line of the status: where the session's store is, and whether it is open; nothing is opened or read. */
+function memoryLine(status: MemoryStatus): string {
+  const { memory, memorySeat } = status;
+  if (!memory.available || memorySeat === undefined) {
+    return `memory: not available (${memory.available ? "no store" : memory.reason}); the memory tool says how to install it`;
+  }
+  const state = memorySeat.opened ? "open" : "not opened: this session has made no memory call";
+  return `memory: store ${shownPath(memorySeat.storePath())} (${state})`;
+}
+
+/**
+ * The status text: role, agent directory, the memory store (when given), the broker this session is connected to,
+ * and its rooms with unread counts.
+ */
+export async function statusText(seat: RoundtableSeat, memory?: MemoryStatus): Promise<string> {
   const lines = [`roundtable: agent directory ${shownPath(seat.location().agentDir)}`];
   try {
     lines.push(roleLine(seat.role(), seat.client !== undefined));
   } catch (error) {
     lines.push(`role: ${error instanceof Error ? error.message : String(error)}`);
   }
+  if (memory !== undefined) lines.push(memoryLine(memory));
   const client = seat.client;
   if (client === undefined) {
     lines.push("broker: not connected; this session has not used the roundtable, so nothing was started");
@@ -70,6 +92,7 @@ export function registerRoundtableCommand(
   pi: PiExtensionApi,
   seat: RoundtableSeat,
   options: RoundtableExtensionOptions,
+  memory?: MemoryStatus,
   output: CommandOutput = defaultOutput,
 ): void {
   // Whatever the command shows (the status, the doctor, a failure) passes the one sanitiser and a bound here.
@@ -84,7 +107,7 @@ export function registerRoundtableCommand(
     handler: async (args, ctx) => {
       const word = args.trim().toLowerCase();
       try {
-        if (word === "" || word === "status") return show(ctx, await statusText(seat), "info");
+        if (word === "" || word === "status") return show(ctx, await statusText(seat, memory), "info");
         if (word === "doctor") {
           const { role, fallbackRole } = doctorRole(seat, pi);
           const { agentDir, env } = options;

@@ -1,22 +1,26 @@
 import { boundedText, MAX_PING_LINE_CHARS } from "@orphus/roundtable-client";
 import { claimSession } from "./claim.js";
+import { findMemory, loadMemoryPackage } from "./memory/package.js";
+import { MemorySeat } from "./memory/seat.js";
 import { registerRoundtableCommand } from "./command.js";
 import { ROLE_FLAG, ROUNDTABLE_MESSAGE_TYPE } from "./names.js";
 import type { PiContext, PiExtensionApi } from "./pi.js";
 import { SessionOutlet } from "./pings/outlet.js";
+import { ROLE_SOURCE_LABELS } from "./role.js";
 import { RoundtableSeat, type RoundtableExtensionOptions } from "./seat.js";
 import { sharedTools } from "./tools/index.js";
 import { registerSharedTools } from "./tools/shared.js";
 
-/** A pi extension: what pi calls with its ExtensionAPI when it loads the extension into a session. */
-export type PiExtension = (pi: PiExtensionApi) => void;
+/** A pi extension: what pi calls with its ExtensionAPI when it loads the extension into a session (and awaits). */
+export type PiExtension = (pi: PiExtensionApi) => Promise<void>;
 
 /**
  * Builds the extension with options (tests and embedders); pi loads {@link roundtableExtension}, the same with
- * defaults. In each session it registers the shared tools and `/roundtable`, and connects on the first call only.
+ * defaults. In each session it registers the shared tools (`roundtable`, `memory`) and `/roundtable`; the client
+ * connects, and the memory store opens, on the first call of each tool only.
  */
 export function createRoundtableExtension(options: RoundtableExtensionOptions = {}): PiExtension {
-  return (pi) => {
+  return async (pi) => {
     const release = claimSession(pi.events);
     if (release === undefined) return; // another copy of this extension already sits in this session
     pi.registerFlag(ROLE_FLAG, {
@@ -46,9 +50,21 @@ export function createRoundtableExtension(options: RoundtableExtensionOptions = 
       onActivity: (notice) => outlet.ping(notice),
       onWarning: (line) => outlet.note(line),
     });
+    // The memory package is imported now (its tool's schema is needed to register it), its store on the first call.
+    const memory = await findMemory(options.loadMemory ?? loadMemoryPackage);
+    const memorySeat = memory.available
+      ? new MemorySeat(memory.memory, {
+          ...(options.agentDir === undefined ? {} : { agentDir: options.agentDir }),
+          ...(options.env === undefined ? {} : { env: options.env }),
+          role: () => {
+            const role = seat.role();
+            return { role: role.role, source: ROLE_SOURCE_LABELS[role.source] };
+          },
+        })
+      : undefined;
 
-    registerSharedTools(pi, sharedTools(seat));
-    registerRoundtableCommand(pi, seat, options);
+    registerSharedTools(pi, sharedTools(seat, memory, memorySeat));
+    registerRoundtableCommand(pi, seat, options, { memory, memorySeat });
     pi.on("session_start", (_event, ctx) => {
       context = ctx;
     });
@@ -63,6 +79,7 @@ export function createRoundtableExtension(options: RoundtableExtensionOptions = 
     pi.on("session_shutdown", () => {
       outlet.dispose();
       seat.close();
+      memorySeat?.close();
       release();
       context = undefined;
     });

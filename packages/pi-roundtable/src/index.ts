@@ -1,7 +1,8 @@
 /**
  * @orphus/pi-roundtable — a pi coding-agent extension that seats pi sessions in roundtable rooms. Each session gets
- * the shared `roundtable` tool of @orphus/roundtable-client (its schema and its runner, unchanged), body-free
- * activity pings as one-line session messages, and `/roundtable` (status) and `/roundtable doctor`.
+ * the shared `roundtable` tool of @orphus/roundtable-client and the shared `memory` tool of @orphus/memory (their
+ * schemas and runners, unchanged; memory is an optional peer), body-free activity pings as one-line session
+ * messages, and `/roundtable` (status) and `/roundtable doctor`.
  *
  * ```sh
  * pi install npm:@orphus/pi-roundtable
@@ -17,18 +18,23 @@
  * const loader = new DefaultResourceLoader({ extensionFactories: [createRoundtableExtension({ pingWindowMs: 1500 })] });
  * ```
  *
- * Nothing connects until the session's first roundtable call; the session's shutdown lets the client go. One client
- * per agent directory and role in a process, however many times the extension is loaded.
+ * Nothing connects until the session's first roundtable call, and no database opens until its first memory call;
+ * the session's shutdown lets both go. One client per agent directory and role in a process, however many times
+ * the extension is loaded.
  */
 import { roundtableExtension } from "./extension.js";
 
 export { createRoundtableExtension, roundtableExtension } from "./extension.js";
-export { ROUNDTABLE_MESSAGE_TYPE, ROUNDTABLE_COMMAND, ROLE_FLAG } from "./names.js";
+export { ROUNDTABLE_MESSAGE_TYPE, ROUNDTABLE_COMMAND, ROLE_FLAG, MEMORY_TOOL } from "./names.js";
 export { resolveSessionRole, ephemeralRoleWarning, ROLE_SOURCE_LABELS } from "./role.js";
 export { mergeActivityNotices } from "./pings/merge.js";
 export { SessionOutlet } from "./pings/outlet.js";
-export { registerSharedTools } from "./tools/shared.js";
+export { registerSharedTools, checkedBy } from "./tools/shared.js";
 export { roundtableTool } from "./tools/roundtable.js";
+export { memoryTool, memoryUnavailableText } from "./tools/memory.js";
+export { MemorySeat } from "./memory/seat.js";
+export { PiRoundtableError, MemorySeatClosedError, ToolArgumentsRefusedError } from "./errors.js";
+export { loadMemoryPackage, findMemory } from "./memory/package.js";
 export { RoundtableSeat } from "./seat.js";
 export { statusText, COMMAND_USAGE, DOCTOR_PI_ROLE_HINT } from "./command.js";
 export { sharedClientCount } from "./registry.js";
@@ -39,7 +45,9 @@ export type { RoundtableExtensionOptions, SeatClientOptions, SeatHost, SeatEvent
 export type { RoleSource, SessionRole, RoleInputs } from "./role.js";
 export type { RoundtableMessageDetails, SessionOutletHost, SessionOutletOptions } from "./pings/outlet.js";
 export type { SharedTool, SharedToolResult, SharedToolDetails } from "./tools/shared.js";
-export type { CommandOutput } from "./command.js";
+export type { CommandOutput, MemoryStatus } from "./command.js";
+export type { MemoryPackage, MemoryLoader, MemoryAvailability, MemoryOpenOptions, MemoryToolOutcome } from "./memory/package.js";
+export type { MemorySeatOptions } from "./memory/seat.js";
 export type {
   PiExtensionApi,
   PiContext,

@@ -6,3 +6,6 @@ export const ROUNDTABLE_COMMAND = "roundtable";
 
 /** The CLI flag naming the session's role: `pi --roundtable-role planner`. */
 export const ROLE_FLAG = "roundtable-role";
+
+/** The memory tool's name (@orphus/memory's MEMORY_TOOL_NAME), also when that package is not installed. */
+export const MEMORY_TOOL = "memory";

@@ -8,6 +8,7 @@ import {
   type RoundtableClient,
   type Timers,
 } from "@orphus/roundtable-client";
+import type { MemoryLoader } from "./memory/package.js";
 import { leaseSharedClient, sharedClientKey, type ClientLease } from "./registry.js";
 import { ephemeralRoleWarning, resolveSessionRole, type SessionRole } from "./role.js";
 import { ROLE_FLAG } from "./names.js";
@@ -39,6 +40,11 @@ export interface RoundtableExtensionOptions {
   /** Process id of the `session-<pid>` fallback role; default process.pid. */
   readonly pid?: number;
   readonly timers?: Timers;
+  /**
+   * Loads @orphus/memory (an optional peer) for the `memory` tool; default its dynamic import. Rejecting stands for
+   * a pi where it is not installed: the tool then answers every call with how to install it.
+   */
+  readonly loadMemory?: MemoryLoader;
 }
 
 /** The part of pi's ExtensionAPI a seat reads its role from. */

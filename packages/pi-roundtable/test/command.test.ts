@@ -34,6 +34,7 @@ test("/roundtable: the role, the broker, and every room with its unread count", 
       text: [
         `roundtable: agent directory ${broker.dir()}`,
         "role planner (the session name)",
+        `memory: store ${broker.dir()}/memory/memory.db (not opened: this session has made no memory call)`,
         `broker: pid ${pid}, version 0.0.0, connected`,
         "rooms:",
         "design: 2 members, newest #2, joined, 2 unread",

@@ -1,6 +1,8 @@
 import type { ExtensionFactory } from "@mariozechner/pi-coding-agent";
 import { expect, test } from "vitest";
+import { MAX_ERROR_TEXT_CHARS } from "@orphus/roundtable-client";
 import { createRoundtableExtension, registerSharedTools } from "../src/index.js";
+import { expectShowable } from "../../../test-support/hostile-text.js";
 import { useBroker } from "./support/broker.js";
 import { callRoundtable, callTool, type StoredMessage, useSessions } from "./support/pi.js";
 
@@ -9,10 +11,27 @@ const openSession = useSessions();
 
 const results = (messages: readonly StoredMessage[]) => messages.filter((m) => m.role === "toolResult");
 
+test("a bad roundtable call is answered by the tool's own check, not pi's: the nearest argument named, nothing raw", async () => {
+  const planner = await openSession({ extensions: [createRoundtableExtension(broker.extensionOptions())], name: "planner" });
+  await planner.prompt("Try things.", [
+    callRoundtable({ action: "digest", room: "design", bugdet: 300 }),
+    callRoundtable({ action: "rooms", "ex\u200btra": `\u001b[31m${"x".repeat(50_000)}` }),
+  ]);
+  const [misspelled, hostile] = results(planner.storedMessages());
+  expect(misspelled).toMatchObject({
+    isError: true,
+    text: expect.stringMatching(/^Invalid roundtable call: digest: unknown argument "bugdet" \(nearest known: "budget"\); digest takes /),
+  });
+  expect(hostile?.isError).toBe(true);
+  expectShowable(hostile?.text ?? "");
+  expect(hostile?.text).toMatch(/^Invalid roundtable call: rooms: unknown argument "ex\\u\{200B\}tra"; rooms takes no arguments; got /);
+  expect(hostile?.text.length).toBeLessThanOrEqual(MAX_ERROR_TEXT_CHARS);
+});
+
 test("every failure of a call is the tool's error result; the run goes on and the next call works", async () => {
   const planner = await openSession({ extensions: [createRoundtableExtension(broker.extensionOptions())], name: "planner" });
   await planner.prompt("Try things.", [
-    callRoundtable({ action: "digest" }), // the flat schema lets it through; the shared tool's own check refuses it
+    callRoundtable({ action: "digest" }), // refused by the shared tool's own check, before pi's: details are pi's own
     callRoundtable({ action: "post", room: "design", body: "hello" }), // the broker refuses: not a member
     callRoundtable({ action: "join", room: "design" }),
     callRoundtable({ action: "post", room: "design", body: "hello" }),
@@ -24,7 +43,7 @@ test("every failure of a call is the tool's error result; the run goes on and th
       toolCallId: expect.any(String),
       text: 'Invalid roundtable call: digest: room: Invalid input: expected string, received undefined; got {"action":"digest"}',
       isError: true,
-      details: { tool: "roundtable", isError: true },
+      details: {},
     },
     {
       role: "toolResult",
@@ -40,12 +59,17 @@ test("every failure of a call is the tool's error result; the run goes on and th
   expect(planner.storedMessages().at(-1)).toMatchObject({ role: "assistant", text: "Done." });
 });
 
-test("input the published schema refuses is refused by pi's check of that same schema, before the tool runs", async () => {
+test("input the published schema refuses is refused by the tool's own check, in its words, before anything starts", async () => {
   const planner = await openSession({ extensions: [createRoundtableExtension(broker.extensionOptions())], name: "planner" });
   await planner.prompt("Digest.", [callRoundtable({ action: "digest", room: "design", budget: "lots" })]);
   const [result] = results(planner.storedMessages());
-  expect(result).toMatchObject({ isError: true, details: {} });
-  expect(result?.role === "toolResult" && result.text).toMatch(/^Validation failed for tool "roundtable":\n {2}- budget: /);
+  expect(result).toMatchObject({
+    isError: true,
+    details: {},
+    text:
+      "Invalid roundtable call: digest: budget: Invalid input: expected number, received string; got " +
+      '{"action":"digest","room":"design","budget":"lots"}',
+  });
   expect(broker.spawned).toEqual([]); // refused before anything was started
 });
 

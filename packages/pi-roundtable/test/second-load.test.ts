@@ -36,7 +36,7 @@ test("loaded twice into one session: one tool, one command, one client, one ping
   const options = broker.extensionOptions({ pingWindowMs: WINDOW_MS });
   const planner = await openSession({ extensions: [createRoundtableExtension(options), secondCopy(options)], name: "planner" });
   const runner = planner.session.extensionRunner;
-  expect(runner.getAllRegisteredTools().map((tool) => tool.definition.name)).toEqual(["roundtable"]);
+  expect(runner.getAllRegisteredTools().map((tool) => tool.definition.name)).toEqual(["roundtable", "memory"]);
   expect(runner.getRegisteredCommands().map((command) => command.invocationName)).toEqual(["roundtable"]);
   expect(planner.session.resourceLoader.getExtensions().errors).toEqual([]); // no conflict reported either
 

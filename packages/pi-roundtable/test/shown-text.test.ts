@@ -73,6 +73,7 @@ test("/roundtable: an agent directory and a role flag holding invisible characte
     `roundtable: agent directory ${broker.dir()}/age\\u{200B}nt\\u{1B}[2J`,
     'role: Invalid roundtable client option role: expected 1 to 64 letters, digits, \'.\', \'_\' or \'-\', starting with ' +
       'a letter or digit, got "plan\\u{200B}ner"',
+    `memory: store ${broker.dir()}/age\\u{200B}nt\\u{1B}[2J/memory/memory.db (not opened: this session has made no memory call)`,
     "broker: not connected; this session has not used the roundtable, so nothing was started",
   ]);
   expectShowable(notice?.text ?? "");

@@ -10,16 +10,26 @@ test("the public surface is exactly this, and the default export is the extensio
     "DOCTOR_PI_ROLE_HINT",
     "MAX_COMMAND_TEXT_CHARS",
     "MAX_PENDING_NOTES",
+    "MEMORY_TOOL",
+    "MemorySeat",
+    "MemorySeatClosedError",
     "PING_RECHECK_MS",
+    "PiRoundtableError",
     "ROLE_FLAG",
     "ROLE_SOURCE_LABELS",
     "ROUNDTABLE_COMMAND",
     "ROUNDTABLE_MESSAGE_TYPE",
     "RoundtableSeat",
     "SessionOutlet",
+    "ToolArgumentsRefusedError",
+    "checkedBy",
     "createRoundtableExtension",
     "default",
     "ephemeralRoleWarning",
+    "findMemory",
+    "loadMemoryPackage",
+    "memoryTool",
+    "memoryUnavailableText",
     "mergeActivityNotices",
     "registerSharedTools",
     "resolveSessionRole",
@@ -38,6 +48,7 @@ test("names and limits users and other copies of the extension rely on", () => {
   expect(api.ROUNDTABLE_MESSAGE_TYPE).toBe("roundtable");
   expect(api.ROUNDTABLE_COMMAND).toBe("roundtable");
   expect(api.ROLE_FLAG).toBe("roundtable-role");
+  expect(api.MEMORY_TOOL).toBe("memory");
   expect(api.CLAIM_CHANNEL).toBe("orphus:pi-roundtable:claim");
   expect(api.PING_RECHECK_MS).toBe(250);
   expect(api.MAX_PENDING_NOTES).toBe(4);
@@ -54,10 +65,14 @@ test("the manifest is a pi package: the keyword, the extension entry, pi as a pe
   const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as Record<string, unknown>;
   expect(manifest["keywords"]).toContain("pi-package");
   expect(manifest["pi"]).toEqual({ extensions: ["./dist/index.js"] });
-  expect(manifest["peerDependencies"]).toEqual({ "@mariozechner/pi-coding-agent": "*" });
+  expect(manifest["peerDependencies"]).toEqual({ "@mariozechner/pi-coding-agent": "*", "@orphus/memory": "workspace:^" });
   // Optional: nothing imports pi (its API is declared by shape), so npm, which pi installs packages with, must not
-  // put a second pi beside the one that loads the extension.
-  expect(manifest["peerDependenciesMeta"]).toEqual({ "@mariozechner/pi-coding-agent": { optional: true } });
+  // put a second pi beside the one that loads the extension. @orphus/memory is optional too: it carries a native
+  // addon, and a pi user who wants only the roundtable does not build it (the memory tool then says how to install it).
+  expect(manifest["peerDependenciesMeta"]).toEqual({
+    "@mariozechner/pi-coding-agent": { optional: true },
+    "@orphus/memory": { optional: true },
+  });
   expect(manifest["dependencies"]).toEqual({
     "@orphus/digest": "workspace:^",
     // The doctor behind `/roundtable doctor` lives with the CLI.
@@ -77,4 +92,18 @@ test("the tool pi registers is the shared one: its name, description and JSON Sc
   expect(tool.description).toBe(client.ROUNDTABLE_TOOL_DESCRIPTION);
   expect(tool.parameters).toEqual(client.roundtableToolJsonSchema());
   seat.close();
+});
+
+test("the memory tool pi registers is the shared one of @orphus/memory, unchanged", async () => {
+  const memory = await import("@orphus/memory");
+  const availability = await api.findMemory(api.loadMemoryPackage);
+  expect(availability.available).toBe(true);
+  const seat = availability.available ? new api.MemorySeat(availability.memory, { env: {}, role: () => ({ role: "critic", source: "test" }) }) : undefined;
+  const tool = api.memoryTool(availability, seat);
+  expect(tool.name).toBe(memory.MEMORY_TOOL_NAME);
+  expect(api.MEMORY_TOOL).toBe(memory.MEMORY_TOOL_NAME);
+  expect(tool.description).toBe(memory.MEMORY_TOOL_DESCRIPTION);
+  expect(tool.parameters).toEqual(memory.memoryToolJsonSchema());
+  expect(seat?.opened).toBe(false);
+  seat?.close();
 });

@@ -1,4 +1,4 @@
-import { escapeIdentity } from "@orphus/digest";
+import { shownValue } from "@orphus/shared-tool";
 import { notMemberMessage } from "@orphus/roundtable-protocol";
 
 /** Base class of every error this package throws; `code` is stable across releases. */
@@ -6,33 +6,12 @@ export abstract class RoundtableClientError extends Error {
   abstract readonly code: string;
 }
 
-/** How many characters of an offending value a message quotes. */
-const PREVIEW_CHARS = 60;
-
-/**
- * Renders a value for an error message, cut short. A string is quoted and escaped as a name is (escapeIdentity), so
- * an invisible character in a role or option shows rather than vanishing into a lookalike of a valid value.
- */
-export function preview(value: unknown): string {
-  if (typeof value === "string") {
-    const shown = `"${escapeIdentity(value, { also: '"', maxLength: PREVIEW_CHARS })}"`;
-    return value.length > PREVIEW_CHARS ? `${shown} (${value.length} characters)` : shown;
-  }
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}… (${text.length} characters)` : text;
-}
-
 /** A client, spawner or tool option is outside its allowed form; thrown synchronously, before any I/O. */
 export class ClientOptionError extends RoundtableClientError {
   override readonly name = "ClientOptionError";
   readonly code = "ERR_CLIENT_INVALID_OPTION";
   constructor(option: string, expected: string, got: unknown, options?: { cause?: unknown }) {
-    super(`Invalid roundtable client option ${option}: expected ${expected}, got ${preview(got)}`, options);
+    super(`Invalid roundtable client option ${option}: expected ${expected}, got ${shownValue(got)}`, options);
   }
 }
 
@@ -195,7 +174,7 @@ export class ToolInputError extends RoundtableClientError {
   override readonly name = "ToolInputError";
   readonly code = "ERR_TOOL_INVALID_INPUT";
   constructor(detail: string, got: unknown, options?: { cause?: unknown }) {
-    super(`Invalid roundtable call: ${detail}; got ${preview(got)}`, options);
+    super(`Invalid roundtable call: ${detail}; got ${shownValue(got)}`, options);
   }
 }
 

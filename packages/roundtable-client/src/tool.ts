@@ -8,8 +8,8 @@ import {
   type RoomSummary,
 } from "@orphus/roundtable-protocol";
 import type { RoundtableClient } from "./client.js";
+import { checkActionArguments, checkToolCall, toolJsonSchema, type ArgumentCheck } from "@orphus/shared-tool";
 import { NotJoinedError, RoundtableClientError, ToolInputError } from "./errors.js";
-import { describeToolIssues } from "./tool-issues.js";
 import {
   MAX_ERROR_TEXT_CHARS,
   MAX_LISTED_ROOMS,
@@ -167,8 +167,7 @@ export const roundtableToolParameters = z
 
 /** The tool's parameters as JSON Schema (draft 2020-12): a single object, as MCP's inputSchema requires. */
 export function roundtableToolJsonSchema(): Record<string, unknown> {
-  const { $schema: _drop, ...schema } = z.toJSONSchema(roundtableToolParameters, { target: "draft-2020-12" });
-  return schema;
+  return toolJsonSchema(roundtableToolParameters);
 }
 
 /** What a call of the tool returns: text for the model, and whether it is an error. Never a stack trace. */
@@ -198,54 +197,28 @@ export interface RoundtableToolCallOptions {
   readonly timers?: Timers;
 }
 
-function withoutNulls(input: unknown): unknown {
-  if (typeof input !== "object" || input === null || Array.isArray(input)) return input;
-  return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== null));
-}
-
-function isAction(action: unknown): action is RoundtableAction {
-  return typeof action === "string" && (ROUNDTABLE_ACTIONS as readonly string[]).includes(action);
-}
-
-/** The arguments `action` takes besides `action` itself, in schema order: what its error texts may name. */
-function argumentsOf(action: RoundtableAction): string[] {
-  return Object.keys(roundtableActionSchemas[action].shape).filter((name) => name !== "action");
+/** The checked input, or the refusal as the tool's own error. */
+function checked(check: ArgumentCheck<RoundtableToolInput>): RoundtableToolInput {
+  if (!check.ok) throw new ToolInputError(check.problem, check.received, check.cause === undefined ? {} : { cause: check.cause });
+  return check.value;
 }
 
 /**
- * Validates tool input; models often send null for an absent optional member, which counts as absent. A member the
- * action does not take is refused, named with the nearest one it does take.
+ * Validates tool input (the shared check of @orphus/shared-tool); models often send null for an absent optional
+ * member, which counts as absent. A member the action does not take is refused, named with the nearest one it does
+ * take; input that is not an object is refused in one sentence.
  */
 export function parseRoundtableToolInput(input: unknown): RoundtableToolInput {
-  const cleaned = withoutNulls(input);
-  const action = typeof cleaned === "object" && cleaned !== null ? (cleaned as { action?: unknown }).action : undefined;
-  if (!isAction(action)) throw new ToolInputError(`action must be one of ${ROUNDTABLE_ACTIONS.join(", ")}`, action);
-  const parsed = roundtableToolInputSchema.safeParse(cleaned);
-  if (!parsed.success) {
-    const detail = describeToolIssues(action, parsed.error.issues, argumentsOf(action));
-    throw new ToolInputError(`${action}: ${detail}`, cleaned, { cause: parsed.error });
-  }
-  return parsed.data;
+  return checked(checkToolCall(roundtableActionSchemas, input));
 }
 
 /**
  * Validates the arguments of one action given apart from it, as a harness with one tool per action receives them
- * (no `action` member); every message names only the arguments that action takes. Null counts as absent.
+ * (no `action` member, and one is refused); every message names only the arguments that action takes. Null counts
+ * as absent.
  */
 export function parseRoundtableActionArguments(action: RoundtableAction, args: unknown): RoundtableToolInput {
-  const cleaned = withoutNulls(args ?? {});
-  if (typeof cleaned !== "object" || cleaned === null || Array.isArray(cleaned)) {
-    throw new ToolInputError(`${action}: the arguments must be a JSON object`, cleaned);
-  }
-  if (Object.hasOwn(cleaned, "action")) {
-    throw new ToolInputError(`${action}: unknown argument "action" (this tool runs ${action} already; leave it out)`, cleaned);
-  }
-  const parsed = roundtableActionSchemas[action].safeParse({ ...cleaned, action });
-  if (!parsed.success) {
-    const detail = describeToolIssues(action, parsed.error.issues, argumentsOf(action));
-    throw new ToolInputError(`${action}: ${detail}`, cleaned, { cause: parsed.error });
-  }
-  return parsed.data as RoundtableToolInput;
+  return checked(checkActionArguments(roundtableActionSchemas, action, args));
 }
 
 /**

@@ -1,8 +1,8 @@
 // The memory store's tools on this server: memory_query, memory_get and memory_stats for every role, memory_ingest
 // and memory_forget for the librarian (refused, with how to act as librarian, for anyone else). Each runs the shared
-// `memory` tool of @orphus/memory, so the text is the same as in an Orphus session.
+// `memory` tool of @orphus/memory in its one-action mode, so the text is the same as in an Orphus session: checked by
+// the same argument rules as the roundtable tools (@orphus/shared-tool), sanitised and bounded by the shared tool.
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
 import {
   DEFAULT_GET_PAGE_CHARS,
   DEFAULT_QUERY_BUDGET,
@@ -15,6 +15,7 @@ import {
   type MemoryAction,
   type MemoryToolStore,
 } from "@orphus/memory";
+import { actionArgumentsJsonSchema } from "@orphus/shared-tool";
 import { toolAnnotations, type RoundtableMcpToolAnnotations } from "./tools.js";
 
 /** One MCP tool: one action of the shared `memory` tool. */
@@ -79,19 +80,8 @@ const TEXTS: Record<MemoryAction, MemoryToolText> = {
   },
 };
 
-function argumentsSchema(action: MemoryAction): MemoryMcpTool["inputSchema"] {
-  const { $schema: _drop, ...json } = z.toJSONSchema(memoryActionSchemas[action], { target: "draft-2020-12", io: "input" });
-  // The action comes from the tool's name; it is no argument.
-  const properties = { ...(json["properties"] as Record<string, unknown> | undefined) };
-  delete properties["action"];
-  const required = ((json["required"] as string[] | undefined) ?? []).filter((name) => name !== "action");
-  return { ...json, type: "object", properties, ...(required.length > 0 ? { required } : { required: undefined }) };
-}
-
 function defineTool(action: MemoryAction): MemoryMcpTool {
   const text = TEXTS[action];
-  const inputSchema = argumentsSchema(action);
-  if (inputSchema["required"] === undefined) delete (inputSchema as Record<string, unknown>)["required"];
   return {
     name: `${MEMORY_TOOL_NAME}_${action}`,
     action,
@@ -99,7 +89,8 @@ function defineTool(action: MemoryAction): MemoryMcpTool {
     description: text.description,
     // Ingesting the same content again, or forgetting what is gone, changes nothing more.
     annotations: toolAnnotations(text.title, { readOnly: text.readOnly, destructive: text.destructive, idempotent: true }),
-    inputSchema,
+    // The action's schema without its action member (the tool's name stands for it), closed like the roundtable's.
+    inputSchema: actionArgumentsJsonSchema(memoryActionSchemas[action]),
   };
 }
 
@@ -146,7 +137,9 @@ export function createMemoryMcpTools(options: MemoryMcpToolsOptions): MemoryMcpT
     call(name, args) {
       const tool = MEMORY_MCP_TOOLS.find((t) => t.name === name);
       if (tool === undefined) return undefined;
-      const result = runMemoryTool(store, { ...args, action: tool.action });
+      // One-action mode, as for the roundtable tools: the action is the tool's, an `action` argument is refused, and
+      // the texts name only the arguments this tool has.
+      const result = runMemoryTool(store, args, { action: tool.action });
       return { content: [{ type: "text", text: result.text }], isError: result.isError };
     },
     close() {

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { actionArgumentsJsonSchema } from "@orphus/shared-tool";
 import {
   ROUNDTABLE_ACTIONS,
   ROUNDTABLE_TOOL_NAME,
@@ -141,11 +141,8 @@ const TEXTS: Record<RoundtableAction, ToolText> = {
 };
 
 function argumentsSchema(action: RoundtableAction): RoundtableMcpTool["inputSchema"] {
-  // Widened to one object type: the eight action schemas form a union, whose omit TypeScript cannot call. The
-  // shared schemas are closed, and so is this one: `additionalProperties: false`, an unknown argument an isError.
-  const schema = (roundtableActionSchemas[action] as z.ZodObject).omit({ action: true }).strict();
-  const { $schema: _drop, ...json } = z.toJSONSchema(schema, { target: "draft-2020-12", io: "input" });
-  return { ...json, type: "object" };
+  // The shared schemas are closed, and so is this one: `additionalProperties: false`, an unknown argument an isError.
+  return actionArgumentsJsonSchema(roundtableActionSchemas[action]);
 }
 
 function defineTool(action: RoundtableAction): RoundtableMcpTool {

@@ -5,6 +5,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { openMemory } from "@orphus/memory";
 import { MEMORY_MCP_TOOLS } from "../src/memory-tools.js";
 import { connectSdkStdio, endBroker, shortAgentDir } from "./support/stdio.js";
+import { HOSTILE_BODY, HOSTILE_BODY_LINES, expectShowable } from "../../../test-support/hostile-text.js";
 
 async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ text: string; isError: boolean }> {
   const result = (await client.callTool({ name, arguments: args })) as { content: { text: string }[]; isError?: boolean };
@@ -80,5 +81,45 @@ describe("over stdio", () => {
     } finally {
       reader.close();
     }
+  });
+
+  test("one tool per action: an action argument refused, a misspelled one named with the nearest, nothing names an action", async () => {
+    expect(await call(critic.client, "memory_query", { query: "x", action: "get" })).toEqual({
+      isError: true,
+      text: 'Invalid memory call: query: unknown argument "action" (this tool runs query already; leave it out); got {"query":"x","action":"get"}',
+    });
+    expect(await call(critic.client, "memory_query", { qeury: "release" })).toEqual({
+      isError: true,
+      text:
+        'Invalid memory call: query: unknown argument "qeury" (nearest known: "query"); query takes query, budget, ' +
+        'limit, offset; query: a query needs words; got {"qeury":"release"}',
+    });
+    const forget = await call(librarian.client, "memory_forget", {});
+    expect(forget).toEqual({ isError: true, text: "Invalid memory call: forget: give either id or source; got {}" });
+    await expect(
+      critic.client.callTool({ name: "memory_query", arguments: [1, 2] as unknown as Record<string, unknown> }),
+    ).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("must be a JSON object of named arguments") });
+  });
+
+  test("hostile titles, sources and bodies reach the host escaped and cleaned", async () => {
+    const ingest = await call(librarian.client, "memory_ingest", {
+      title: "Hostile plan\u200bner",
+      body: `${HOSTILE_BODY} hostiletoken`,
+      source: "docs/\u202eevil.md",
+      tags: ["t\u{E0041}ag"],
+    });
+    expect(ingest.isError).toBe(false);
+    const query = await call(critic.client, "memory_query", { query: "hostiletoken" });
+    expectShowable(query.text);
+    expect(query.text).toContain("] Hostile plan\\u{200B}ner · docs/\\u{202E}evil.md");
+    expect(query.text).toContain(`  ${HOSTILE_BODY_LINES.join(" ")} hostiletoken`);
+    const id = Number(/\[#(\d+)\] Hostile/.exec(query.text)?.[1]);
+    const page = await call(critic.client, "memory_get", { id });
+    expectShowable(page.text);
+    expect(page.text).toContain("tags: t\\u{E0041}ag");
+    expect(page.text.split("\n").slice(2)).toEqual([...HOSTILE_BODY_LINES.slice(0, -1), `${HOSTILE_BODY_LINES.at(-1)} hostiletoken`]);
+    const refused = await call(critic.client, "memory_forget", { source: "docs/\u202eevil.md" });
+    expect(refused.isError).toBe(true);
+    expectShowable(refused.text);
   });
 });

@@ -1,21 +1,21 @@
-// The texts a model or a person reads from the store. Every piece of stored text passes safe-text.ts on the way,
-// and every answer is bounded: a query's hits by its budget (plus one marker line), a page by its limit.
+// The texts a model or a person reads from the store. Every piece of stored text passes shown.ts on the way (names
+// escaped, content sanitised), and every answer is bounded: a query's hits by its budget (plus one marker line), a
+// page by its limit (plus the marker and the entry's header line), a report by its listed lines.
+import { cutAtWord } from "@orphus/digest";
 import {
   EXCERPT_MAX_CHARS,
   EXCERPT_MIN_CHARS,
   MAX_MARKER_CHARS,
-  MAX_SOURCE_CHARS,
+  MAX_SHOWN_SKIPS,
   MAX_TITLE_CHARS,
+  SHOWN_QUERY_MAX_CHARS,
+  SHOWN_REASON_MAX_CHARS,
   SHOWN_SOURCE_MAX_CHARS,
+  SHOWN_STORE_MAX_CHARS,
+  SHOWN_TAGS_MAX_CHARS,
   SHOWN_TITLE_MAX_CHARS,
 } from "../limits.js";
-import { cutFromStart, cutToFit, safeBlock, safeLine, safeLines } from "./safe-text.js";
-
-/** Longest store path shown in a marker line (the start is cut). */
-const SHOWN_STORE_MAX_CHARS = 200;
-
-/** Longest query text shown in a marker line. */
-const SHOWN_QUERY_MAX_CHARS = 80;
+import { contentBlock, contentLine, shownName, shownPath, shownTags } from "./shown.js";
 
 /** Every answer's marker line starts with this. */
 export const MEMORY_MARKER_PREFIX = "[memory ";
@@ -38,33 +38,44 @@ export function plural(count: number, one: string, many: string = `${one}s`): st
   return `${NUMBER.format(count)} ${count === 1 ? one : many}`;
 }
 
-/** The store as a marker line names it, from its sanitised path (the start is cut). */
-function storeLabelOf(safeStore: string): string {
-  return cutFromStart(safeStore, SHOWN_STORE_MAX_CHARS);
+/** The store as a marker line names it: its path escaped, the start cut when long. */
+export function shownStore(store: string): string {
+  return shownPath(store, SHOWN_STORE_MAX_CHARS);
 }
 
-/** A marker line from a store label and a text that are sanitised already. */
-function markerOf(label: string, safeText: string): string {
-  return cutToFit(`${MEMORY_MARKER_PREFIX}${label}] ${safeText}`, MAX_MARKER_CHARS);
-}
-
-/** The marker line: names the store, then says what the answer holds and how to get the rest. */
+/**
+ * The marker line: names the store, then says what the answer holds and how to get the rest. `text` is the
+ * package's own words with any stored or user text in it already shown (escaped or sanitised, each within its own
+ * limit); the line is cut at a word to MAX_MARKER_CHARS as a last guard, which those limits keep from happening.
+ */
 export function markerLine(store: string, text: string): string {
-  const [safeStore, safeText] = safeLines([
-    [store, MAX_SOURCE_CHARS],
-    [text, MAX_MARKER_CHARS],
-  ]) as [string, string];
-  return markerOf(storeLabelOf(safeStore), safeText);
+  return cutAtWord(`${MEMORY_MARKER_PREFIX}${shownStore(store)}] ${text}`, MAX_MARKER_CHARS);
 }
 
+/** A query as an answer quotes it: content, on one line, cut at a word. */
 function quoted(query: string): string {
-  return `"${safeLine(query, SHOWN_QUERY_MAX_CHARS)}"`;
+  return `"${contentLine(query, SHOWN_QUERY_MAX_CHARS)}"`;
 }
 
-/** A hit's header line from its sanitised title and source: id, title, source and (in several parts) which part. */
-function headerLine(hit: HitRow, title: string, source: string): string {
-  const shownSource = cutFromStart(source, SHOWN_SOURCE_MAX_CHARS);
-  return `[#${hit.id}] ${title === "" ? "(untitled)" : title} · ${shownSource}${hit.parts > 1 ? ` (part ${hit.part}/${hit.parts})` : ""}`;
+/** A source as an answer quotes it (forget, a skipped path): escaped, the start cut when long. */
+export function quotedSource(source: string): string {
+  return `"${shownPath(source, SHOWN_SOURCE_MAX_CHARS)}"`;
+}
+
+/** The lines an ingest report lists its skips in: at most MAX_SHOWN_SKIPS, the rest counted. */
+export function skippedLines(skipped: readonly { readonly path: string; readonly reason: string }[]): string[] {
+  const lines = skipped
+    .slice(0, MAX_SHOWN_SKIPS)
+    .map((skip) => `  skipped ${quotedSource(skip.path)}: ${contentLine(skip.reason, SHOWN_REASON_MAX_CHARS)}`);
+  if (skipped.length > MAX_SHOWN_SKIPS) lines.push(`  … and ${NUMBER.format(skipped.length - MAX_SHOWN_SKIPS)} more skipped`);
+  return lines;
+}
+
+/** A hit's header line: id, title, source and (in several parts) which part. */
+function headerLine(hit: HitRow): string {
+  const title = hit.title === "" ? "(untitled)" : shownName(hit.title, SHOWN_TITLE_MAX_CHARS);
+  const source = shownPath(hit.source, SHOWN_SOURCE_MAX_CHARS);
+  return `[#${hit.id}] ${title} · ${source}${hit.parts > 1 ? ` (part ${hit.part}/${hit.parts})` : ""}`;
 }
 
 /** What a query found, to render. */
@@ -97,53 +108,35 @@ export interface RenderedQuery {
  * Hits within `budget` characters plus the marker line (first). Headers are spent first, best hit first, and stop at
  * the first that does not fit, so what is shown is always the top of the ranking and the marker's offset continues
  * it; what budget is left goes to excerpts, best hit first, each cut to fit, until less than EXCERPT_MIN_CHARS is
- * left. Excerpts are found only for the hits they are shown for. The sanitiser runs once for the store, the query,
- * the titles and the sources, and once for each round of excerpts (one round unless sanitising shortened some).
+ * left. Excerpts are found (and sanitised) only for the hits they are shown for.
  */
 export function renderQuery(input: QueryRender): RenderedQuery {
   const { hits } = input;
-  const safe = safeLines([
-    [input.store, MAX_SOURCE_CHARS],
-    [input.query, SHOWN_QUERY_MAX_CHARS],
-    ...hits.map((hit): [string, number] => [hit.title, SHOWN_TITLE_MAX_CHARS]),
-    ...hits.map((hit): [string, number] => [hit.source, MAX_SOURCE_CHARS]),
-  ]);
   let allowance = input.budget + 1; // n lines joined by n - 1 newlines fit `budget` when their costs fit budget + 1
   const headers: string[] = [];
-  for (let index = 0; index < hits.length; index++) {
-    const header = headerLine(hits[index] as HitRow, safe[2 + index] as string, safe[2 + hits.length + index] as string);
+  for (const hit of hits) {
+    const header = headerLine(hit);
     if (header.length + 1 > allowance) break;
     headers.push(header);
     allowance -= header.length + 1;
   }
   const shown = headers.length;
-  const raw: string[] = [];
-  const excerpts: string[] = [];
-  // Rounds: find the raw excerpts that may fit (a sanitised excerpt is never longer than its raw text), sanitise
-  // them together, place them; another round only when sanitising left room for more.
-  for (let next = 0; next < shown && allowance - 3 >= EXCERPT_MIN_CHARS; ) {
-    const round: number[] = [];
-    for (let room = allowance; next < shown && room - 3 >= EXCERPT_MIN_CHARS; next++) {
-      const text = input.excerpt(next);
-      raw[next] = text;
-      round.push(next);
-      room -= Math.min(text.length, EXCERPT_MAX_CHARS) + 3;
-    }
-    const cleaned = safeLines(round.map((index): [string, number] => [raw[index] as string, EXCERPT_MAX_CHARS]));
-    round.forEach((index, k) => {
-      const excerpt = cleaned[k] as string;
-      const room = Math.min(excerpt.length, allowance - 3);
-      if (excerpt === "" || room < Math.min(EXCERPT_MIN_CHARS, excerpt.length)) return;
-      excerpts[index] = `  ${cutToFit(excerpt, room)}`;
-      allowance -= (excerpts[index] as string).length + 1;
-    });
-  }
   const lines: string[] = [];
+  const excerpts: (string | undefined)[] = [];
   headers.forEach((header, index) => {
     lines.push(header);
-    if (excerpts[index] !== undefined) lines.push(excerpts[index]);
+    // An excerpt line costs its two spaces of indent and its line break besides its text.
+    if (allowance - 3 < EXCERPT_MIN_CHARS) return;
+    const raw = input.excerpt(index);
+    const line = contentLine(raw, EXCERPT_MAX_CHARS);
+    const room = Math.min(line.length, allowance - 3);
+    if (line === "" || room < Math.min(EXCERPT_MIN_CHARS, line.length)) return;
+    const excerpt = `  ${cutAtWord(line, room)}`;
+    lines.push(excerpt);
+    excerpts[index] = raw;
+    allowance -= excerpt.length + 1;
   });
-  const query = `"${safe[1] as string}"`;
+  const query = quoted(input.query);
   const count = (n: number): string => (input.totalExact ? NUMBER.format(n) : `more than ${NUMBER.format(n)}`);
   const hitCount = (n: number): string => (input.totalExact ? plural(n, "hit") : `more than ${plural(n, "hit")}`);
   const remaining = input.total - input.offset - shown;
@@ -163,8 +156,7 @@ export function renderQuery(input: QueryRender): RenderedQuery {
       (remaining > 0 || !input.totalExact ? `; ${count(remaining)} more: query again with offset ${input.offset + shown}` : "") +
       "; get <id> reads an entry in full";
   }
-  const shownExcerpts = headers.map((_, index) => (excerpts[index] === undefined ? undefined : raw[index]));
-  return { text: [markerOf(storeLabelOf(safe[0] as string), summary), ...lines].join("\n"), shown, excerpts: shownExcerpts };
+  return { text: [markerLine(input.store, summary), ...lines].join("\n"), shown, excerpts: headers.map((_, index) => excerpts[index]) };
 }
 
 /** The answer to a query when no store exists: where it was looked for, what creates it, and the split-store hint. */
@@ -183,8 +175,8 @@ export function emptyStoreText(store: string): string {
   return markerLine(
     store,
     "the memory store is empty: it exists, but nothing has been ingested into it (or everything was forgotten). " +
-      "A librarian fills it: ORPHUS_ROUNDTABLE_ROLE=librarian orphus-memory ingest <file or folder…>, or the memory " +
-      "tool's ingest action as librarian",
+      "A librarian fills it: ORPHUS_ROUNDTABLE_ROLE=librarian orphus-memory ingest <file or folder…>, or an ingest " +
+      "through the memory tool by the librarian role",
   );
 }
 
@@ -226,7 +218,10 @@ export interface EntryRender extends EntryFacts {
   readonly end: number;
 }
 
-/** A page of one entry: the marker (where the page sits, how to get the next), the entry's header, the page. */
+/**
+ * A page of one entry: the marker (where the page sits, how to get the next), the entry's header (its title, source
+ * and tags escaped as names) and the page (content, sanitised).
+ */
 export function renderEntryPage(entry: EntryRender): string {
   const length = entry.body.length;
   const where =
@@ -235,11 +230,11 @@ export function renderEntryPage(entry: EntryRender): string {
       : `#${entry.id}, characters ${entry.offset}–${entry.end} of ${length}` +
         (entry.end < length ? `; more: get ${entry.id} with offset ${entry.end}` : " (the end)");
   const facts = [
-    `source ${cutFromStart(safeLine(entry.source, MAX_SOURCE_CHARS), SHOWN_SOURCE_MAX_CHARS)}`,
+    `source ${shownPath(entry.source, SHOWN_SOURCE_MAX_CHARS)}`,
     ...(entry.parts > 1 ? [`part ${entry.part}/${entry.parts}`] : []),
-    ...(entry.tags.length > 0 ? [`tags: ${safeLine(entry.tags.join(", "), SHOWN_TITLE_MAX_CHARS)}`] : []),
+    ...(entry.tags.length > 0 ? [`tags: ${shownTags(entry.tags, SHOWN_TAGS_MAX_CHARS)}`] : []),
     `ingested ${new Date(entry.ingestedAt).toISOString()}`,
   ];
-  const title = safeLine(entry.title, MAX_TITLE_CHARS);
-  return [markerLine(entry.store, where), `[#${entry.id}] ${title} · ${facts.join(" · ")}`, safeBlock(entry.body.slice(entry.offset, entry.end))].join("\n");
+  const title = entry.title === "" ? "(untitled)" : shownName(entry.title, MAX_TITLE_CHARS);
+  return [markerLine(entry.store, where), `[#${entry.id}] ${title} · ${facts.join(" · ")}`, contentBlock(entry.body.slice(entry.offset, entry.end))].join("\n");
 }

@@ -5,7 +5,7 @@ import { chmodSync, closeSync, linkSync, openSync, readSync, statSync, unlinkSyn
 import * as path from "node:path";
 import Database from "better-sqlite3";
 import { ensurePrivateDir } from "@orphus/agent-env";
-import { StoreBusyError, StoreCorruptError, StoreForeignError, StorePathError, StoreVersionError } from "../errors.js";
+import { StoreBusyError, StoreCorruptError, StoreDriverError, StoreForeignError, StorePathError, StoreVersionError } from "../errors.js";
 import { STORE_APPLICATION_ID } from "../limits.js";
 import { MIGRATIONS, type Migration } from "./schema.js";
 
@@ -64,9 +64,18 @@ function tightenFiles(file: string): void {
   }
 }
 
-/** Maps SQLite's failures to this package's errors; anything else passes unchanged. */
+/**
+ * Whether `error` is the driver failing to load its native module: Node's dlopen refusing it (built for another
+ * Node's ABI) or the bindings loader finding no build at all. The driver loads it on the first `new Database`.
+ */
+function isDriverLoadFailure(error: unknown, code: string): boolean {
+  return code === "ERR_DLOPEN_FAILED" || (error instanceof Error && error.message.startsWith("Could not locate the bindings file"));
+}
+
+/** Maps SQLite's failures (and the driver's failure to load) to this package's errors; anything else passes unchanged. */
 export function storeFailure(file: string, error: unknown, busyTimeoutMs: number): unknown {
   const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : "";
+  if (isDriverLoadFailure(error, code)) return new StoreDriverError(file, process.version, (error as Error).message, { cause: error });
   if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) return new StoreBusyError(file, busyTimeoutMs, { cause: error });
   if (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB") {
     return new StoreCorruptError(file, (error as Error).message, { cause: error });

@@ -35,12 +35,13 @@ import {
   noMatchText,
   noWordsText,
   plural,
+  quotedSource,
   renderEntryPage,
   renderQuery,
+  skippedLines,
   type EntryFacts,
   type HitRow,
 } from "../render/answers.js";
-import { safeLine } from "../render/safe-text.js";
 import { ExcerptFinder } from "./excerpt.js";
 import { openStoreFile, storeExists, storeFailure, type Connection } from "./open.js";
 import { queryWords } from "./query-text.js";
@@ -53,6 +54,12 @@ export interface MemoryOptions {
   readonly dir?: string;
   /** The role this caller acts as; default `ORPHUS_ROUNDTABLE_ROLE`. Only `librarian` may ingest and forget. */
   readonly role?: string;
+  /**
+   * Where `role` came from, as a refusal names it (`this session's role is "critic" (from the session name)`); default
+   * `option`. A host that resolves the role its own way (a pi session's flag or name) says which, and, without a
+   * role, why it has none.
+   */
+  readonly roleSource?: string;
   /** Where the directory and the role are resolved from; default process.env. */
   readonly env?: EnvLike;
   /** How long a statement waits for another writer; default {@link BUSY_TIMEOUT_MS}. */
@@ -275,7 +282,7 @@ export class MemoryStore {
   readonly location: MemoryLocation;
   /** The role this caller acts as, or undefined when none is configured. */
   readonly role: string | undefined;
-  /** Where the role came from: `option`, `ORPHUS_ROUNDTABLE_ROLE` or `none`. */
+  /** Where the role came from: `option` (or the `roleSource` option), `ORPHUS_ROUNDTABLE_ROLE` or `none`. */
   readonly roleSource: string;
   private readonly busyTimeoutMs: number;
   private readonly now: () => number;
@@ -289,7 +296,7 @@ export class MemoryStore {
     this.location = { dir: resolved.dir, path: path.join(resolved.dir, STORE_FILE_NAME), source: resolved.source };
     const role = options.role?.trim() === "" ? undefined : options.role?.trim();
     this.role = role ?? roleFromEnv(env);
-    this.roleSource = role !== undefined ? "option" : this.role !== undefined ? ROLE_ENV : "none";
+    this.roleSource = role !== undefined ? (options.roleSource ?? "option") : this.role !== undefined ? ROLE_ENV : (options.roleSource ?? "none");
     this.busyTimeoutMs = checkInteger("busyTimeoutMs", options.busyTimeoutMs ?? BUSY_TIMEOUT_MS, 0, 600_000);
     this.now = options.now ?? Date.now;
     this.migrations = options.migrations;
@@ -381,9 +388,7 @@ export class MemoryStore {
         (tally.entriesRemoved > 0 ? `, ${plural(tally.entriesRemoved, "entry", "entries")} replaced` : ""),
     ];
     if (skipped.length > 0) parts.push(`skipped ${plural(skipped.length, "item")}`);
-    const lines = [markerLine(this.path, parts.join("; "))];
-    for (const skip of skipped.slice(0, MAX_LISTED_SKIPS)) lines.push(`  skipped ${safeLine(`${skip.path}: ${skip.reason}`, MAX_SOURCE_CHARS)}`);
-    if (skipped.length > MAX_LISTED_SKIPS) lines.push(`  … and ${skipped.length - MAX_LISTED_SKIPS} more skipped`);
+    const lines = [markerLine(this.path, parts.join("; ")), ...skippedLines(skipped)];
     return {
       store: this.path,
       ...tally,
@@ -645,7 +650,7 @@ export class MemoryStore {
         const name = (target as { source: string }).source;
         const source = sql.sourceByName.get(name) ?? (name.startsWith("note:") ? undefined : sql.sourceByName.get(path.resolve(name)));
         if (source === undefined) {
-          return { store: this.path, entriesRemoved: 0, sourcesRemoved: 0, text: markerLine(this.path, `no source ${JSON.stringify(name.slice(0, 200))}: nothing forgotten`) };
+          return { store: this.path, entriesRemoved: 0, sourcesRemoved: 0, text: markerLine(this.path, `no source ${quotedSource(name)}: nothing forgotten`) };
         }
         const removed = sql.deleteSourceEntries.run(source.id).changes;
         sql.deleteSource.run(source.id);
@@ -653,7 +658,7 @@ export class MemoryStore {
           store: this.path,
           entriesRemoved: removed,
           sourcesRemoved: 1,
-          text: markerLine(this.path, `forgot ${plural(removed, "entry", "entries")} of source ${JSON.stringify(name.slice(0, 200))}`),
+          text: markerLine(this.path, `forgot ${plural(removed, "entry", "entries")} of source ${quotedSource(name)}`),
         };
       }).immediate(),
     );

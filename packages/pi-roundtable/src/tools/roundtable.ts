@@ -7,16 +7,7 @@ import {
   runRoundtableTool,
 } from "@orphus/roundtable-client";
 import type { RoundtableSeat } from "../seat.js";
-import type { SharedTool } from "./shared.js";
-
-/** Lets the client's own parser drop null members; input it refuses goes on to pi's check unchanged. */
-function dropNulls(args: unknown): unknown {
-  try {
-    return parseRoundtableToolInput(args);
-  } catch {
-    return args;
-  }
-}
+import { checkedBy, type SharedTool } from "./shared.js";
 
 /** The shared `roundtable` tool, run through the seat's client (leased, and the broker started, on the first call). */
 export function roundtableTool(seat: RoundtableSeat): SharedTool {
@@ -26,7 +17,7 @@ export function roundtableTool(seat: RoundtableSeat): SharedTool {
     description: ROUNDTABLE_TOOL_DESCRIPTION,
     parameters: roundtableToolJsonSchema(),
     promptSnippet: "Deliberate with other agents in shared rooms: join, post, digest (bounded), fetch",
-    prepareArguments: dropNulls,
+    prepareArguments: checkedBy(parseRoundtableToolInput, (refusal) => describeToolError("call", refusal)),
     async run(input, signal) {
       let client;
       try {

@@ -1,5 +1,6 @@
 import { sanitizeText } from "@orphus/digest";
 import { boundedText, MAX_ERROR_TEXT_CHARS } from "@orphus/roundtable-client";
+import { ToolArgumentsRefusedError } from "../errors.js";
 import type { PiContext, PiExtensionApi } from "../pi.js";
 
 /** What a call of a shared tool returns: text for the model, and whether the call failed. */
@@ -9,8 +10,8 @@ export interface SharedToolResult {
 }
 
 /**
- * A tool the Orphus hosts share (the roundtable tool of @orphus/roundtable-client; next, memory): one name, one JSON
- * Schema, one runner that never throws. The extension only adapts it to pi's tool interface.
+ * A tool the Orphus hosts share (the roundtable tool of @orphus/roundtable-client, the memory tool of @orphus/memory):
+ * one name, one JSON Schema, one runner that never throws. The extension only adapts it to pi's tool interface.
  */
 export interface SharedTool {
   readonly name: string;
@@ -22,10 +23,27 @@ export interface SharedTool {
   readonly parameters: Readonly<Record<string, unknown>>;
   /** One line for the "Available tools" list of pi's system prompt. */
   readonly promptSnippet?: string;
-  /** Normalises raw arguments before pi validates them (models send null for absent members). */
+  /** Checks raw arguments before pi validates them: returns them normalised, or throws the tool's refusal (checkedBy). */
   readonly prepareArguments?: (args: unknown) => unknown;
   /** Runs one call; every failure comes back as a result with isError set. */
   run(input: unknown, signal: AbortSignal | undefined, ctx: PiContext): Promise<SharedToolResult>;
+}
+
+/**
+ * A shared tool's `prepareArguments`: the tool's own check of the arguments, run before pi validates them against
+ * the schema. Accepted arguments come back as the check returns them (null members dropped, as models send them for
+ * an absent one). A refusal is thrown as the tool's own error text (an unknown argument named with the nearest known
+ * one; bounded; sanitised), which pi returns as the call's error result: pi's own validation, whose text quotes the
+ * raw arguments whole and names no nearest argument, never answers a shared tool's call.
+ */
+export function checkedBy(check: (args: unknown) => unknown, describe: (refusal: unknown) => string): (args: unknown) => unknown {
+  return (args) => {
+    try {
+      return check(args);
+    } catch (refusal) {
+      throw new ToolArgumentsRefusedError(sanitizeText(describe(refusal)), { cause: refusal });
+    }
+  };
 }
 
 /** The `details` of a shared tool's result in the session: which tool, and whether it failed. */

@@ -1,6 +1,4 @@
-import type { z } from "zod";
-import { describeIssues } from "@orphus/roundtable-protocol";
-import { shownName } from "./shown.js";
+import { MAX_COMPARED_NAME_CHARS } from "./limits.js";
 
 /** Case, `_`, `-` and spaces do not tell two argument names apart: `timeout_seconds` is `timeoutSeconds`. */
 function normalise(name: string): string {
@@ -25,16 +23,13 @@ function editDistance(a: string, b: string): number {
   return at(a.length, b.length);
 }
 
-/** Longest name compared, so a hostile argument name cannot make the comparison expensive. */
-const MAX_COMPARED_CHARS = 64;
-
 /**
  * The known name closest to `name`: the same name spelled another way, else one containing it (or contained in it,
  * `timeout` → `timeoutSeconds`), else the fewest edits (`bugdet` → `budget`); ties go to the earlier known name.
- * Undefined when nothing is known.
+ * Undefined when nothing is known. Reads at most MAX_COMPARED_NAME_CHARS characters of `name`.
  */
 export function nearestName(name: string, known: readonly string[]): string | undefined {
-  const wanted = normalise(name.slice(0, MAX_COMPARED_CHARS));
+  const wanted = normalise(name.slice(0, MAX_COMPARED_NAME_CHARS));
   let best: string | undefined;
   let bestScore = Number.POSITIVE_INFINITY;
   for (const candidate of known) {
@@ -47,33 +42,4 @@ export function nearestName(name: string, known: readonly string[]): string | un
     }
   }
   return best;
-}
-
-/** Most unknown argument names one message lists. */
-const MAX_LISTED_UNKNOWN = 3;
-
-/** Quotes an argument name for a message: escaped as a name is (nothing invisible dropped), cut short. */
-function quoted(name: string): string {
-  return `"${shownName(name)}"`;
-}
-
-/**
- * What is wrong with a call of `action`, in one line: each unknown argument named with the nearest one the action
- * takes (`unknown argument "bugdet" (nearest known: "budget"); digest takes room, budget`), then the other issues as
- * `path: message`. `known` lists the arguments the action takes, and only those are named.
- */
-export function describeToolIssues(action: string, issues: readonly z.core.$ZodIssue[], known: readonly string[]): string {
-  const parts: string[] = [];
-  const unknown = issues.flatMap((issue) => (issue.code === "unrecognized_keys" ? issue.keys : []));
-  for (const name of unknown.slice(0, MAX_LISTED_UNKNOWN)) {
-    const nearest = nearestName(name, known);
-    parts.push(`unknown argument ${quoted(name)}${nearest === undefined ? "" : ` (nearest known: ${quoted(nearest)})`}`);
-  }
-  if (unknown.length > MAX_LISTED_UNKNOWN) parts.push(`and ${unknown.length - MAX_LISTED_UNKNOWN} more unknown`);
-  if (unknown.length > 0) {
-    parts.push(known.length === 0 ? `${action} takes no arguments` : `${action} takes ${known.join(", ")}`);
-  }
-  const rest = issues.filter((issue) => issue.code !== "unrecognized_keys");
-  if (rest.length > 0) parts.push(describeIssues(rest));
-  return parts.join("; ");
 }
