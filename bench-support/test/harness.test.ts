@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { alternateBlocks, blockRatios, compareInBlocks, summarise } from "../harness.js";
 import { formatRatio, reportRatio, RESULTS_FILE_ENV } from "../report.js";
-import { BENCH_CPU_ENV, benchCpu, parseCpu, pinnedCommand } from "../cpu.js";
+import { BENCH_CPU_ENV, benchCpu, latencyPlacements, parseCpu, pinnedCommand } from "../cpu.js";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -151,5 +151,20 @@ describe("CPU pinning", () => {
     expect(parseCpu("12")).toBe(12);
     expect(() => parseCpu("0-3")).toThrow(/a CPU is a number such as 0, got "0-3"/);
     expect(() => parseCpu("")).toThrow(/a CPU is a number/);
+  });
+
+  test("a latency benchmark runs same-CPU (judged), then cross-CPU; unpinned, saying why, without taskset", () => {
+    expect(latencyPlacements({ cpu: 1, cpuCount: 2, taskset: true })).toEqual([
+      { kind: "same-cpu", clientCpu: 1, serverCpu: 1, note: "client and servers on CPU 1" },
+      { kind: "cross-cpu", clientCpu: 1, serverCpu: 0, note: "client on CPU 1, servers on CPU 0" },
+    ]);
+    expect(latencyPlacements({ cpuCount: 1, taskset: true, cpu: 0 })[1]).toEqual({
+      kind: "cross-cpu",
+      note: "client and servers on different CPUs",
+      unavailable: "this machine has one CPU",
+    });
+    expect(latencyPlacements({ taskset: false })).toEqual([
+      { kind: "unpinned", note: "unpinned: taskset is not available here, so the scheduler placed client and servers" },
+    ]);
   });
 });

@@ -132,6 +132,15 @@ describe("a malformed payload stops the batch", () => {
     expect(error.message).toBe("Malformed frame: expected a UTF-8 payload, got 22c32822 (4 bytes)");
   });
 
+  test("a literal U+FFFD is text, and U+FFFD beside damage does not hide it", () => {
+    // The decoder reads a replacement character in the decoded text as a hint to validate the bytes; a payload
+    // that carries one legitimately must decode, and damage elsewhere in it must still be refused.
+    expect(decodeChunks([frame({ text: "\uFFFD ok" })])).toEqual([{ text: "\uFFFD ok" }]);
+    const damaged = Buffer.concat([Buffer.from('"\uFFFD', "utf8"), Buffer.from([0xc3, 0x28]), Buffer.from('"')]);
+    const error = thrown(() => decodeChunks([rawFrame(damaged)]));
+    expect(error.message).toBe("Malformed frame: expected a UTF-8 payload, got 22efbfbdc32822 (7 bytes)");
+  });
+
   test("a zero-length payload is malformed (the empty string is not JSON)", () => {
     expect(thrown(() => decodeChunks([Buffer.alloc(4)])).code).toBe("ERR_FRAME_MALFORMED");
     expect(thrown(() => decodeChunks([Buffer.alloc(2), Buffer.alloc(2)])).code).toBe("ERR_FRAME_MALFORMED");

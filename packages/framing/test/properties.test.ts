@@ -1,6 +1,7 @@
+import { isUtf8 } from "node:buffer";
 import fc from "fast-check";
 import { expect, test } from "vitest";
-import { encodeFrame, FrameDecoder, FramingError } from "@orphus/framing";
+import { encodeFrame, FrameDecoder, FramingError, type FrameMalformedError } from "@orphus/framing";
 
 /** Splits bytes at arbitrary cut points (sorted, deduplicated) into chunks. */
 function split(bytes: Buffer, cuts: readonly number[]): Buffer[] {
@@ -62,6 +63,36 @@ test("arbitrary bytes never throw anything but a typed framing error", () => {
         }
       },
     ),
+    { numRuns: 1000 },
+  );
+});
+
+test("any payload is refused as invalid UTF-8 exactly when isUtf8 says so, in any chunking", () => {
+  // The reference: validate the bytes, then parse. The decoder validates only text that decoded to U+FFFD.
+  const reference = (payload: Buffer): string => {
+    if (!isUtf8(payload)) return "invalid-utf8";
+    try {
+      JSON.parse(payload.toString("utf8"));
+      return "ok";
+    } catch {
+      return "invalid-json";
+    }
+  };
+  const inString = fc.uint8Array({ maxLength: 40 }).map((bytes) => Buffer.concat([Buffer.from('"'), bytes, Buffer.from('"')]));
+  const withReplacement = inString.map((bytes) => Buffer.concat([bytes.subarray(0, 1), Buffer.from("\uFFFD"), bytes.subarray(1)]));
+  fc.assert(
+    fc.property(fc.oneof(inString, withReplacement, fc.uint8Array({ maxLength: 40 }).map(Buffer.from)), cuts, (payload, cutPoints) => {
+      const header = Buffer.alloc(4);
+      header.writeUInt32BE(payload.length, 0);
+      const decoder = new FrameDecoder();
+      let outcome = "ok";
+      try {
+        for (const chunk of split(Buffer.concat([header, payload]), cutPoints)) decoder.push(chunk, () => undefined);
+      } catch (error) {
+        outcome = (error as FrameMalformedError).reason;
+      }
+      expect(outcome).toBe(reference(payload));
+    }),
     { numRuns: 1000 },
   );
 });

@@ -1,12 +1,75 @@
 // Shared by the broker benchmarks: separate processes for the broker (the bundled bin, as a published install
-// spawns it) and for the raw echo floor, and one client that talks to either the same way.
+// spawns it, or the fan-out entry bundled the same way) and for the floors (raw echo, raw forwarder, framed JS
+// echo), and clients that count frames by their headers alone, so the client side costs the same whichever server
+// it talks to.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { performance } from "node:perf_hooks";
 import { FrameDecoder, encodeFrame } from "@orphus/framing";
-import { bundleBrokerBin } from "../test/bundle-bin.js";
+import { applyPlacement, latencyPlacements, type Placement } from "../../../bench-support/cpu.js";
+import type { RatioReport } from "../../../bench-support/report.js";
+import { bundleBrokerBin, bundleProgram } from "../test/bundle-bin.js";
+
+/** The body of every benchmark post (180 characters), so a post frame and its floor's frame are 228 bytes. */
+export const POST_BODY = "The ring keeps 500 messages; sequence numbers are never reused, so afterSeq stays stable. ".repeat(2);
+
+/** Milliseconds printed as microseconds, for a figure's detail. */
+export function micros(ms: number): string {
+  return `${(ms * 1000).toFixed(1)} µs`;
+}
+
+/** The processes and temporary directories a benchmark started, ended and removed by {@link withBenchScope}. */
+export interface BenchScope {
+  readonly children: ChildProcess[];
+  readonly cleanups: (() => void)[];
+}
+
+/** Runs `body`, then stops every child it started and removes every directory it made, even when it throws. */
+export async function withBenchScope(body: (scope: BenchScope) => Promise<void>): Promise<void> {
+  const scope: BenchScope = { children: [], cleanups: [] };
+  try {
+    await body(scope);
+  } finally {
+    await Promise.all(scope.children.map(stop));
+    for (const cleanup of scope.cleanups.reverse()) cleanup();
+  }
+}
+
+/** One latency placement being measured: where, the suffix of its figures' names, and whether targets apply. */
+export interface PlacedRun {
+  readonly placement: Placement;
+  /** True for the same-CPU (or unpinned) figure the targets are judged on; false for the cross-CPU one beside it. */
+  readonly judged: boolean;
+  /** "" when judged, "-cross-cpu" otherwise. */
+  readonly suffix: string;
+  /** `target` where this run is judged, nothing where not: spread into a {@link RatioReport}. */
+  readonly target: (target: NonNullable<RatioReport["target"]>) => Pick<RatioReport, "target">;
+}
+
+/**
+ * Runs `measure` once per latency placement (bench-support/cpu.ts), after moving this process and `servers` there:
+ * client and servers on one CPU (judged), then on different CPUs (reported beside it). A placement this machine
+ * cannot give is printed as not measured, under `label`.
+ */
+export async function acrossPlacements(
+  label: string,
+  servers: readonly ChildProcess[],
+  measure: (run: PlacedRun) => Promise<void>
+): Promise<void> {
+  for (const placement of latencyPlacements()) {
+    const judged = placement.kind !== "cross-cpu";
+    const suffix = judged ? "" : "-cross-cpu";
+    if (placement.unavailable !== undefined) {
+      process.stdout.write(`${label}${suffix}: not measured (${placement.unavailable})\n`);
+      continue;
+    }
+    applyPlacement(placement, servers.map((child) => child.pid as number));
+    await measure({ placement, judged, suffix, target: (target) => (judged ? { target } : {}) });
+  }
+}
 
 /** A temporary directory (short, for socket paths), removed by `cleanup`. */
 export function tempDir(cleanups: (() => void)[]): string {
@@ -20,6 +83,13 @@ export async function bundledBin(cleanups: (() => void)[]): Promise<string> {
   const bin = await bundleBrokerBin();
   cleanups.push(() => rmSync(dirname(dirname(bin)), { recursive: true, force: true }));
   return bin;
+}
+
+/** Builds the fan-out benchmarks' broker (bench/broker-entry.ts) the way the bin is built; removed by `cleanup`. */
+export async function bundledFanOutBroker(cleanups: (() => void)[]): Promise<string> {
+  const program = await bundleProgram("broker-entry", join(import.meta.dirname, "broker-entry.ts"));
+  cleanups.push(() => rmSync(dirname(program), { recursive: true, force: true }));
+  return program;
 }
 
 /** Connects to `socketPath`, retrying every millisecond while nothing listens there yet. */
@@ -37,18 +107,30 @@ export function connectWhenReady(socketPath: string): Promise<Socket> {
   });
 }
 
-/** Spawns a broker from the bundled bin over `agentDir`; resolves once it accepts connections. */
-export async function spawnBroker(bin: string, agentDir: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [bin, "--agent-dir", agentDir, "--idle-ms", "600000"], { stdio: "ignore" });
-  (await connectWhenReady(join(agentDir, "roundtable", "broker.sock"))).destroy();
+/** The socket of the broker over `agentDir`. */
+export function brokerSocket(agentDir: string): string {
+  return join(agentDir, "roundtable", "broker.sock");
+}
+
+/** Spawns a broker program (the bin, or the fan-out entry) over `agentDir`; resolves once it accepts connections. */
+export async function spawnBroker(program: string, agentDir: string): Promise<ChildProcess> {
+  const args = program.endsWith("broker-entry.js")
+    ? [program, agentDir]
+    : [program, "--agent-dir", agentDir, "--idle-ms", "600000"];
+  const child = spawn(process.execPath, args, { stdio: "ignore" });
+  (await connectWhenReady(brokerSocket(agentDir))).destroy();
   return child;
 }
 
-/** Spawns the raw echo server (or, with `framed`, the minimal framed JS server) on `socketPath`; resolves once it listens. */
-export async function spawnEcho(socketPath: string, framed = false): Promise<ChildProcess> {
-  const args = framed
-    ? ["--conditions=@orphus/source", "--import", "tsx", join(import.meta.dirname, "framed-echo-server.ts"), socketPath]
-    : [join(import.meta.dirname, "echo-server.mjs"), socketPath];
+/** The floors: a raw echo, a framed JS echo (decodes and encodes), a raw forwarder (answers and forwards). */
+export type Floor = "echo" | "framed-echo" | "forwarder";
+
+/** Spawns a floor server on `socketPath`; resolves once it listens. */
+export async function spawnFloor(floor: Floor, socketPath: string): Promise<ChildProcess> {
+  const args =
+    floor === "framed-echo"
+      ? ["--conditions=@orphus/source", "--import", "tsx", join(import.meta.dirname, "framed-echo-server.ts"), socketPath]
+      : [join(import.meta.dirname, floor === "echo" ? "echo-server.mjs" : "forwarder-server.mjs"), socketPath];
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
   await new Promise<void>((resolve) => child.stdout?.once("data", () => resolve()));
   return child;
@@ -63,41 +145,114 @@ export function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-/** A frame-speaking client: counts every frame that comes back and can wait for the next one. */
+/**
+ * Counts whole frames in a byte stream by their 4-byte headers, never decoding a payload: a client of the broker and
+ * a client of a floor then do the same work per frame, so the ratio is the servers'.
+ */
+export class FrameCounter {
+  frames = 0;
+  /** Header bytes read of the frame in progress (0 to 3), and their value so far. */
+  #headerBytes = 0;
+  #length = 0;
+  /** Payload bytes of the frame in progress still to come. */
+  #remaining = 0;
+
+  /** Reads `chunk`; returns how many frames it completed. */
+  push(chunk: Buffer): number {
+    let done = 0;
+    let offset = 0;
+    while (offset < chunk.length) {
+      if (this.#remaining > 0) {
+        const take = Math.min(this.#remaining, chunk.length - offset);
+        offset += take;
+        this.#remaining -= take;
+        if (this.#remaining === 0) done++;
+      } else if (this.#headerBytes === 0 && chunk.length - offset >= 4) {
+        this.#remaining = chunk.readUInt32BE(offset);
+        offset += 4;
+        if (this.#remaining === 0) done++;
+      } else {
+        this.#length = this.#length * 256 + (chunk[offset] as number);
+        offset++;
+        if (++this.#headerBytes === 4) {
+          this.#remaining = this.#length;
+          this.#headerBytes = 0;
+          this.#length = 0;
+          if (this.#remaining === 0) done++;
+        }
+      }
+    }
+    this.frames += done;
+    return done;
+  }
+}
+
+/** Frames received by a set of connections together, and a wait for the total to reach a count. */
+export class FrameTally {
+  total = 0;
+  /** When the total last reached the count waited for (performance.now()). */
+  reachedAt = 0;
+  #target = Number.POSITIVE_INFINITY;
+  #resolve: (() => void) | undefined;
+
+  /** Counts `frames` more; called from a connection's data handler. */
+  add(frames: number): void {
+    this.total += frames;
+    if (this.total >= this.#target && this.#resolve !== undefined) {
+      this.reachedAt = performance.now();
+      const resolve = this.#resolve;
+      this.#resolve = undefined;
+      this.#target = Number.POSITIVE_INFINITY;
+      resolve();
+    }
+  }
+
+  /** Resolves once the total reaches `count`, noting the time it did in `reachedAt`. */
+  until(count: number): Promise<void> {
+    if (this.total >= count) {
+      this.reachedAt = performance.now();
+      return Promise.resolve();
+    }
+    this.#target = count;
+    return new Promise((resolve) => (this.#resolve = resolve));
+  }
+}
+
+/** A frame-speaking client: counts every frame that comes back (by header) and can wait for a count. */
 export class BenchClient {
   readonly socket: Socket;
-  received = 0;
-  #decoder = new FrameDecoder();
-  #waiter: (() => void) | undefined;
-  #target = 0;
+  /** Where its frames count; a group of listeners shares one. */
+  tally: FrameTally;
+  readonly #counter = new FrameCounter();
 
-  private constructor(socket: Socket) {
+  private constructor(socket: Socket, tally: FrameTally) {
     this.socket = socket;
+    this.tally = tally;
     socket.setNoDelay?.(true);
     socket.on("data", (chunk: Buffer) => {
-      this.#decoder.push(chunk, () => this.received++);
-      if (this.#waiter !== undefined && this.received >= this.#target) {
-        const waiter = this.#waiter;
-        this.#waiter = undefined;
-        waiter();
-      }
+      const frames = this.#counter.push(chunk);
+      if (frames > 0) this.tally.add(frames);
     });
   }
 
-  static async connect(socketPath: string): Promise<BenchClient> {
-    return new BenchClient(await connectWhenReady(socketPath));
+  /** Connects to `socketPath`; frames it receives count in `tally` (its own by default). */
+  static async connect(socketPath: string, tally = new FrameTally()): Promise<BenchClient> {
+    return new BenchClient(await connectWhenReady(socketPath), tally);
   }
 
-  /** Resolves once `count` frames in all have come back. */
+  /** Frames this client received. */
+  get received(): number {
+    return this.#counter.frames;
+  }
+
+  /** Resolves once `count` frames in all have come back (to this client's tally). */
   until(count: number): Promise<void> {
-    if (this.received >= count) return Promise.resolve();
-    this.#target = count;
-    return new Promise((resolve) => (this.#waiter = resolve));
+    return this.tally.until(count);
   }
 
   /** Writes `frame` and resolves when the next frame comes back (a reply, or the echo). */
   roundTrip(frame: Buffer): Promise<void> {
-    const next = this.received + 1;
+    const next = this.tally.total + 1;
     this.socket.write(frame);
     return this.until(next);
   }
@@ -112,10 +267,65 @@ export class BenchClient {
   }
 }
 
-/** Says hello as `role` and joins `room`. */
-export async function member(socketPath: string, role: string, room: string): Promise<BenchClient> {
+/** The hello a benchmark client says, as `role`, at this protocol version. */
+export function helloFrame(role: string): Buffer {
+  return encodeFrame({ id: 1, op: "hello", protocol: "orphus-roundtable", version: 2, role, pid: process.pid });
+}
+
+/**
+ * Says hello as `role` and joins `room`; once joined, its frames count in `tally` (its own by default), so the join
+ * events of members joining later are all a shared tally sees of the set-up.
+ */
+export async function member(socketPath: string, role: string, room: string, tally?: FrameTally): Promise<BenchClient> {
   const client = await BenchClient.connect(socketPath);
-  await client.request({ id: 1, op: "hello", protocol: "orphus-roundtable", version: 1, role, pid: process.pid });
-  await client.request({ id: 2, op: "join", room });
+  client.socket.write(Buffer.concat([helloFrame(role), encodeFrame({ id: 2, op: "join", room })]));
+  await client.until(2);
+  if (tally !== undefined) client.tally = tally;
   return client;
+}
+
+/** The broker's status result, over a connection of its own (decoded, unlike the counting clients). */
+export async function brokerStatus(socketPath: string): Promise<Record<string, unknown>> {
+  const socket = await connectWhenReady(socketPath);
+  const decoder = new FrameDecoder();
+  return new Promise((resolve) => {
+    socket.on("data", (chunk: Buffer) =>
+      decoder.push(chunk, (value) => {
+        const reply = value as { id?: number; result?: Record<string, unknown> };
+        if (reply.id !== 2) return;
+        socket.destroy();
+        resolve(reply.result ?? {});
+      })
+    );
+    socket.write(Buffer.concat([helloFrame("bench-status"), encodeFrame({ id: 2, op: "status" })]));
+  });
+}
+
+/**
+ * Pipelines `count` frames from `client` with at most `window` unanswered, refilling as answers come back, and
+ * returns the answered frames per second.
+ */
+export async function pipelinedRate(
+  client: BenchClient,
+  frame: () => Buffer,
+  count: number,
+  window: number
+): Promise<number> {
+  const base = client.tally.total;
+  let sent = 0;
+  const start = performance.now();
+  const refill = (): void => {
+    const batch: Buffer[] = [];
+    while (sent < count && sent - (client.tally.total - base) < window) {
+      batch.push(frame());
+      sent++;
+    }
+    if (batch.length > 0) client.socket.write(Buffer.concat(batch));
+  };
+  refill();
+  while (client.tally.total - base < count) {
+    await client.until(Math.min(base + count, client.tally.total + window / 2));
+    refill();
+  }
+  return count / ((performance.now() - start) / 1000);
 }

@@ -20,6 +20,7 @@ import { BrokerConnection, type ConnectionHost } from "./connection.js";
 import { RefusalError } from "./errors.js";
 import { idOf, isRecord } from "./frame-fields.js";
 import { FullRefusals } from "./full-refusal.js";
+import { Outbox } from "./outbox.js";
 import { resolveBrokerOptions, type BrokerOptions, type ResolvedBrokerOptions, type TimerHandle } from "./options.js";
 import { brokerPidPath, brokerSocketPath, checkSocketPath } from "./paths.js";
 import { watchSocketPath } from "./path-watch.js";
@@ -131,6 +132,7 @@ class RunningBroker implements Broker, ConnectionHost {
   readonly maxFrameBytes: number;
   readonly maxOutboundBytes: number;
   readonly pingDropBytes: number;
+  readonly outbox = new Outbox();
   readonly #options: ResolvedBrokerOptions;
   readonly #server: Server;
   readonly #identity: SocketIdentity | undefined;
@@ -352,6 +354,7 @@ class RunningBroker implements Broker, ConnectionHost {
         return;
       }
       connection.role = request.role;
+      connection.peerVersion = request.version;
       this.#service.attach(connection, request.role);
       this.#clearHelloTimer(connection);
       this.#reply(connection, {

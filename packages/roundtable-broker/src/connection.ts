@@ -1,5 +1,15 @@
 import type { Socket } from "node:net";
 import { attachFrameDecoder } from "@orphus/framing";
+import { OLDEST_PEER_VERSION, readsPostsEvents } from "@orphus/roundtable-protocol";
+import type { EventNotice } from "./event-notice.js";
+import type { Outbox } from "./outbox.js";
+import { PostRun } from "./post-run.js";
+
+/**
+ * Largest turn's worth of frames joined into one buffer before writing; above it they leave as one `writev`. A copy
+ * of this much costs about what a syscall does, so joining never costs more than it saves.
+ */
+const JOIN_FRAMES_UP_TO_BYTES = 64 * 1024;
 
 /** Why a connection ended, as the log says it. */
 export type CloseReason = "peer" | "framing" | "backpressure" | "refused" | "shutdown" | "hello-timeout";
@@ -9,6 +19,8 @@ export interface ConnectionHost {
   readonly maxFrameBytes: number;
   readonly maxOutboundBytes: number;
   readonly pingDropBytes: number;
+  /** Writes each connection's frames of a turn at its end. */
+  readonly outbox: Outbox;
   onFrame(connection: BrokerConnection, value: unknown): void;
   onFramingError(connection: BrokerConnection, error: unknown): void;
   onBackpressure(connection: BrokerConnection, queuedBytes: number): void;
@@ -19,9 +31,11 @@ export interface ConnectionHost {
  * One client connection: its decoder, its role once it said hello, and its outbound queue. Rooms are joined by
  * the role, not the connection (RoomService).
  *
- * The outbound queue is the socket's own write buffer, bounded here: a ping is dropped (and counted) while the
- * backlog is at or above `pingDropBytes`; a reply is never dropped, but a reply that would take the backlog past
- * `maxOutboundBytes` closes the connection instead, so a stalled reader cannot make the broker buffer without bound.
+ * Frames sent to a connection in one turn of the event loop are queued and leave in one write when the turn ends
+ * (see Outbox), post events of one room merged for a version-2 peer. The outbound queue is that turn's queue plus
+ * the socket's own write buffer, bounded here: a ping is dropped (and counted) while the backlog is at or above
+ * `pingDropBytes`; a reply is never dropped, but a reply that would take the backlog past `maxOutboundBytes` closes
+ * the connection instead, so a stalled reader cannot make the broker buffer without bound.
  */
 export class BrokerConnection {
   /** Role named by hello; undefined until then. */
@@ -30,9 +44,15 @@ export class BrokerConnection {
   pingsDropped = 0;
   /** The pending hello timeout (a handle of the broker's injected timers) until the connection says hello. */
   helloTimer: unknown;
+  /** The protocol version the peer said hello with; 1 (no merged events) until it has. */
+  peerVersion = OLDEST_PEER_VERSION;
   #closeReason: CloseReason | undefined;
-  /** Whether this turn of the event loop wrote nothing yet, one frame, or more (then the socket is corked). */
-  #turn: "idle" | "written" | "corked" = "idle";
+  /** Frames and runs of posts queued this turn, in order; written together when the turn ends. */
+  #pending: (Buffer | PostRun)[] = [];
+  /** Bytes of #pending once encoded. */
+  #queuedBytes = 0;
+  /** The open run of posts of each room: the next post of that room joins it. */
+  readonly #runs = new Map<string, PostRun>();
 
   constructor(readonly id: number, readonly socket: Socket, private readonly host: ConnectionHost) {
     attachFrameDecoder(
@@ -42,6 +62,8 @@ export class BrokerConnection {
           if (this.#closeReason === undefined) host.onFrame(this, value);
         },
         onError: (error) => {
+          // The frames before the bad one were answered: their replies leave before the stream is destroyed.
+          this.flush(host.outbox);
           this.#closeReason ??= "framing";
           host.onFramingError(this, error);
         },
@@ -61,70 +83,121 @@ export class BrokerConnection {
     return this.#closeReason;
   }
 
-  /** Bytes written but not yet taken by the peer. */
+  /** Bytes queued this turn or written but not yet taken by the peer. */
   get queuedBytes(): number {
-    return this.socket.writableLength;
+    return this.socket.writableLength + this.#queuedBytes;
   }
 
   /** Queues a reply. Never dropped: when it would pass the high-water mark the connection is closed instead. */
   sendReply(frame: Buffer): void {
     if (!this.#writable()) return;
-    const queued = this.socket.writableLength;
-    if (queued + frame.length > this.host.maxOutboundBytes) {
+    const queued = this.queuedBytes + frame.length;
+    if (queued > this.host.maxOutboundBytes) {
       this.#closeReason = "backpressure";
-      this.host.onBackpressure(this, queued + frame.length);
+      this.host.onBackpressure(this, queued);
+      this.#drop();
       this.socket.destroy();
       return;
     }
-    this.#write(frame);
+    this.#queueFrame(frame);
   }
 
-  /** Queues a ping, or drops it (returning false) while the peer is behind. */
-  sendEvent(frame: Buffer): boolean {
+  /**
+   * Queues an event, or drops it (returning false) while the peer is behind. A post event to a version-2 peer joins
+   * the run of its room's posts queued since the last other frame, so they leave as one posts event; a reply or a
+   * membership event ends the runs, so merging never moves a post ahead of a frame queued before it.
+   */
+  sendEvent(notice: EventNotice): boolean {
     if (!this.#writable()) return false;
-    if (this.socket.writableLength >= this.host.pingDropBytes) {
+    if (this.queuedBytes >= this.host.pingDropBytes) {
       this.pingsDropped++;
       return false;
     }
-    this.#write(frame);
+    if (!notice.mergeable || !readsPostsEvents(this.peerVersion)) {
+      this.#queueFrame(notice.frame);
+      return true;
+    }
+    const room = notice.event.room;
+    const run = this.#runs.get(room);
+    if (run !== undefined) {
+      const before = run.bytes;
+      if (run.add(notice, this.host.maxFrameBytes)) {
+        this.#queuedBytes += run.bytes - before;
+        return true;
+      }
+    }
+    const opened = new PostRun(room, notice);
+    this.#runs.set(room, opened);
+    this.#queue(opened, opened.bytes);
     return true;
   }
 
-  /** Sends a last frame (a refusal) and closes once it is flushed. */
+  /** Sends what is queued, then a last frame (a refusal), and closes once it is flushed. */
   endWith(frame: Buffer, reason: CloseReason): void {
     if (!this.#writable()) return;
     this.#closeReason = reason;
+    const frames = this.#take(undefined);
+    frames.push(frame);
     // Destroy once flushed, so a peer that never closes its side cannot hold the connection half-open.
-    this.socket.end(frame, () => this.socket.destroy());
+    this.socket.end(frames.length === 1 ? frame : Buffer.concat(frames), () => this.socket.destroy());
   }
 
   /** Closes at once, dropping anything queued. */
   destroy(reason: CloseReason): void {
     this.#closeReason ??= reason;
+    this.#drop();
     this.socket.destroy();
   }
 
   /**
-   * The first frame of a turn of the event loop is written at once; any more in the same turn (a pipelined batch
-   * of requests, a burst of posts in a busy room) are corked and leave together in one writev when the turn ends.
-   * A lone request so pays no extra tick, and a batch pays one syscall. The bounds above see corked bytes too,
-   * since they count toward writableLength.
+   * Writes everything queued this turn in one write (the outbox calls it once the turn's work is done): small
+   * frames are joined into one buffer, since a copy of a few kilobytes costs less than a `writev` of many pieces;
+   * large ones leave corked, as one `writev`, so a big fetch page is not copied.
    */
-  #write(frame: Buffer): void {
-    if (this.#turn === "idle") {
-      this.#turn = "written";
-      process.nextTick(this.#endTurn);
-    } else if (this.#turn === "written") {
-      this.#turn = "corked";
-      this.socket.cork();
+  flush(outbox: Outbox): void {
+    if (!this.#writable()) {
+      this.#drop();
+      return;
     }
-    this.socket.write(frame);
+    if (this.#pending.length === 0) return;
+    const bytes = this.#queuedBytes;
+    const frames = this.#take(outbox);
+    if (frames.length === 1) {
+      this.socket.write(frames[0] as Buffer);
+    } else if (bytes <= JOIN_FRAMES_UP_TO_BYTES) {
+      this.socket.write(Buffer.concat(frames));
+    } else {
+      this.socket.cork();
+      for (const frame of frames) this.socket.write(frame);
+      this.socket.uncork();
+    }
   }
 
-  readonly #endTurn = (): void => {
-    if (this.#turn === "corked") this.socket.uncork();
-    this.#turn = "idle";
-  };
+  #queueFrame(frame: Buffer): void {
+    this.#runs.clear();
+    this.#queue(frame, frame.length);
+  }
+
+  #queue(item: Buffer | PostRun, bytes: number): void {
+    if (this.#pending.length === 0) this.host.outbox.schedule(this);
+    this.#pending.push(item);
+    this.#queuedBytes += bytes;
+  }
+
+  /** Empties the queue into frames, encoding posts runs (through the outbox, which shares a frame between peers). */
+  #take(outbox: Outbox | undefined): Buffer[] {
+    const frames = this.#pending.map((item) =>
+      item instanceof PostRun ? (outbox === undefined ? item.encode() : outbox.frameOf(item)) : item
+    );
+    this.#drop();
+    return frames;
+  }
+
+  #drop(): void {
+    this.#pending = [];
+    this.#runs.clear();
+    this.#queuedBytes = 0;
+  }
 
   #writable(): boolean {
     return this.#closeReason === undefined && !this.socket.destroyed && this.socket.writable;

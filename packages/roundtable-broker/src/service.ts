@@ -1,5 +1,4 @@
 import { renderDigest } from "@orphus/digest";
-import { encodeFrame } from "@orphus/framing";
 import {
   BodyTooLargeError,
   HeadlineTooLargeError,
@@ -23,6 +22,7 @@ import {
 } from "@orphus/roundtable-protocol";
 import type { BrokerConnection } from "./connection.js";
 import { RefusalError } from "./errors.js";
+import { EventNotice } from "./event-notice.js";
 import { cutFetchPage, fetchCharCap } from "./fetch-page.js";
 import { PostKeys } from "./post-keys.js";
 
@@ -254,12 +254,11 @@ export class RoomService {
    * except `cause`, the connection whose request caused it.
    */
   #emit(room: Room, event: RoundtableEvent, cause: BrokerConnection, departed?: string): void {
-    let frame: Buffer | undefined;
+    // Encoded once, and only if a connection hears it; each connection may merge a post with others of its room.
+    const notice = new EventNotice(event, this.options.maxFrameBytes);
     const send = (role: string): void => {
       for (const connection of this.#connections.get(role) ?? []) {
-        if (connection === cause) continue;
-        frame ??= encodeFrame(event, { maxFrameBytes: this.options.maxFrameBytes });
-        connection.sendEvent(frame);
+        if (connection !== cause) connection.sendEvent(notice);
       }
     };
     for (const role of room.members()) send(role);

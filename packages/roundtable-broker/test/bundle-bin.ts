@@ -8,10 +8,17 @@ import { brokerSourceBinPath } from "@orphus/roundtable-broker";
 import { binBuild } from "../tsup.config.js";
 
 /** Builds the bundled bin into a fresh temporary directory and returns the path of `bin/broker.js`. */
-export async function bundleBrokerBin(): Promise<string> {
+export function bundleBrokerBin(): Promise<string> {
+  return bundleProgram("bin/broker", brokerSourceBinPath());
+}
+
+/**
+ * Bundles the program at `entryPath` (absolute) exactly as the bin is bundled, into a fresh temporary directory, and
+ * returns the path of `<name>.js` there.
+ */
+export async function bundleProgram(name: string, entryPath: string): Promise<string> {
   const outDir = mkdtempSync(join(tmpdir(), "rt-bin-"));
   // The entry is absolute: tsup resolves relative ones from the working directory, which is not this package here.
-  const entry = { "bin/broker": brokerSourceBinPath() };
-  await build({ ...binBuild, entry, outDir, silent: true, config: false, sourcemap: false });
-  return join(outDir, "bin", "broker.js");
+  await build({ ...binBuild, entry: { [name]: entryPath }, outDir, silent: true, config: false, sourcemap: false });
+  return join(outDir, `${name}.js`);
 }

@@ -4,6 +4,7 @@
 // activity pings, digests, fetches, memory answers, and the tool's one-line replies.
 import type { MemoryStore } from "@orphus/memory";
 import { createRoundtableClient, renderActivityNotice, runRoundtableTool } from "@orphus/roundtable-client";
+import { announcedPosts } from "@orphus/roundtable-protocol";
 import { DEMO_ROLES, DEMO_ROOM, DEMO_SCRIPT, type Turn } from "./script.js";
 import { DEMO_DIGEST_BUDGET, DEMO_IDLE_MS, DEMO_PAUSE_MS, type ContextEntry, type RoleReport } from "./shared.js";
 
@@ -37,9 +38,11 @@ const memory: MemoryStore | undefined = memoryTool?.openMemory({ role });
 let newest = 0;
 let wake: (() => void) | undefined;
 client.onEvent((event) => {
-  if (event.event === "post" && event.seq > newest) {
-    newest = event.seq;
-    wake?.();
+  for (const { seq } of announcedPosts(event)) {
+    if (seq > newest) {
+      newest = seq;
+      wake?.();
+    }
   }
 });
 async function untilSeq(seq: number): Promise<void> {

@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { expect, test } from "vitest";
@@ -13,6 +14,14 @@ import { until } from "../../roundtable-client/test/support/tmp.js";
 const agent = useAgentDir();
 
 /** The bin's source, run with tsx as `pnpm roundtable` runs it. */
+/** A frame as the wire carries it: a 4-byte big-endian length, then the JSON. */
+function frame(value: unknown): Buffer {
+  const payload = Buffer.from(JSON.stringify(value));
+  const header = Buffer.alloc(4);
+  header.writeUInt32BE(payload.length);
+  return Buffer.concat([header, payload]);
+}
+
 const BIN = join(import.meta.dirname, "..", "src", "bin", "roundtable.ts");
 
 /** tsx's loader, as the root's `pnpm roundtable` script runs the bin. */
@@ -235,9 +244,27 @@ test("post starts a broker; status, rooms and tail read it; tail follows until i
   expect(tail.out()).not.toContain("first, from the terminal");
   await planner.post("design", "live line one\nlive line two \u001b[2J");
   await until(() => tail.out().includes("#3 planner"));
+  // Two posts in one write reach tail's connection in one turn of the broker: one merged posts event, followed too.
+  const critic = connect(join(agent.dir(), "roundtable", "broker.sock"));
+  critic.on("error", () => undefined);
+  critic.write(
+    Buffer.concat(
+      [
+        { id: 1, op: "hello", protocol: "orphus-roundtable", version: 2, role: "critic", pid: process.pid },
+        { id: 2, op: "join", room: "design" },
+        { id: 3, op: "post", room: "design", body: "merged one" },
+        { id: 4, op: "post", room: "design", body: "merged two" },
+      ].map(frame),
+    ),
+  );
+  await until(() => tail.out().includes("#5 critic"));
+  critic.destroy();
   stop.abort();
   expect(await tailing).toBe(0);
-  expect(tail.out()).toMatch(/^\d\d:\d\d:\d\d #2 human: a word from the terminal\n\d\d:\d\d:\d\d #3 planner: live line one\n {4}live line two \n$/);
+  expect(tail.out()).toMatch(
+    /^\d\d:\d\d:\d\d #2 human: a word from the terminal\n\d\d:\d\d:\d\d #3 planner: live line one\n {4}live line two \n/,
+  );
+  expect(tail.out()).toMatch(/\n\d\d:\d\d:\d\d #4 critic: merged one\n\d\d:\d\d:\d\d #5 critic: merged two\n$/);
   expect(tail.err()).toBe('following "design" as watcher; Ctrl-C to stop\n');
   expect(agent.spawned).toHaveLength(1);
 });

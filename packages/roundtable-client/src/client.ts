@@ -3,6 +3,7 @@ import {
   PROTOCOL_NAME,
   PROTOCOL_VERSION,
   WireRefusalError,
+  announcedPosts,
   type Op,
   type PostEvent,
   type RequestParams,
@@ -239,7 +240,10 @@ export class RoundtableClient {
     return this.request("status", {});
   }
 
-  /** Subscribes to raw broker events (membership churn included); returns the unsubscribe function. */
+  /**
+   * Subscribes to raw broker events (membership churn included), as the wire has them: several posts to one room may
+   * come as one `posts` event, so read posts with `announcedPosts(event)`. Returns the unsubscribe function.
+   */
   onEvent(listener: EventListener): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
@@ -269,9 +273,10 @@ export class RoundtableClient {
         outcome();
       };
       const unsubscribe = this.onEvent((event) => {
-        if (event.event !== "post" || event.seq === 0 || event.author === this.role) return;
         if (options.room !== undefined && event.room !== options.room) return;
-        finish(() => resolve(event));
+        // A posts event lists several posts: the first by another role is the one waited for.
+        const post = announcedPosts(event).find(({ seq, author }) => seq > 0 && author !== this.role);
+        if (post !== undefined) finish(() => resolve({ event: "post", room: event.room, ...post }));
       });
       const timer = this.#timers.setTimeout(() => finish(() => resolve(undefined)), options.timeoutMs);
       const onAbort = (): void => finish(() => resolve(undefined));
@@ -401,7 +406,7 @@ export class RoundtableClient {
   }
 
   #dispatch(event: RoundtableEvent): void {
-    if (event.event === "post") this.#coalescer?.push(event);
+    if (event.event === "post" || event.event === "posts") this.#coalescer?.push(event);
     for (const listener of this.#listeners) listener(event);
   }
 }

@@ -9,6 +9,7 @@ import {
   okReplySchemas,
   parseServerFrame,
   postEventSchema,
+  postsEventSchema,
   type ServerFrame,
   type Op,
   type RequestParams,
@@ -197,13 +198,15 @@ function parseFrame(value: unknown): ServerFrame {
     const schema =
       frame.event === "post"
         ? postEventSchema
-        : frame.event !== undefined
-          ? memberEventSchema
-          : frame.ok === true && isOp(frame.op)
-            ? okReplySchemas[frame.op]
-            : frame.ok === false
-              ? errorReplySchema
-              : undefined;
+        : frame.event === "posts"
+          ? postsEventSchema
+          : frame.event !== undefined
+            ? memberEventSchema
+            : frame.ok === true && isOp(frame.op)
+              ? okReplySchemas[frame.op]
+              : frame.ok === false
+                ? errorReplySchema
+                : undefined;
     const parsed = schema?.safeParse(value);
     if (parsed?.success === true) return parsed.data;
   }

@@ -4,12 +4,16 @@ import { sanitizeText } from "@orphus/digest";
 import { shownName } from "./shown.js";
 import { systemTimers, type TimerHandle, type Timers } from "./timers.js";
 
-/** What the coalescer reads of a broker event: a post event carries an author and a sequence number above 0. */
+/**
+ * What the coalescer reads of a broker event: a post event carries an author and a sequence number above 0; a posts
+ * event (several posts of one room merged into one frame) lists them.
+ */
 export interface ActivityEventLike {
   readonly event: string;
   readonly room: string;
-  readonly seq: number;
+  readonly seq?: number;
   readonly author?: string;
+  readonly posts?: readonly { readonly seq: number; readonly author: string }[];
 }
 
 /** Activity in one room during one quiet period: a count and who wrote, never a body. */
@@ -94,27 +98,42 @@ export class ActivityCoalescer {
     return total;
   }
 
-  /** Counts one event; returns whether it counted (false for churn, own posts, non-post events, after dispose). */
+  /**
+   * Counts the posts an event announces, one for a post event and each listed one for a posts event; returns
+   * whether any counted (false for churn, own posts, other events, after dispose).
+   */
   push(event: ActivityEventLike): boolean {
-    if (this.#disposed || event.seq === 0 || event.event !== "post" || event.author === undefined) return false;
-    if (event.author === this.#ignoreAuthor) return false;
-    let tally = this.#tallies.get(event.room);
-    if (tally === undefined && this.#tallies.size >= MAX_PING_ROOMS) {
-      this.#otherMessages++;
-    } else {
-      if (tally === undefined) {
-        tally = { count: 0, authors: new Map(), untrackedAuthors: false };
-        this.#tallies.set(event.room, tally);
-      }
-      tally.count++;
-      const seen = tally.authors.get(event.author);
-      if (seen !== undefined) tally.authors.set(event.author, seen + 1);
-      else if (tally.authors.size < MAX_TRACKED_AUTHORS) tally.authors.set(event.author, 1);
-      else tally.untrackedAuthors = true;
+    if (this.#disposed) return false;
+    let counted = false;
+    if (event.event === "post") {
+      if (event.seq !== undefined && event.author !== undefined) counted = this.#count(event.room, event.seq, event.author);
+    } else if (event.event === "posts") {
+      for (const post of event.posts ?? []) counted = this.#count(event.room, post.seq, post.author) || counted;
     }
+    if (!counted) return false;
     if (this.#maxTimer === undefined) this.#maxTimer = this.#timers.setTimeout(() => this.flush(), this.#maxDelayMs);
     if (this.#quietTimer !== undefined) this.#timers.clearTimeout(this.#quietTimer);
     this.#quietTimer = this.#timers.setTimeout(() => this.flush(), this.#windowMs);
+    return true;
+  }
+
+  /** Counts one post; false when it is no content (seq 0) or the ignored author's own. */
+  #count(room: string, seq: number, author: string): boolean {
+    if (seq === 0 || author === this.#ignoreAuthor) return false;
+    let tally = this.#tallies.get(room);
+    if (tally === undefined && this.#tallies.size >= MAX_PING_ROOMS) {
+      this.#otherMessages++;
+      return true;
+    }
+    if (tally === undefined) {
+      tally = { count: 0, authors: new Map(), untrackedAuthors: false };
+      this.#tallies.set(room, tally);
+    }
+    tally.count++;
+    const seen = tally.authors.get(author);
+    if (seen !== undefined) tally.authors.set(author, seen + 1);
+    else if (tally.authors.size < MAX_TRACKED_AUTHORS) tally.authors.set(author, 1);
+    else tally.untrackedAuthors = true;
     return true;
   }
 

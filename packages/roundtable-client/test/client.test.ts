@@ -1,3 +1,4 @@
+import type { Socket } from "node:net";
 import { expect, test } from "vitest";
 import {
   ClientClosedError,
@@ -38,6 +39,18 @@ async function countingConnector(): Promise<{ connector: Connector; calls: () =>
     },
     calls: () => calls,
   };
+}
+
+/** A client of role "planner" that joined "design" through the scripted server, and a way to push frames to it. */
+async function joinedPlanner(
+  options: Omit<ConstructorParameters<typeof RoundtableClient>[0], "connector" | "role"> = {},
+): Promise<{ client: RoundtableClient; send: (value: unknown) => void; socket: Socket }> {
+  const { connector } = await countingConnector();
+  const client = new RoundtableClient({ connector, role: "planner", ...options });
+  await client.join("design");
+  const socket = [...fixture.current().sockets][0];
+  if (socket === undefined) throw new Error("no connection");
+  return { client, socket, send: (value) => fixture.current().send(socket, value) };
 }
 
 test("constructing a client connects to nothing and warns about nothing", async () => {
@@ -128,16 +141,12 @@ test("a hello the broker refuses is not retried, and a closed client refuses cal
 });
 
 test("activity pings reach onActivity coalesced, without the client's own posts or churn", async () => {
-  const { connector } = await countingConnector();
   const notices: ActivityNotice[] = [];
-  const client = new RoundtableClient({ connector, role: "planner", onActivity: (n) => notices.push(n), pingWindowMs: 20 });
-  await client.join("design");
-  const socket = [...fixture.current().sockets][0];
-  if (socket === undefined) throw new Error("no connection");
-  fixture.current().send(socket, { event: "join", room: "design", seq: 0, role: "critic" });
-  fixture.current().send(socket, { event: "post", room: "design", seq: 1, author: "planner" });
-  fixture.current().send(socket, { event: "post", room: "design", seq: 2, author: "critic" });
-  fixture.current().send(socket, { event: "post", room: "design", seq: 3, author: "critic" });
+  const { client, send } = await joinedPlanner({ onActivity: (n) => notices.push(n), pingWindowMs: 20 });
+  send({ event: "join", room: "design", seq: 0, role: "critic" });
+  send({ event: "post", room: "design", seq: 1, author: "planner" });
+  send({ event: "post", room: "design", seq: 2, author: "critic" });
+  send({ event: "post", room: "design", seq: 3, author: "critic" });
   await until(() => notices.length === 1);
   expect(notices[0]).toEqual({
     rooms: [{ room: "design", count: 2, authors: ["critic"], otherAuthors: 0 }],
@@ -147,16 +156,45 @@ test("activity pings reach onActivity coalesced, without the client's own posts 
   client.close();
 });
 
-test("waitForPost resolves on another role's post, times out quietly, and rejects when the connection goes", async () => {
-  const { connector } = await countingConnector();
-  const client = new RoundtableClient({ connector, role: "planner" });
-  await client.join("design");
-  const socket = [...fixture.current().sockets][0];
-  if (socket === undefined) throw new Error("no connection");
+test("a merged posts event reaches onActivity as every post it lists, the client's own left out", async () => {
+  const notices: ActivityNotice[] = [];
+  const { client, send } = await joinedPlanner({ onActivity: (n) => notices.push(n), pingWindowMs: 20 });
+  const posts = [
+    { seq: 4, author: "critic" },
+    { seq: 5, author: "planner" },
+    { seq: 6, author: "reviewer" },
+    { seq: 7, author: "critic" },
+  ];
+  send({ event: "posts", room: "design", posts });
+  await until(() => notices.length === 1);
+  expect(notices[0]).toEqual({
+    rooms: [{ room: "design", count: 3, authors: ["critic", "reviewer"], otherAuthors: 0 }],
+    otherMessages: 0,
+    total: 3,
+  });
+  client.close();
+});
+
+test("waitForPost finds another role's post inside a merged posts event", async () => {
+  const { client, send } = await joinedPlanner();
   const waiting = client.waitForPost({ room: "design", timeoutMs: 5000 });
-  fixture.current().send(socket, { event: "post", room: "other", seq: 1, author: "critic" });
-  fixture.current().send(socket, { event: "post", room: "design", seq: 1, author: "planner" });
-  fixture.current().send(socket, { event: "post", room: "design", seq: 2, author: "critic" });
+  const posts = [
+    { seq: 8, author: "planner" },
+    { seq: 9, author: "critic" },
+    { seq: 10, author: "reviewer" },
+  ];
+  send({ event: "posts", room: "other", posts: posts.slice(1) });
+  send({ event: "posts", room: "design", posts });
+  await expect(waiting).resolves.toEqual({ event: "post", room: "design", seq: 9, author: "critic" });
+  client.close();
+});
+
+test("waitForPost resolves on another role's post, times out quietly, and rejects when the connection goes", async () => {
+  const { client, send, socket } = await joinedPlanner();
+  const waiting = client.waitForPost({ room: "design", timeoutMs: 5000 });
+  send({ event: "post", room: "other", seq: 1, author: "critic" });
+  send({ event: "post", room: "design", seq: 1, author: "planner" });
+  send({ event: "post", room: "design", seq: 2, author: "critic" });
   await expect(waiting).resolves.toEqual({ event: "post", room: "design", seq: 2, author: "critic" });
   await expect(client.waitForPost({ timeoutMs: 10 })).resolves.toBeUndefined();
   const controller = new AbortController();

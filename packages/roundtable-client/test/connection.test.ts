@@ -102,6 +102,7 @@ test("events are validated and passed on; requests beyond the in-flight maximum 
     (_, socket) => {
       socket.write(encodeFrame({ event: "post", room: "a", seq: 3, author: "critic" }));
       socket.write(encodeFrame({ event: "join", room: "a", seq: 0, role: "critic" }));
+      socket.write(encodeFrame({ event: "posts", room: "a", posts: [{ seq: 4, author: "critic" }, { seq: 5, author: "planner" }] }));
       return undefined;
     },
     { onEvent: (event) => events.push(event), maxPending: 2 },
@@ -112,9 +113,18 @@ test("events are validated and passed on; requests beyond the in-flight maximum 
     code: "ERR_TOO_MANY_PENDING",
     message: "Cannot send rooms: 2 requests are already waiting for the broker, the maximum in flight",
   });
-  await until(() => events.length === 4);
+  await until(() => events.length === 6);
   expect(events[0]).toEqual({ event: "post", room: "a", seq: 3, author: "critic" });
   expect(events[1]).toEqual({ event: "join", room: "a", seq: 0, role: "critic" });
+  // A merged posts event is an event like the others, passed on as the wire has it.
+  expect(events[2]).toEqual({
+    event: "posts",
+    room: "a",
+    posts: [
+      { seq: 4, author: "critic" },
+      { seq: 5, author: "planner" },
+    ],
+  });
   connection.close();
   await Promise.all([first, second]);
 });

@@ -17,6 +17,24 @@ function collect(options: { ignoreAuthor?: string } = {}) {
   return { notices, coalescer };
 }
 
+test("a posts event counts every post it lists, as the same post events one by one would", () => {
+  const merged = collect({ ignoreAuthor: "me" });
+  const single = collect({ ignoreAuthor: "me" });
+  const posts = [
+    { seq: 1, author: "critic" },
+    { seq: 2, author: "me" },
+    { seq: 3, author: "reviewer" },
+    { seq: 4, author: "critic" },
+  ];
+  expect(merged.coalescer.push({ event: "posts", room: "design", posts })).toBe(true);
+  for (const p of posts) single.coalescer.push(post("design", p.author, p.seq));
+  expect(merged.coalescer.pending).toBe(3);
+  expect(merged.coalescer.flush()).toEqual(single.coalescer.flush());
+  // Only the ignored author's own posts: nothing counted, no timer armed.
+  expect(merged.coalescer.push({ event: "posts", room: "design", posts: [{ seq: 5, author: "me" }] })).toBe(false);
+  expect(vi.getTimerCount()).toBe(0);
+});
+
 test("events within 1.5 s of each other make one notice, delivered 1.5 s after the last", () => {
   const { notices, coalescer } = collect();
   coalescer.push(post("design", "critic", 1));
@@ -134,11 +152,12 @@ test("bad windows are refused before anything runs", () => {
 });
 
 test("property: notices count exactly the content events, per room, and nothing is lost or invented", () => {
+  const listed = fc.record({ author: fc.constantFrom("planner", "critic", "reviewer", "me"), seq: fc.nat({ max: 3 }) });
   const event = fc.record({
     room: fc.constantFrom("a", "b", "c"),
-    author: fc.constantFrom("planner", "critic", "reviewer", "me"),
-    seq: fc.nat({ max: 3 }),
-    churn: fc.boolean(),
+    // A post event announces its first post, a posts event all of them, churn none.
+    form: fc.constantFrom("post", "posts", "join"),
+    posts: fc.array(listed, { minLength: 1, maxLength: 4 }),
     gap: fc.integer({ min: 0, max: 3000 }),
   });
   fc.assert(
@@ -146,12 +165,16 @@ test("property: notices count exactly the content events, per room, and nothing 
       const { notices, coalescer } = collect({ ignoreAuthor: "me" });
       const expected = new Map<string, { count: number; authors: Set<string> }>();
       for (const e of events) {
-        coalescer.push({ event: e.churn ? "join" : "post", room: e.room, seq: e.seq, author: e.author });
-        // The naive reference: content is a post with seq > 0 by someone else.
-        if (!e.churn && e.seq > 0 && e.author !== "me") {
+        const first = e.posts[0] as { author: string; seq: number };
+        if (e.form === "posts") coalescer.push({ event: "posts", room: e.room, posts: e.posts });
+        else coalescer.push({ event: e.form, room: e.room, seq: e.form === "join" ? 0 : first.seq, author: first.author });
+        // The naive reference: content is each announced post with seq > 0 by someone else.
+        const announced = e.form === "posts" ? e.posts : e.form === "post" ? [first] : [];
+        for (const p of announced) {
+          if (p.seq === 0 || p.author === "me") continue;
           const entry = expected.get(e.room) ?? { count: 0, authors: new Set<string>() };
           entry.count++;
-          entry.authors.add(e.author);
+          entry.authors.add(p.author);
           expected.set(e.room, entry);
         }
         vi.advanceTimersByTime(e.gap);

@@ -10,6 +10,7 @@ import {
   MAX_ERROR_MESSAGE_LENGTH,
   MAX_FETCH_CHARS,
   MAX_FETCH_LIMIT,
+  MAX_POSTS_PER_EVENT,
   MAX_ROOM_NAME_LENGTH,
   OLDEST_PEER_VERSION,
   MAX_VALID_ROOM_NAME_LENGTH,
@@ -19,7 +20,15 @@ import {
   ROOM_NAME_PATTERN,
 } from "./constants.js";
 import { PROTOCOL_EXAMPLES, type ProtocolExample } from "./examples.js";
-import { OPS, errorReplySchema, memberEventSchema, postEventSchema, requestSchemas, resultSchemas } from "./schemas.js";
+import {
+  OPS,
+  errorReplySchema,
+  memberEventSchema,
+  postEventSchema,
+  postsEventSchema,
+  requestSchemas,
+  resultSchemas,
+} from "./schemas.js";
 
 /** Where the generated document lives, relative to the repository root. */
 export const PROTOCOL_DOC_PATH = "docs/protocol.md";
@@ -162,6 +171,10 @@ export function renderProtocolDoc(): string {
       "room, the seq and the author, never the body. Membership churn (`join`, `leave`, `disconnect`) goes out with `seq: 0`, so it cannot " +
       "pass for content. A slow reader may miss events (the broker drops pings rather than buffer without bound); " +
       "it never misses a reply.",
+    "- Post events for one room that wait for a connection in the same turn of the broker's event loop reach a " +
+      "version-2 connection as one `posts` event listing them in seq order; a lone post still comes as a `post` " +
+      "event, and a version-1 connection gets only `post` events. What a connection is sent in one turn leaves " +
+      "in one write.",
     "- `digest` moves the role's read cursor to the newest message it covered; `fetch` moves it to the newest " +
       "message it returned. A cursor never moves backwards.",
     "- A `fetch` page stops at `limit` messages, at `maxChars` characters of message text, or at the broker's " +
@@ -198,6 +211,7 @@ export function renderProtocolDoc(): string {
     `| error message | at most ${MAX_ERROR_MESSAGE_LENGTH} characters |`,
     `| idempotency-key syntax | \`${IDEMPOTENCY_KEY_PATTERN.source}\` |`,
     `| idempotency keys remembered | the last ${IDEMPOTENCY_KEY_WINDOW} keyed posts of each room (broker default) |`,
+    `| posts one \`posts\` event lists | 1 to ${MAX_POSTS_PER_EVENT} |`,
     `| post body | at most ${bytes(BROKER_DEFAULT_LIMITS.bodyBytes)} bytes of UTF-8 (32 KiB) by the broker's default ` +
       "(its `maxBodyBytes` option); a longer body is refused with `ERR_BODY_TOO_LARGE` |",
     `| post headline | at most ${bytes(BROKER_DEFAULT_LIMITS.headlineBytes)} bytes of UTF-8 by the broker's default ` +
@@ -221,6 +235,9 @@ export function renderProtocolDoc(): string {
       "version-1 client ignores reply members it does not know (its zod objects strip them), so it misreads nothing.",
     "- Version 2 also carries `idempotencyKey` on `post` and `repeated` in its result. Neither needed a bump of " +
       "its own: a broker that knew no keys would strip the key and store the post once, as it always did.",
+    "- Version 2 also merges post events: several posts to one room waiting for a connection at once come as one " +
+      "`posts` event listing them. A version-1 client would fail on an event kind it does not know, so a broker " +
+      "sends a connection that said hello with version 1 one `post` event per post, as before.",
     "",
     "## Error codes",
     "",
@@ -233,7 +250,7 @@ export function renderProtocolDoc(): string {
     ...OPS.flatMap((op) => [renderOp(op), ""]),
     ...renderSection(
       "Events",
-      [postEventSchema, memberEventSchema],
+      [postEventSchema, postsEventSchema, memberEventSchema],
       examplesWhere((e) => e.kind === "event")
     ),
     ...renderSection(

@@ -155,6 +155,15 @@ export const PROTOCOL_EXAMPLES: readonly ProtocolExample[] = [
     },
   }),
   event("post event", { event: "post", room: "design-review", seq: 42, author: "planner" }),
+  event("posts event", {
+    event: "posts",
+    room: "design-review",
+    posts: [
+      { seq: 43, author: "critic" },
+      { seq: 44, author: "critic" },
+      { seq: 45, author: "reviewer" },
+    ],
+  }),
   event("member event", { event: "join", room: "design-review", seq: 0, role: "reviewer" }),
   refusal("refusal: not a member", {
     id: 10,

@@ -10,7 +10,8 @@
  * parseServerFrame({ event: "post", room: "design-review", seq: 42, author: "critic" }); // a typed PostEvent
  * ```
  *
- * Requests carry an id and replies echo it; events carry none. docs/protocol.md is generated from these schemas.
+ * Requests carry an id and replies echo it; events carry none, and `announcedPosts(event)` reads the posts an event
+ * announces, whether one (`post`) or several merged (`posts`). docs/protocol.md is generated from these schemas.
  */
 export {
   PROTOCOL_NAME,
@@ -29,7 +30,9 @@ export {
   MAX_ERROR_MESSAGE_LENGTH,
   IDEMPOTENCY_KEY_PATTERN,
   IDEMPOTENCY_KEY_WINDOW,
+  MAX_POSTS_PER_EVENT,
 } from "./constants.js";
+export { POSTS_EVENT_SINCE_VERSION, readsPostsEvents, announcedPosts } from "./events.js";
 export { fetchMessageChars } from "./chars.js";
 export {
   WIRE_ERROR_CODES,
@@ -76,6 +79,8 @@ export {
   errorReplySchema,
   replySchema,
   postEventSchema,
+  listedPostSchema,
+  postsEventSchema,
   memberEventSchema,
   eventSchema,
   serverFrameSchema,
@@ -106,6 +111,8 @@ export type {
   Reply,
   WireError,
   PostEvent,
+  PostsEvent,
+  ListedPost,
   MemberEvent,
   RoundtableEvent,
   ServerFrame,

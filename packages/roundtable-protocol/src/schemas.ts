@@ -9,6 +9,7 @@ import {
   MAX_ERROR_MESSAGE_LENGTH,
   MAX_FETCH_CHARS,
   MAX_FETCH_LIMIT,
+  MAX_POSTS_PER_EVENT,
   MAX_ROOM_NAME_LENGTH,
   MAX_VALID_ROOM_NAME_LENGTH,
   ROLE_NAME_PATTERN,
@@ -508,6 +509,35 @@ export const postEventSchema = z
       "role gets it too. It never carries the body; a client counts these and pulls a digest when it chooses.",
   });
 
+/** One post a merged post event lists: its seq and author, never the body. */
+export const listedPostSchema = z
+  .object({ seq: seqSchema.min(1), author: roleNameSchema })
+  .meta({ title: "listed post" });
+
+/**
+ * Several posts to one room in one frame (version 2): what a broker sends instead of a run of post events for the
+ * same room that wait for one connection at once. Never carries a body.
+ */
+export const postsEventSchema = z
+  .object({
+    event: z.literal("posts"),
+    room: roomNameSchema,
+    posts: z
+      .array(listedPostSchema)
+      .min(1)
+      .max(MAX_POSTS_PER_EVENT)
+      .describe("In seq order: each post as its own post event would have announced it."),
+  })
+  .meta({
+    title: "posts event",
+    description:
+      "A posts event stands for several post events of one room: when post events for the same room wait to be " +
+      "written to one connection in the same turn of the broker's event loop (a burst of posts, a pipelined " +
+      `batch), a version-2 connection gets one frame listing them, at most ${MAX_POSTS_PER_EVENT} to a frame, ` +
+      "instead of one frame each. A lone post still goes as a post event, and a version-1 connection always gets " +
+      "post events. Reading it is reading its posts in order, each as a post event with the same room.",
+  });
+
 /** Membership churn in a room the receiver is in; sequence 0 so it cannot pass for content. */
 export const memberEventSchema = z
   .object({
@@ -525,7 +555,13 @@ export const memberEventSchema = z
   });
 
 /** Any event. */
-export const eventSchema = z.union([postEventSchema, memberEventSchema]);
+export const eventSchema = z.union([postEventSchema, postsEventSchema, memberEventSchema]);
 
 /** Anything a broker sends: a reply (has `id` and `ok`) or an event (has `event`). */
-export const serverFrameSchema = z.union([okReplySchema, errorReplySchema, postEventSchema, memberEventSchema]);
+export const serverFrameSchema = z.union([
+  okReplySchema,
+  errorReplySchema,
+  postEventSchema,
+  postsEventSchema,
+  memberEventSchema,
+]);

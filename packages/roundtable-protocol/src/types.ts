@@ -9,7 +9,9 @@ import type {
   messageSchema,
   okReplySchema,
   okReplySchemas,
+  listedPostSchema,
   postEventSchema,
+  postsEventSchema,
   replySchema,
   requestSchema,
   requestSchemas,
@@ -41,6 +43,10 @@ export type Reply = z.infer<typeof replySchema>;
 export type WireError = z.infer<typeof wireErrorSchema> & { readonly code: WireErrorCode };
 /** An activity ping: room, seq, author; never the body. */
 export type PostEvent = z.infer<typeof postEventSchema>;
+/** Several posts to one room in one frame (version 2). */
+export type PostsEvent = z.infer<typeof postsEventSchema>;
+/** One post a posts event lists. */
+export type ListedPost = z.infer<typeof listedPostSchema>;
 /** Membership churn (seq 0). */
 export type MemberEvent = z.infer<typeof memberEventSchema>;
 /** Any event. */

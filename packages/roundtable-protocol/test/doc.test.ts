@@ -17,6 +17,7 @@ test("the document names every op, event and error code", () => {
     expect(doc).toContain(`JSON Schema of the ${op} request`);
   }
   expect(doc).toContain("### post event");
+  expect(doc).toContain("### posts event");
   expect(doc).toContain("### member event");
   expect(doc).toContain("`ERR_NOT_MEMBER`");
   expect(doc).toContain('Not a member of room \\"release\\"; join it first');

@@ -17,6 +17,12 @@ test("the public export list", () => {
       "OLDEST_PEER_VERSION",
       "MAX_VALID_ROOM_NAME_LENGTH",
       "OPS",
+      "MAX_POSTS_PER_EVENT",
+      "POSTS_EVENT_SINCE_VERSION",
+      "announcedPosts",
+      "listedPostSchema",
+      "postsEventSchema",
+      "readsPostsEvents",
       "PROTOCOL_EXAMPLES",
       "PROTOCOL_NAME",
       "PROTOCOL_VERSION",
@@ -99,6 +105,8 @@ test("protocol constants", () => {
   expect(protocol.MAX_VALID_ROOM_NAME_LENGTH).toBe(64);
   expect(protocol.IDEMPOTENCY_KEY_PATTERN.source).toBe("^[A-Za-z0-9_-]{1,64}$");
   expect(protocol.IDEMPOTENCY_KEY_WINDOW).toBe(1024);
+  expect(protocol.MAX_POSTS_PER_EVENT).toBe(1024);
+  expect(protocol.POSTS_EVENT_SINCE_VERSION).toBe(2);
   expect(protocol.OPS).toEqual(["hello", "join", "leave", "post", "digest", "fetch", "rooms", "members", "status"]);
 });
 

@@ -4,6 +4,7 @@ import {
   PROTOCOL_EXAMPLES,
   ServerFrameInvalidError,
   WireRefusalError,
+  announcedPosts,
   errorReplySchema,
   eventSchema,
   isCompatiblePeer,
@@ -11,6 +12,7 @@ import {
   parseRequest,
   parseServerFrame,
   readPeerProtocol,
+  readsPostsEvents,
   requestSchemas,
   type RoundtableRequest,
 } from "@orphus/roundtable-protocol";
@@ -187,6 +189,50 @@ describe("parseRequest", () => {
     );
   });
 
+  test("property: a post request parses to exactly what the post schema gives it, or is refused as before", () => {
+    // Posts are checked by hand where plainly valid (src/plain-post.ts); the schema stays the reference. Each field
+    // is valid, absent, undefined, just past a limit, or any other value, and strangers ride along to be dropped.
+    const either = <T,>(valid: fc.Arbitrary<T>) =>
+      fc.oneof(
+        { arbitrary: valid, weight: 6 },
+        fc.constant(undefined),
+        fc.anything(),
+        fc.double(),
+        fc.string({ maxLength: 140 }),
+        // Just past each limit: a negative or unsafe id, an empty or over-long room name, a bad key.
+        fc.constantFrom(-1, -0, 0.5, 2 ** 53, "", "r".repeat(129), "key with spaces", null)
+      );
+    const post = fc.record(
+      {
+        id: either(id),
+        op: fc.constant("post"),
+        room: either(room),
+        body: either(fc.string()),
+        headline: either(fc.string()),
+        idempotencyKey: either(fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/)),
+        stranger: fc.anything(),
+      },
+      { requiredKeys: ["op"] }
+    );
+    let accepted = 0;
+    fc.assert(
+      fc.property(post, (value) => {
+        const reference = requestSchemas.post.safeParse(value);
+        const parsed = parseRequest(value);
+        if (!reference.success) {
+          expect(parsed.ok).toBe(false);
+          return;
+        }
+        accepted++;
+        expect(parsed).toStrictEqual({ ok: true, request: reference.data });
+        if (parsed.ok) expect(Object.keys(parsed.request)).toEqual(Object.keys(reference.data));
+      }),
+      { numRuns: 2000 }
+    );
+    // Both sides of the schema were reached: enough valid posts to try the hand check on.
+    expect(accepted).toBeGreaterThan(50);
+  });
+
   test("property: any JSON value gives a request or a refusal that is itself a valid error reply", () => {
     fc.assert(
       fc.property(
@@ -240,6 +286,25 @@ describe("parseServerFrame", () => {
     expect(() => parseServerFrame({ event: "join", room: "r", seq: 4, role: "a" })).toThrow(ServerFrameInvalidError);
   });
 
+  test("a posts event lists one to 1024 posts of one room, each with a seq above 0 and an author, never a body", () => {
+    const posts = [
+      { seq: 7, author: "critic" },
+      { seq: 8, author: "reviewer" },
+    ];
+    expect(parseServerFrame({ event: "posts", room: "r", posts })).toEqual({ event: "posts", room: "r", posts });
+    // A body is not part of the event: it is stripped, never passed on.
+    expect(parseServerFrame({ event: "posts", room: "r", posts: [{ seq: 7, author: "critic", body: "secret" }] })).toEqual(
+      { event: "posts", room: "r", posts: [{ seq: 7, author: "critic" }] }
+    );
+    const many = Array.from({ length: 1025 }, (_, i) => ({ seq: i + 1, author: "a" }));
+    expect(() => parseServerFrame({ event: "posts", room: "r", posts: many })).toThrow(ServerFrameInvalidError);
+    expect(parseServerFrame({ event: "posts", room: "r", posts: many.slice(0, 1024) })).toMatchObject({ event: "posts" });
+    expect(() => parseServerFrame({ event: "posts", room: "r", posts: [] })).toThrow(ServerFrameInvalidError);
+    expect(() => parseServerFrame({ event: "posts", room: "r", posts: [{ seq: 0, author: "a" }] })).toThrow(
+      ServerFrameInvalidError
+    );
+  });
+
   test("junk is a typed error", () => {
     const error = (() => {
       try {
@@ -252,6 +317,23 @@ describe("parseServerFrame", () => {
     expect(error).toBeInstanceOf(ServerFrameInvalidError);
     expect((error as ServerFrameInvalidError).code).toBe("ERR_SERVER_FRAME_INVALID");
     expect((error as Error).message).toContain('got {"hello":"there"}');
+  });
+});
+
+describe("reading activity", () => {
+  test("announcedPosts reads one post, a merged list, and nothing from churn", () => {
+    expect(announcedPosts({ event: "post", room: "r", seq: 3, author: "critic" })).toEqual([{ seq: 3, author: "critic" }]);
+    const posts = [
+      { seq: 4, author: "critic" },
+      { seq: 5, author: "planner" },
+    ];
+    expect(announcedPosts({ event: "posts", room: "r", posts })).toEqual(posts);
+    expect(announcedPosts({ event: "leave", room: "r", seq: 0, role: "critic" })).toEqual([]);
+  });
+
+  test("posts events go to version-2 peers only: a version-1 client never sees one", () => {
+    expect(readsPostsEvents(1)).toBe(false);
+    expect(readsPostsEvents(2)).toBe(true);
   });
 });
 

@@ -2,7 +2,7 @@
 // to the io it is given (the CLI passes one whose every write goes through the one sanitiser) and returns its exit
 // code; names and paths are escaped where they are put in.
 import { sanitizeText } from "@orphus/digest";
-import type { FetchedMessage } from "@orphus/roundtable-protocol";
+import { announcedPosts, type FetchedMessage } from "@orphus/roundtable-protocol";
 import {
   ConnectionLostError,
   MAX_LISTED_ROOMS,
@@ -159,7 +159,7 @@ async function tail(client: RoundtableClient, io: CommandIo, room: string, back:
         .catch(fail);
     };
     const unsubscribe = client.onEvent((event) => {
-      if (event.event === "post" && event.room === room) follow();
+      if (event.room === room && announcedPosts(event).length > 0) follow();
     });
     const unwatch = client.onConnectionLost((reason) => fail(new ConnectionLostError("tail", reason)));
     io.signal?.addEventListener("abort", onAbort, { once: true });

@@ -1,0 +1,155 @@
+// Fan-out against a floor that makes the same writes: a raw forwarder in its own process that answers each read's
+// frames and writes them on to every other connection, unparsed (bench/forwarder-server.mjs).
+// 1. Pipelined posts into a room of 8 other members, answered posts per second, vs the forwarder's answered frames
+//    per second with 8 other connections. Target >= 0.5.
+// 2. One post to a room of 32 other members, time until the last of them is notified, vs one frame through the
+//    forwarder to 32 connections. Target <= 1.2.
+// The broker is bench/broker-entry.ts, the bin's code bundled the same way with the member limit raised (an author
+// and 32 listeners are 33 members; the default limit is 32). Like every latency benchmark here, both figures are
+// taken with client and servers on one CPU (judged) and on different CPUs (reported beside), the sides alternating
+// in blocks (bench-support/harness.ts); each figure is the median of per-block ratios with its spread.
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { encodeFrame } from "@orphus/framing";
+import { alternateBlocks, blockRatios } from "../../../bench-support/harness.js";
+import { reportRatio } from "../../../bench-support/report.js";
+import { quantile } from "../../../bench-support/stats.js";
+import {
+  BenchClient,
+  FrameTally,
+  POST_BODY,
+  acrossPlacements,
+  brokerSocket,
+  brokerStatus,
+  bundledFanOutBroker,
+  member,
+  micros,
+  pipelinedRate,
+  spawnBroker,
+  spawnFloor,
+  tempDir,
+  withBenchScope,
+} from "./support.js";
+
+const PIPE_MEMBERS = 8;
+const PIPELINED = 20_000;
+const PIPELINED_BLOCKS = 7;
+const WINDOW = 256;
+const WIDE_MEMBERS = 32;
+const FAN_OUT_BLOCKS = 9;
+const FAN_OUT_PER_BLOCK = 300;
+
+await withBenchScope(async ({ children, cleanups }) => {
+  const program = await bundledFanOutBroker(cleanups);
+  const agentDir = tempDir(cleanups);
+  children.push(await spawnBroker(program, agentDir));
+  const socket = brokerSocket(agentDir);
+  const pipeForwarder = join(tempDir(cleanups), "forward-8.sock");
+  children.push(await spawnFloor("forwarder", pipeForwarder));
+  const wideForwarder = join(tempDir(cleanups), "forward-32.sock");
+  children.push(await spawnFloor("forwarder", wideForwarder));
+
+  // The broker's rooms: "pipe" with an author and 8 listeners, "wide" with an author and 32; each listener group
+  // counts its frames together. The forwarders get a sender and as many plain connections.
+  const listen = async (room: string, count: number): Promise<{ tally: FrameTally; clients: BenchClient[] }> => {
+    const tally = new FrameTally();
+    const clients = [];
+    for (let i = 0; i < count; i++) clients.push(await member(socket, `${room}-listener-${i}`, room, tally));
+    return { tally, clients };
+  };
+  const connectAll = async (path: string, count: number): Promise<{ tally: FrameTally; clients: BenchClient[] }> => {
+    const tally = new FrameTally();
+    const clients = [];
+    for (let i = 0; i < count; i++) clients.push(await BenchClient.connect(path, tally));
+    return { tally, clients };
+  };
+  const pipeAuthor = await member(socket, "pipe-author", "pipe");
+  const pipeListeners = await listen("pipe", PIPE_MEMBERS);
+  const wideAuthor = await member(socket, "wide-author", "wide");
+  const wideListeners = await listen("wide", WIDE_MEMBERS);
+  const pipeSender = await BenchClient.connect(pipeForwarder);
+  const pipeReceivers = await connectAll(pipeForwarder, PIPE_MEMBERS);
+  const wideSender = await BenchClient.connect(wideForwarder);
+  const wideReceivers = await connectAll(wideForwarder, WIDE_MEMBERS);
+
+  let id = 10;
+  const post = (room: string) => (): Buffer => encodeFrame({ id: ++id, op: "post", room, body: POST_BODY });
+  const sameSize = post("pipe")();
+
+  /** One frame from `sender`; the milliseconds until every one of `listeners` has it, and its own answer is back. */
+  const fanOutOnce = async (
+    sender: BenchClient,
+    listeners: { tally: FrameTally; clients: BenchClient[] },
+    frame: Buffer
+  ): Promise<number> => {
+    const notified = listeners.tally.until(listeners.tally.total + listeners.clients.length);
+    const answered = sender.until(sender.tally.total + 1);
+    const start = performance.now();
+    sender.socket.write(frame);
+    await notified;
+    const elapsed = listeners.tally.reachedAt - start;
+    await answered;
+    return elapsed;
+  };
+  const fanOutBlock = async (
+    sender: BenchClient,
+    listeners: { tally: FrameTally; clients: BenchClient[] },
+    frame: () => Buffer
+  ): Promise<number[]> => {
+    const samples: number[] = [];
+    for (let i = 0; i < FAN_OUT_PER_BLOCK; i++) samples.push(await fanOutOnce(sender, listeners, frame()));
+    return samples;
+  };
+
+  // The same-CPU (or unpinned) figures carry the targets; the cross-CPU ones are reported beside them.
+  await acrossPlacements("roundtable-broker.fan-out", children, async ({ placement, suffix, target }) => {
+    // 1. Pipelined posts, 8 listeners.
+    await pipelinedRate(pipeAuthor, post("pipe"), 4000, WINDOW);
+    await pipelinedRate(pipeSender, () => sameSize, 4000, WINDOW);
+    const dropsBefore = Number((await brokerStatus(socket))["pingsDropped"]);
+    const rates = await alternateBlocks(
+      {
+        posts: () => pipelinedRate(pipeAuthor, post("pipe"), PIPELINED, WINDOW),
+        forwards: () => pipelinedRate(pipeSender, () => sameSize, PIPELINED, WINDOW),
+      },
+      { blocks: PIPELINED_BLOCKS, warmupBlocks: 0 }
+    );
+    const dropped = Number((await brokerStatus(socket))["pingsDropped"]) - dropsBefore;
+    reportRatio({
+      name: `roundtable-broker.pipelined-posts-${PIPE_MEMBERS}-members${suffix}`,
+      ratio: blockRatios(rates.posts, rates.forwards),
+      ...target({ kind: "at-least", value: 0.5 }),
+      detail:
+        `${Math.round(quantile(rates.posts, 0.5))} posts/s, each to ${PIPE_MEMBERS} members, vs ` +
+        `${Math.round(quantile(rates.forwards, 0.5))} frames/s answered and forwarded to ${PIPE_MEMBERS} connections ` +
+        `(median blocks of ${PIPELINED}, window ${WINDOW}; ${dropped} pings dropped; ${placement.note})`,
+    });
+
+    // 2. One post, 32 listeners, last one notified.
+    for (let i = 0; i < 300; i++) {
+      await fanOutOnce(wideAuthor, wideListeners, post("wide")());
+      await fanOutOnce(wideSender, wideReceivers, sameSize);
+    }
+    const blocks = await alternateBlocks(
+      {
+        broker: () => fanOutBlock(wideAuthor, wideListeners, post("wide")),
+        forwarder: () => fanOutBlock(wideSender, wideReceivers, () => sameSize),
+      },
+      { blocks: FAN_OUT_BLOCKS, warmupBlocks: 0 }
+    );
+    const p50 = (samples: number[]): number => quantile(samples, 0.5);
+    reportRatio({
+      name: `roundtable-broker.fan-out-${WIDE_MEMBERS}-members-last-notified${suffix}`,
+      ratio: blockRatios(blocks.broker.map(p50), blocks.forwarder.map(p50)),
+      ...target({ kind: "at-most", value: 1.2 }),
+      detail:
+        `p50 ${micros(quantile(blocks.broker.flat(), 0.5))} from post to the last of ${WIDE_MEMBERS} members notified vs ` +
+        `${micros(quantile(blocks.forwarder.flat(), 0.5))} for the forwarder (${FAN_OUT_BLOCKS} blocks of ` +
+        `${FAN_OUT_PER_BLOCK}; ${placement.note})`,
+    });
+  });
+  for (const client of [pipeAuthor, wideAuthor, pipeSender, wideSender]) client.close();
+  for (const group of [pipeListeners, wideListeners, pipeReceivers, wideReceivers]) {
+    for (const client of group.clients) client.close();
+  }
+});

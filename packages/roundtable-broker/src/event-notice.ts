@@ -1,0 +1,41 @@
+import { encodeFrame } from "@orphus/framing";
+import type { RoundtableEvent } from "@orphus/roundtable-protocol";
+
+/**
+ * One event on its way to every connection that hears it, encoded at most once however many that is: the frame of
+ * the event alone, and for a post its entry in a merged posts event (`{"seq":N,"author":"..."}`), the JSON
+ * `JSON.stringify` gives the listed post.
+ */
+export class EventNotice {
+  readonly #maxFrameBytes: number;
+  #frame: Buffer | undefined;
+  #entry: string | undefined;
+
+  constructor(
+    readonly event: RoundtableEvent,
+    maxFrameBytes: number
+  ) {
+    this.#maxFrameBytes = maxFrameBytes;
+  }
+
+  /** True for a post event: one a version-2 connection may get merged with others of its room. */
+  get mergeable(): boolean {
+    return this.event.event === "post";
+  }
+
+  /** The event's own frame, shared by every connection that gets it alone. */
+  get frame(): Buffer {
+    this.#frame ??= encodeFrame(this.event, { maxFrameBytes: this.#maxFrameBytes });
+    return this.#frame;
+  }
+
+  /** A post's entry in the list of a merged posts event; its length is its bytes (role names are ASCII). */
+  get entry(): string {
+    if (this.#entry === undefined) {
+      const event = this.event;
+      if (event.event !== "post") throw new TypeError(`a ${event.event} event is not listed in a posts event`);
+      this.#entry = `{"seq":${event.seq},"author":${JSON.stringify(event.author)}}`;
+    }
+    return this.#entry;
+  }
+}
