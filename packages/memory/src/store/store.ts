@@ -42,7 +42,9 @@ import {
 } from "../render/answers.js";
 import { safeLine } from "../render/safe-text.js";
 import { ExcerptFinder } from "./excerpt.js";
-import { openStoreFile, storeExists, storeFailure, type Connection } from "./open.js";
+import { resolveSqliteDriver } from "./driver/choose.js";
+import { transaction, type SqliteDriverName } from "./driver/connection.js";
+import { openStoreFile, schemaVersion, storeExists, storeFailure, type Connection } from "./open.js";
 import { queryWords } from "./query-text.js";
 import type { Migration } from "./schema.js";
 import { prepareStatements, type Statements } from "./statements.js";
@@ -61,6 +63,11 @@ export interface MemoryOptions {
   readonly now?: () => number;
   /** Schema migrations; default the package's own (tests add later versions). */
   readonly migrations?: readonly Migration[];
+  /**
+   * The SQLite driver; default `ORPHUS_MEMORY_SQLITE_DRIVER` of process.env, else node:sqlite from Node 24 on and
+   * better-sqlite3 before (see the README, "Two SQLite drivers"). Both read and write the same file format.
+   */
+  readonly sqliteDriver?: SqliteDriverName;
 }
 
 /** Where a store lives and where that came from. */
@@ -280,6 +287,8 @@ export class MemoryStore {
   private readonly busyTimeoutMs: number;
   private readonly now: () => number;
   private readonly migrations: readonly Migration[] | undefined;
+  /** The SQLite driver this store opens its file with. */
+  readonly sqliteDriver: SqliteDriverName;
   private db: Connection | undefined;
   private sql: Statements | undefined;
 
@@ -293,6 +302,7 @@ export class MemoryStore {
     this.busyTimeoutMs = checkInteger("busyTimeoutMs", options.busyTimeoutMs ?? BUSY_TIMEOUT_MS, 0, 600_000);
     this.now = options.now ?? Date.now;
     this.migrations = options.migrations;
+    this.sqliteDriver = resolveSqliteDriver(options.sqliteDriver);
   }
 
   /** The store file's path. */
@@ -317,6 +327,7 @@ export class MemoryStore {
     const db = openStoreFile(this.path, {
       create,
       busyTimeoutMs: this.busyTimeoutMs,
+      driver: this.sqliteDriver,
       ...(this.migrations === undefined ? {} : { migrations: this.migrations }),
     });
     if (db === undefined) return undefined;
@@ -350,7 +361,7 @@ export class MemoryStore {
   private write(sql: Statements, db: Connection, sources: readonly PreparedSource[]) {
     const tally = { added: 0, replaced: 0, unchanged: 0, entriesAdded: 0, entriesRemoved: 0 };
     const at = this.now();
-    db.transaction(() => {
+    transaction(db, "immediate", () => {
       for (const source of sources) {
         const existing = sql.sourceByName.get(source.name);
         let id: number;
@@ -370,7 +381,7 @@ export class MemoryStore {
         source.entries.forEach((entry, part) => sql.insertEntry.run(id, part + 1, entry.title, entry.tags, entry.body, at));
         tally.entriesAdded += source.entries.length;
       }
-    }).immediate();
+    });
     return tally;
   }
 
@@ -601,14 +612,14 @@ export class MemoryStore {
           return sum;
         }
       }, 0);
-      const schemaVersion = db.pragma("user_version", { simple: true }) as number;
+      const version = schemaVersion(db);
       const status = counts.entries === 0 ? ("empty" as const) : ("ready" as const);
       const summary =
-        `schema v${schemaVersion}, ${plural(counts.entries, "entry", "entries")} from ${plural(counts.sources, "source")}, ` +
+        `schema v${version}, ${plural(counts.entries, "entry", "entries")} from ${plural(counts.sources, "source")}, ` +
         `${plural(bytes, "byte")}, last ingest ${counts.last === null ? "never" : new Date(counts.last).toISOString()} ` +
         `(location from ${this.location.source})` +
         (status === "empty" ? ". The store is EMPTY: every query will say so until a librarian ingests" : "");
-      return { ...base, status, schemaVersion, entries: counts.entries, sources: counts.sources, bytes, lastIngestAt: counts.last, text: markerLine(store, summary) };
+      return { ...base, status, schemaVersion: version, entries: counts.entries, sources: counts.sources, bytes, lastIngestAt: counts.last, text: markerLine(store, summary) };
     });
     if (found !== undefined) return found;
     return {
@@ -632,7 +643,7 @@ export class MemoryStore {
       throw new MemoryInputError("forget", "{ id } or { source }", target);
     }
     return this.readOrThrow((sql, db) =>
-      db.transaction((): ForgetReport => {
+      transaction(db, "immediate", (): ForgetReport => {
         if (byId) {
           const row = sql.entry.get(target.id);
           if (row === undefined) throw new EntryNotFoundError(target.id, this.path);
@@ -655,7 +666,7 @@ export class MemoryStore {
           sourcesRemoved: 1,
           text: markerLine(this.path, `forgot ${plural(removed, "entry", "entries")} of source ${JSON.stringify(name.slice(0, 200))}`),
         };
-      }).immediate(),
+      }),
     );
   }
 }
