@@ -1,7 +1,7 @@
 // The two SQLite drivers behind the store: how one is chosen, and a contract each driver this Node can load must
 // meet (file format, fileMustExist, transactions, pluck, the busy timeout, typed errors), plus stores written by one
-// and read by the other where both load. The rest of the suite runs on the process's driver
-// (ORPHUS_MEMORY_SQLITE_DRIVER=node:sqlite runs it on node:sqlite under Node 22).
+// and read by the other where both load (Node 24.16 to 24.18). The rest of the suite runs on the process's driver;
+// ORPHUS_MEMORY_SQLITE_DRIVER runs it on the other where that one loads.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -16,12 +16,15 @@ const drivers = loadableDrivers();
 const major = Number(process.versions.node.split(".")[0]);
 
 describe("choosing a driver", () => {
-  it("is node:sqlite from Node 24 on and better-sqlite3 before", () => {
-    const versions = ["20.19.0", "22.12.0", "22.23.3", "24.0.0", "24.21.0", "26.0.0"];
+  it("is node:sqlite from Node 24.16 on and better-sqlite3 before", () => {
+    const versions = ["20.19.0", "22.12.0", "22.23.3", "24.0.0", "24.15.9", "24.16.0", "24.21.0", "25.0.0", "26.1.0"];
     expect(versions.map((version) => defaultSqliteDriver(version))).toEqual([
       "better-sqlite3",
       "better-sqlite3",
       "better-sqlite3",
+      "better-sqlite3",
+      "better-sqlite3",
+      "node:sqlite",
       "node:sqlite",
       "node:sqlite",
       "node:sqlite",
@@ -39,10 +42,21 @@ describe("choosing a driver", () => {
     );
   });
 
-  it.runIf(!drivers.includes("node:sqlite"))("refuses node:sqlite on a Node without it, saying which Node has it", () => {
+  it.runIf(!drivers.includes("node:sqlite"))("refuses node:sqlite where it cannot run the store, saying why", () => {
     expect(() => openMemory({ sqliteDriver: "node:sqlite" })).toThrow(
-      expect.objectContaining({ code: "ERR_MEMORY_INPUT", message: expect.stringContaining("node:sqlite needs Node 22.16 or later") }),
+      expect.objectContaining({
+        code: "ERR_MEMORY_INPUT",
+        message: expect.stringMatching(
+          /^sqliteDriver: expected "better-sqlite3" \(node:sqlite runs the store from Node 24\.16 on; (No such built-in module|node:sqlite of Node)/,
+        ),
+      }),
     );
+  });
+
+  it.runIf(drivers.includes("node:sqlite"))("this process's node:sqlite reads a text with a NUL character whole", () => {
+    const store = tempStore({ role: "librarian", sqliteDriver: "node:sqlite" });
+    store.ingestTexts([{ title: "nul", body: "before\u0000after" }]);
+    expect(store.get(1).body).toBe("before\u0000after");
   });
 });
 

@@ -17,12 +17,13 @@ const OPENERS: Readonly<Record<SqliteDriverName, OpenConnection>> = {
 };
 
 /**
- * The driver a Node release uses unless told otherwise: node:sqlite from Node 24 on (better-sqlite3 12 aborts the
- * process there from 24.19 on; node:sqlite warns that it is experimental up to 24.14 only, and that is held back),
- * better-sqlite3 before (Node 20 has no node:sqlite; Node 22's is experimental and warns).
+ * The driver a Node release uses unless told otherwise: node:sqlite from Node 24.16 on (better-sqlite3 12 aborts the
+ * process from 24.19 on; before 24.16 node:sqlite cuts a text read back at a NUL character), better-sqlite3 before
+ * (Node 20 has no node:sqlite; Node 22's is experimental, warns, and cuts at a NUL too).
  */
 export function defaultSqliteDriver(nodeVersion: string = process.versions.node): SqliteDriverName {
-  return Number(nodeVersion.split(".")[0]) >= 24 ? "node:sqlite" : "better-sqlite3";
+  const [major = 0, minor = 0] = nodeVersion.split(".").map(Number);
+  return major > 24 || (major === 24 && minor >= 16) ? "node:sqlite" : "better-sqlite3";
 }
 
 /** The driver to use: the option, else {@link SQLITE_DRIVER_ENV} of process.env, else the Node release's default. */
@@ -36,7 +37,7 @@ export function resolveSqliteDriver(option: string | undefined, env: NodeJS.Proc
     try {
       loadNodeSqlite();
     } catch (error) {
-      const expected = `"better-sqlite3": node:sqlite needs Node 22.16 or later, this is Node ${process.versions.node}`;
+      const expected = `"better-sqlite3" (node:sqlite runs the store from Node 24.16 on; ${(error as Error).message})`;
       throw new MemoryInputError(what, expected, requested, { cause: error });
     }
   }
