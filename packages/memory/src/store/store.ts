@@ -237,6 +237,15 @@ function checkInteger(what: string, value: unknown, min: number, max: number): n
   return value;
 }
 
+/**
+ * Text as it is stored: without U+0000. SQLite hands text to its bindings as C strings, and node:sqlite before Node
+ * 24.16 returns a text only up to its first NUL, so the store keeps none, on every driver alike; no answer ever
+ * showed one (the sanitiser drops it).
+ */
+function storedText(text: string): string {
+  return text.includes("\u0000") ? text.replaceAll("\u0000", "") : text;
+}
+
 function checkTags(tags: unknown): string[] {
   if (tags === undefined) return [];
   if (!Array.isArray(tags) || tags.length > MAX_TAGS) {
@@ -247,7 +256,7 @@ function checkTags(tags: unknown): string[] {
     if (typeof tag !== "string" || tag.trim() === "" || tag.trim().length > MAX_TAG_CHARS) {
       throw new MemoryInputError("tag", `1 to ${MAX_TAG_CHARS} characters of text`, tag);
     }
-    out.add(tag.trim());
+    out.add(storedText(tag.trim()));
   }
   return [...out];
 }
@@ -417,22 +426,25 @@ export class MemoryStore {
     const skipped: SkippedPath[] = [];
     const sources: PreparedSource[] = [];
     texts.forEach((text, index) => {
-      const title = typeof text?.title === "string" ? text.title.trim() : "";
-      if (title === "" || title.length > MAX_TITLE_CHARS) {
+      const requestedTitle = typeof text?.title === "string" ? text.title.trim() : "";
+      if (requestedTitle === "" || requestedTitle.length > MAX_TITLE_CHARS) {
         throw new MemoryInputError(`texts[${index}].title`, `1 to ${MAX_TITLE_CHARS} characters`, text?.title);
       }
+      const title = storedText(requestedTitle);
       if (typeof text.body !== "string") throw new MemoryInputError(`texts[${index}].body`, "a string", text.body);
       const tags = checkTags(text.tags);
-      const given = text.source?.trim();
-      if (text.source !== undefined && (typeof text.source !== "string" || given === "" || (given?.length ?? 0) > MAX_SOURCE_CHARS)) {
+      const trimmedSource = text.source?.trim();
+      if (text.source !== undefined && (typeof text.source !== "string" || trimmedSource === "" || (trimmedSource?.length ?? 0) > MAX_SOURCE_CHARS)) {
         throw new MemoryInputError(`texts[${index}].source`, `1 to ${MAX_SOURCE_CHARS} characters`, text.source);
       }
+      // A source of NUL characters only is no source: the text gets a note:<hash> one.
+      const given = trimmedSource === undefined ? undefined : storedText(trimmedSource) || undefined;
       const label = given ?? title;
       if (text.body.length > MAX_TEXT_CHARS) {
         skipped.push({ path: label, reason: `longer than ${MAX_TEXT_CHARS} characters (${text.body.length})` });
         return;
       }
-      const body = text.body.replace(/\r\n?/g, "\n").trim();
+      const body = storedText(text.body.replace(/\r\n?/g, "\n")).trim();
       if (body === "") {
         skipped.push({ path: label, reason: "no text" });
         return;
@@ -653,7 +665,7 @@ export class MemoryStore {
           else sql.staleSource.run(row.source_id);
           return { store: this.path, entriesRemoved: 1, sourcesRemoved: left === 0 ? 1 : 0, text: markerLine(this.path, `forgot entry #${target.id}`) };
         }
-        const name = (target as { source: string }).source;
+        const name = storedText((target as { source: string }).source);
         const source = sql.sourceByName.get(name) ?? (name.startsWith("note:") ? undefined : sql.sourceByName.get(path.resolve(name)));
         if (source === undefined) {
           return { store: this.path, entriesRemoved: 0, sourcesRemoved: 0, text: markerLine(this.path, `no source ${JSON.stringify(name.slice(0, 200))}: nothing forgotten`) };

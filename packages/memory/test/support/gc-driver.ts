@@ -1,6 +1,6 @@
 // A process that uses a store the way a long session does and then lets the garbage collector take its statements,
 // as an idle process's collector does: `gc-driver <dir>`. It prints the driver it ran on and whether better-sqlite3 was
-// ever loaded, as JSON. On Node 24.19+ with better-sqlite3 12 the collection aborts the process (see the README).
+// ever loaded, as JSON. On Node 24 with better-sqlite3 12 the collection aborts the process (see the README).
 import { createRequire } from "node:module";
 import { openMemory } from "../../src/index.js";
 

@@ -5,18 +5,17 @@ import { connectionOpener, resolveSqliteDriver } from "../../src/store/driver/ch
 import type { Connection, SqliteDriverName } from "../../src/store/driver/connection.js";
 import { loadNodeSqlite } from "../../src/store/driver/node-sqlite.js";
 
-/** The drivers this process can run: node:sqlite where it can run the store, better-sqlite3 before Node 24.19. */
+/** The drivers this process can run: node:sqlite where it can run the store, better-sqlite3 before Node 24. */
 export function loadableDrivers(): SqliteDriverName[] {
   const drivers: SqliteDriverName[] = [];
   try {
     loadNodeSqlite();
     drivers.push("node:sqlite");
   } catch {
-    // Node 20 has none; before 24.16 it cuts texts at a NUL character.
+    // Node 20 has none; Node 22.13 to 22.15 lack what the driver needs.
   }
-  const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
-  // From 24.19 on better-sqlite3 12 aborts the process from a garbage collection.
-  if (major < 24 || (major === 24 && minor < 19)) drivers.push("better-sqlite3");
+  // On Node 24 better-sqlite3 12 built against 24.19's headers or later aborts from a garbage collection.
+  if (Number(process.versions.node.split(".")[0]) < 24) drivers.push("better-sqlite3");
   return drivers;
 }
 

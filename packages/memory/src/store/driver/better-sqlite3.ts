@@ -1,6 +1,7 @@
 // The better-sqlite3 driver: the store's binding on Node 20 and 22, where node:sqlite is missing or experimental.
-// Loaded on first use only, never at import: on Node 24.19 and later its addon aborts the process from a garbage
-// collection (see the package README, "Two SQLite drivers"), so a process that picks node:sqlite must never load it.
+// Loaded on first use only, never at import: on Node 24 its addon (built against 24.19's headers or later) aborts the
+// process from a garbage collection (see the package README, "Two SQLite drivers"), so a process that picks
+// node:sqlite must never load it.
 import { createRequire } from "node:module";
 import type BetterSqlite3 from "better-sqlite3";
 import type { Connection, Statement } from "./connection.js";

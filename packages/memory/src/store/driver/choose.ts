@@ -17,13 +17,12 @@ const OPENERS: Readonly<Record<SqliteDriverName, OpenConnection>> = {
 };
 
 /**
- * The driver a Node release uses unless told otherwise: node:sqlite from Node 24.16 on (better-sqlite3 12 aborts the
- * process from 24.19 on; before 24.16 node:sqlite cuts a text read back at a NUL character), better-sqlite3 before
- * (Node 20 has no node:sqlite; Node 22's is experimental, warns, and cuts at a NUL too).
+ * The driver a Node release uses unless told otherwise: node:sqlite from Node 24 on (better-sqlite3 12 aborts the
+ * process on every Node 24 once its addon is built against 24.19's headers or later), better-sqlite3 before (Node 20
+ * has no node:sqlite; Node 22's is experimental and warns).
  */
 export function defaultSqliteDriver(nodeVersion: string = process.versions.node): SqliteDriverName {
-  const [major = 0, minor = 0] = nodeVersion.split(".").map(Number);
-  return major > 24 || (major === 24 && minor >= 16) ? "node:sqlite" : "better-sqlite3";
+  return Number(nodeVersion.split(".")[0]) >= 24 ? "node:sqlite" : "better-sqlite3";
 }
 
 /** The driver to use: the option, else {@link SQLITE_DRIVER_ENV} of process.env, else the Node release's default. */
@@ -37,7 +36,7 @@ export function resolveSqliteDriver(option: string | undefined, env: NodeJS.Proc
     try {
       loadNodeSqlite();
     } catch (error) {
-      const expected = `"better-sqlite3" (node:sqlite runs the store from Node 24.16 on; ${(error as Error).message})`;
+      const expected = `"better-sqlite3" (node:sqlite runs the store from Node 22.16 on; ${(error as Error).message})`;
       throw new MemoryInputError(what, expected, requested, { cause: error });
     }
   }

@@ -1,9 +1,8 @@
-// The node:sqlite driver: Node's built-in SQLite (DatabaseSync), the store's binding from Node 24.16 on.
-// Loaded on first use (it does not exist on Node 20) and checked before use: before Node 24.16 it cuts a text read
-// back at its first NUL character (the stored bytes are whole), which would lose part of an entry, so there it
-// refuses to run. Node 24.0 to 24.14 and every Node 22 print an ExperimentalWarning when the module is first loaded;
-// that one warning, and only while this file loads the module, is kept from reaching the user's terminal: the
-// store's users did not choose the binding and cannot act on it.
+// The node:sqlite driver: Node's built-in SQLite (DatabaseSync), the store's binding from Node 24 on.
+// Loaded on first use (it does not exist on Node 20). Node 24.0 to 24.14 and every Node 22 print an ExperimentalWarning
+// when the module is first loaded; that one warning, and only while this file loads the module, is kept from reaching
+// the user's terminal: the store's users did not choose the binding and cannot act on it. Before Node 24.16 it
+// returns a text only up to its first NUL character; the store stores none (store.ts, storedText).
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import type { Connection, Statement } from "./connection.js";
@@ -26,7 +25,7 @@ interface DatabaseSync {
 }
 
 interface NodeSqlite {
-  DatabaseSync: new (location: URL | string, options?: { readonly defensive: boolean }) => DatabaseSync;
+  DatabaseSync: new (location: URL, options: { readonly defensive: boolean }) => DatabaseSync;
   StatementSync: { prototype: object };
 }
 
@@ -35,19 +34,6 @@ const EXPERIMENTAL_WARNING = /^SQLite is an experimental feature/;
 
 let loaded: NodeSqlite | undefined;
 
-/** Why this Node's node:sqlite cannot run the store, or undefined when it can. */
-function unfitness(sqlite: NodeSqlite): string | undefined {
-  // Node 22.13 to 22.15 lack isTransaction and setReturnArrays, which the driver needs.
-  if (!("setReturnArrays" in sqlite.StatementSync.prototype)) return "its StatementSync has no setReturnArrays";
-  const probe = new sqlite.DatabaseSync(":memory:");
-  try {
-    const row = probe.prepare("SELECT ? AS text").get("a\u0000b") as { text?: unknown } | undefined;
-    if (row?.text !== "a\u0000b") return "it cuts a text read back at a NUL character";
-  } finally {
-    probe.close();
-  }
-  return undefined;
-}
 
 /**
  * node:sqlite, loaded with exactly its own ExperimentalWarning held back (every other warning passes as it came);
@@ -65,8 +51,10 @@ export function loadNodeSqlite(): NodeSqlite {
   } as typeof process.emitWarning;
   try {
     const sqlite = createRequire(import.meta.url)("node:sqlite") as NodeSqlite;
-    const unfit = unfitness(sqlite);
-    if (unfit !== undefined) throw new Error(`node:sqlite of Node ${process.versions.node} cannot run the store: ${unfit}`);
+    // Node 22.13 to 22.15 lack isTransaction and setReturnArrays, which the driver needs.
+    if (!("setReturnArrays" in sqlite.StatementSync.prototype)) {
+      throw new Error(`node:sqlite of Node ${process.versions.node} has no StatementSync.setReturnArrays`);
+    }
     loaded = sqlite;
     return sqlite;
   } finally {
