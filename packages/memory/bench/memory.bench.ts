@@ -11,10 +11,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
-import Database from "better-sqlite3";
 import { compareInBlocks } from "../../../bench-support/harness.js";
 import { quantile, seededRandom } from "../../../bench-support/stats.js";
 import { openMemory, type MemoryText } from "../src/index.js";
+import { connectionOpener } from "../src/store/driver/choose.js";
+import { transaction } from "../src/store/driver/connection.js";
 
 const ENTRIES = 10_000;
 const ENTRY_CHARS = 2048;
@@ -64,19 +65,20 @@ function ingestFloor(): number {
   store.ingestTexts([{ title: "x", body: "x", source: "x" }]);
   store.forget({ source: "x" });
   store.close();
-  const db = new Database(path.join(dir, "memory.db"));
-  db.pragma("journal_mode = WAL");
-  db.pragma("synchronous = NORMAL");
+  // The driver the store runs on (node:sqlite from Node 24 on, better-sqlite3 before).
+  const db = connectionOpener(store.sqliteDriver)(path.join(dir, "memory.db"));
+  db.exec("PRAGMA journal_mode = WAL");
+  db.exec("PRAGMA synchronous = NORMAL");
   const source = db.prepare("INSERT INTO sources (name, kind, hash, chunks, ingested_at) VALUES (?, 'text', ?, 1, ?)");
   const entry = db.prepare("INSERT INTO entries (source_id, part, title, tags, body, ingested_at) VALUES (?, 1, ?, '', ?, ?)");
   const start = performance.now();
-  db.transaction(() => {
+  transaction(db, "deferred", () => {
     const at = Date.now();
     for (const t of corpus) {
       const id = source.run(t.source, "h", at).lastInsertRowid;
       entry.run(id, t.title, t.body, at);
     }
-  })();
+  });
   const ms = performance.now() - start;
   db.close();
   return ms;
@@ -98,7 +100,7 @@ await compareInBlocks({
 const queryDir = freshDir();
 const store = openMemory({ dir: queryDir, role: "librarian", env: {} });
 store.ingestTexts(corpus);
-const bare = new Database(path.join(queryDir, "memory.db"), { readonly: true });
+const bare = connectionOpener(store.sqliteDriver)(path.join(queryDir, "memory.db"));
 const bareQuery = bare.prepare("SELECT rowid FROM entries_fts WHERE entries_fts MATCH ? ORDER BY rank LIMIT 11");
 // Words from common to rare, so the ranking has a few to thousands of matches to sort.
 const queries = Array.from({ length: 40 }, (_, i) => vocabulary[Math.floor(((i + 1) / 41) ** 2 * 3000)] as string);
@@ -123,7 +125,7 @@ const blockOf = (query: (q: string) => () => unknown) => (): number =>
     }),
   );
 // Matches per word, counted bare (a store answer stops counting MAX_COUNTED_MATCHES past its page).
-const countMatches = bare.prepare<[string], number>("SELECT count(*) FROM entries_fts WHERE entries_fts MATCH ?").pluck();
+const countMatches = bare.preparePluck<[string], number>("SELECT count(*) FROM entries_fts WHERE entries_fts MATCH ?");
 const totalMatches = queries.reduce((sum, q) => sum + (countMatches.get(`"${q}"`) ?? 0), 0);
 await compareInBlocks({
   name: "memory.query-p50-vs-bare-match",

@@ -1,7 +1,7 @@
 /**
  * @orphus/memory — the memory store every Orphus session of one user shares: notes, decisions and files of the repo
- * that a librarian ingests and any role queries, in SQLite with FTS5 (BM25 ranking) through better-sqlite3.
- * Answers are bounded like a digest, because a memory answer lands in a context window too.
+ * that a librarian ingests and any role queries, in SQLite with FTS5 (BM25 ranking) through node:sqlite (Node 24+)
+ * or better-sqlite3. Answers are bounded like a digest, because a memory answer lands in a context window too.
  *
  * ```ts
  * import { openMemory } from "@orphus/memory";
@@ -38,6 +38,7 @@ export {
 export { runMemoryCli, MEMORY_CLI_EXIT, MEMORY_CLI_USAGE } from "./cli.js";
 export { chunkDocument } from "./ingest/chunk.js";
 export { TOKENIZER } from "./store/schema.js";
+export { SQLITE_DRIVER_ENV } from "./store/driver/choose.js";
 export { MEMORY_MARKER_PREFIX } from "./render/answers.js";
 export {
   STORE_FILE_NAME,
@@ -114,5 +115,6 @@ export type { SkippedPath } from "./ingest/files.js";
 export type { EntryFacts } from "./render/answers.js";
 export type { Chunk } from "./ingest/chunk.js";
 export type { Migration } from "./store/schema.js";
+export type { SqliteDriverName } from "./store/driver/connection.js";
 export type { MemoryAction, MemoryToolInput, MemoryToolResult, MemoryToolStore, MemoryToolCallOptions } from "./tool.js";
 export type { MemoryCliIo } from "./cli.js";

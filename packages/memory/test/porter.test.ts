@@ -1,23 +1,31 @@
 // The excerpt finder's stemmer against SQLite's own: for any word, porterStem(foldWord(word)) is the term FTS5's
 // `porter unicode61 remove_diacritics 2` tokenizer indexes it under (read back through an fts5vocab table).
-import Database from "better-sqlite3";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
+import { transaction } from "../src/store/driver/connection.js";
 import { foldWord } from "../src/store/excerpt.js";
 import { porterStem } from "../src/store/porter.js";
 import { TOKENIZER } from "../src/store/schema.js";
+import { rawConnection } from "./support/sqlite.js";
 
-const db = new Database(":memory:");
+const dir = mkdtempSync(path.join(tmpdir(), "memory-porter-"));
+const db = rawConnection(path.join(dir, "words.db"));
 db.exec(`CREATE VIRTUAL TABLE words USING fts5(word, tokenize='${TOKENIZER}')`);
 db.exec("CREATE VIRTUAL TABLE terms USING fts5vocab(words, 'instance')");
 const insert = db.prepare("INSERT INTO words(rowid, word) VALUES (?, ?)");
 const termsOf = db.prepare<[], { doc: number; term: string }>("SELECT doc, term FROM terms");
-afterAll(() => db.close());
+afterAll(() => {
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 /** FTS5's term for each word (each a single token), by index. */
 function sqliteTerms(words: readonly string[]): string[] {
   db.exec("DELETE FROM words");
-  db.transaction(() => words.forEach((word, i) => insert.run(i + 1, word)))();
+  transaction(db, "deferred", () => words.forEach((word, i) => insert.run(i + 1, word)));
   const terms = new Array<string>(words.length).fill("");
   for (const row of termsOf.all()) terms[row.doc - 1] = row.term;
   return terms;

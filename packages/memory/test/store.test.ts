@@ -1,8 +1,8 @@
 import { chmodSync, statSync, writeFileSync, mkdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
-import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { MAX_CHUNK_CHARS, STORE_FILE_NAME, chunkDocument, openMemory } from "../src/index.js";
+import { rawConnection } from "./support/sqlite.js";
 import { tempDir, tempStore } from "./support/temp.js";
 
 describe("the three empty answers", () => {
@@ -194,7 +194,14 @@ describe("bad files at the store path", () => {
     const cases: [string, Buffer | ((file: string) => void)][] = [
       ["empty", Buffer.alloc(0)],
       ["text", Buffer.from("just some notes\n")],
-      ["foreign sqlite", (file) => new Database(file).exec("CREATE TABLE t (x)").close()],
+      [
+        "foreign sqlite",
+        (file) => {
+          const db = rawConnection(file);
+          db.exec("CREATE TABLE t (x)");
+          db.close();
+        },
+      ],
       ["short header", Buffer.from("SQLite format 3\u0000abc")],
     ];
     for (const [name, content] of cases) {

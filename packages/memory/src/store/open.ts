@@ -3,14 +3,14 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, closeSync, linkSync, openSync, readSync, statSync, unlinkSync, type Stats } from "node:fs";
 import * as path from "node:path";
-import Database from "better-sqlite3";
 import { ensurePrivateDir } from "@orphus/agent-env";
 import { StoreBusyError, StoreCorruptError, StoreDriverError, StoreForeignError, StorePathError, StoreVersionError } from "../errors.js";
 import { STORE_APPLICATION_ID } from "../limits.js";
+import { connectionOpener } from "./driver/choose.js";
+import { transaction, type Connection, type SqliteDriverName } from "./driver/connection.js";
 import { MIGRATIONS, type Migration } from "./schema.js";
 
-/** A connection to the store, as better-sqlite3 gives it. */
-export type Connection = Database.Database;
+export type { Connection } from "./driver/connection.js";
 
 const SQLITE_MAGIC = "SQLite format 3\u0000";
 const HEADER_BYTES = 100;
@@ -66,16 +66,31 @@ function tightenFiles(file: string): void {
 
 /**
  * Whether `error` is the driver failing to load its native module: Node's dlopen refusing it (built for another
- * Node's ABI) or the bindings loader finding no build at all. The driver loads it on the first `new Database`.
+ * Node's ABI) or the bindings loader finding no build at all. better-sqlite3 loads it on the first `new Database`.
  */
-function isDriverLoadFailure(error: unknown, code: string): boolean {
+function isDriverLoadFailure(error: unknown): boolean {
+  const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : "";
   return code === "ERR_DLOPEN_FAILED" || (error instanceof Error && error.message.startsWith("Could not locate the bindings file"));
+}
+
+/** SQLite's primary result codes this package maps to its own errors, by number (node:sqlite gives numbers). */
+const PRIMARY_CODES: Readonly<Record<number, string>> = { 5: "SQLITE_BUSY", 6: "SQLITE_LOCKED", 11: "SQLITE_CORRUPT", 26: "SQLITE_NOTADB" };
+
+/**
+ * An SQLite failure's result code by name, whichever driver threw it: better-sqlite3 names it in `code`
+ * (`SQLITE_BUSY_SNAPSHOT`), node:sqlite gives `code` ERR_SQLITE_ERROR and the extended number in `errcode`.
+ */
+function sqliteCode(error: unknown): string {
+  if (typeof error !== "object" || error === null) return "";
+  if ("code" in error && typeof error.code === "string" && error.code.startsWith("SQLITE_")) return error.code;
+  if ("errcode" in error && typeof error.errcode === "number") return PRIMARY_CODES[error.errcode & 0xff] ?? `SQLITE_${error.errcode}`;
+  return "";
 }
 
 /** Maps SQLite's failures (and the driver's failure to load) to this package's errors; anything else passes unchanged. */
 export function storeFailure(file: string, error: unknown, busyTimeoutMs: number): unknown {
-  const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : "";
-  if (isDriverLoadFailure(error, code)) return new StoreDriverError(file, process.version, (error as Error).message, { cause: error });
+  if (isDriverLoadFailure(error)) return new StoreDriverError(file, process.version, (error as Error).message, { cause: error });
+  const code = sqliteCode(error);
   if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) return new StoreBusyError(file, busyTimeoutMs, { cause: error });
   if (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB") {
     return new StoreCorruptError(file, (error as Error).message, { cause: error });
@@ -86,32 +101,53 @@ export function storeFailure(file: string, error: unknown, busyTimeoutMs: number
 /** Brings the schema to the newest version, once, under the write lock; refuses a newer one. */
 export function migrate(db: Connection, file: string, migrations: readonly Migration[] = MIGRATIONS): number {
   const latest = migrations[migrations.length - 1]?.version ?? 0;
-  const version = (): number => db.pragma("user_version", { simple: true }) as number;
-  const found = version();
+  const found = schemaVersion(db);
   if (found > latest) throw new StoreVersionError(file, found, latest);
   if (found === latest) return found;
-  db.transaction(() => {
-    const current = version();
+  transaction(db, "immediate", () => {
+    const current = schemaVersion(db);
     if (current > latest) throw new StoreVersionError(file, current, latest);
     for (const migration of migrations) {
       if (migration.version <= current) continue;
       for (const statement of migration.statements) db.exec(statement);
-      db.pragma(`user_version = ${migration.version}`);
+      db.exec(`PRAGMA user_version = ${migration.version}`);
     }
-  }).immediate();
+  });
   return latest;
 }
 
-function configure(db: Connection): void {
-  db.pragma("journal_mode = WAL");
-  // WAL with NORMAL loses at most the last commits on power loss, never the file's consistency.
-  db.pragma("synchronous = NORMAL");
-  db.pragma("trusted_schema = OFF");
+/** The schema version recorded in the file (SQLite's `user_version`). */
+export function schemaVersion(db: Connection): number {
+  return Number(db.value("PRAGMA user_version"));
+}
+
+/**
+ * Opens `file` (which must exist) through `driver` and makes every setting the store depends on, in SQL, so that
+ * both drivers behave alike whatever their own defaults: the busy timeout first, before anything may wait for a lock.
+ */
+function connect(file: string, options: OpenStoreOptions): Connection {
+  const db = connectionOpener(options.driver)(file);
+  try {
+    db.exec(`PRAGMA busy_timeout = ${options.busyTimeoutMs}`);
+    db.exec("PRAGMA journal_mode = WAL");
+    // WAL with NORMAL loses at most the last commits on power loss, never the file's consistency.
+    db.exec("PRAGMA synchronous = NORMAL");
+    db.exec("PRAGMA trusted_schema = OFF");
+    db.exec("PRAGMA foreign_keys = ON");
+    // better-sqlite3's compiled-in page cache (16 MB); node:sqlite's default is 2 MB.
+    db.exec("PRAGMA cache_size = -16000");
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
 }
 
 /** Options of {@link openStoreFile}. */
 export interface OpenStoreOptions {
   readonly busyTimeoutMs: number;
+  /** The SQLite driver to open it with. */
+  readonly driver: SqliteDriverName;
   /** Create the store (and its directory, 0700) when none exists. */
   readonly create: boolean;
   /** Migrations to apply; default the package's own. Tests pass more. */
@@ -125,10 +161,9 @@ function createStore(file: string, options: OpenStoreOptions): void {
   const building = path.join(dir, `.${path.basename(file)}.${process.pid}-${randomBytes(4).toString("hex")}.creating`);
   closeSync(openSync(building, "wx", 0o600));
   try {
-    const db = new Database(building, { fileMustExist: true, timeout: options.busyTimeoutMs });
+    const db = connect(building, options);
     try {
-      configure(db);
-      db.pragma(`application_id = ${STORE_APPLICATION_ID}`);
+      db.exec(`PRAGMA application_id = ${STORE_APPLICATION_ID}`);
       migrate(db, file, options.migrations);
     } finally {
       db.close();
@@ -163,8 +198,7 @@ export function openStoreFile(file: string, options: OpenStoreOptions): Connecti
   tightenFiles(file);
   let db: Connection | undefined;
   try {
-    db = new Database(file, { fileMustExist: true, timeout: options.busyTimeoutMs });
-    configure(db);
+    db = connect(file, options);
     migrate(db, file, options.migrations);
     return db;
   } catch (error) {

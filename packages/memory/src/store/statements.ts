@@ -1,12 +1,5 @@
 // Every SQL statement the store runs, prepared once per connection.
-import type { Connection } from "./open.js";
-
-/** The part of a better-sqlite3 prepared statement the store uses, with its parameters and row type. */
-export interface Statement<P extends unknown[], R> {
-  run(...params: P): { changes: number; lastInsertRowid: number | bigint };
-  get(...params: P): R | undefined;
-  all(...params: P): R[];
-}
+import type { Connection, Statement } from "./driver/connection.js";
 
 /** What a hit's header shows besides its id. */
 export interface HitFactsRow {
@@ -61,9 +54,9 @@ export function prepareStatements(db: Connection) {
     staleSource: prepare<[number]>("UPDATE sources SET hash = '' WHERE id = ?"),
     sourceEntryCount: prepare<[number], { n: number }>("SELECT count(*) AS n FROM entries WHERE source_id = ?"),
     // The ranking alone, ids only, as bare as a MATCH can be: excerpts are found afterwards, for the hits shown.
-    hits: db.prepare<[string, number, number], number>(
+    hits: db.preparePluck<[string, number, number], number>(
       "SELECT rowid FROM entries_fts WHERE entries_fts MATCH ? ORDER BY rank LIMIT ? OFFSET ?",
-    ).pluck() as Statement<[string, number, number], number>,
+    ),
     body: prepare<[number], { body: string }>("SELECT body FROM entries WHERE id = ?"),
     // Counting stops at the cap it is given.
     matchCount: prepare<[string, number], { n: number }>(

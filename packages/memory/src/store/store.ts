@@ -43,7 +43,9 @@ import {
   type HitRow,
 } from "../render/answers.js";
 import { ExcerptFinder } from "./excerpt.js";
-import { openStoreFile, storeExists, storeFailure, type Connection } from "./open.js";
+import { resolveSqliteDriver } from "./driver/choose.js";
+import { transaction, type SqliteDriverName } from "./driver/connection.js";
+import { openStoreFile, schemaVersion, storeExists, storeFailure, type Connection } from "./open.js";
 import { queryWords } from "./query-text.js";
 import type { Migration } from "./schema.js";
 import { prepareStatements, type Statements } from "./statements.js";
@@ -68,6 +70,11 @@ export interface MemoryOptions {
   readonly now?: () => number;
   /** Schema migrations; default the package's own (tests add later versions). */
   readonly migrations?: readonly Migration[];
+  /**
+   * The SQLite driver; default `ORPHUS_MEMORY_SQLITE_DRIVER` of process.env, else node:sqlite from Node 24 on and
+   * better-sqlite3 before (see the README, "Two SQLite drivers"). Both read and write the same file format.
+   */
+  readonly sqliteDriver?: SqliteDriverName;
 }
 
 /** Where a store lives and where that came from. */
@@ -237,6 +244,15 @@ function checkInteger(what: string, value: unknown, min: number, max: number): n
   return value;
 }
 
+/**
+ * Text as it is stored: without U+0000. SQLite hands text to its bindings as C strings, and node:sqlite before Node
+ * 24.16 returns a text only up to its first NUL, so the store keeps none, on every driver alike; no answer ever
+ * showed one (the sanitiser drops it).
+ */
+function storedText(text: string): string {
+  return text.includes("\u0000") ? text.replaceAll("\u0000", "") : text;
+}
+
 function checkTags(tags: unknown): string[] {
   if (tags === undefined) return [];
   if (!Array.isArray(tags) || tags.length > MAX_TAGS) {
@@ -247,7 +263,7 @@ function checkTags(tags: unknown): string[] {
     if (typeof tag !== "string" || tag.trim() === "" || tag.trim().length > MAX_TAG_CHARS) {
       throw new MemoryInputError("tag", `1 to ${MAX_TAG_CHARS} characters of text`, tag);
     }
-    out.add(tag.trim());
+    out.add(storedText(tag.trim()));
   }
   return [...out];
 }
@@ -287,6 +303,8 @@ export class MemoryStore {
   private readonly busyTimeoutMs: number;
   private readonly now: () => number;
   private readonly migrations: readonly Migration[] | undefined;
+  /** The SQLite driver this store opens its file with. */
+  readonly sqliteDriver: SqliteDriverName;
   private db: Connection | undefined;
   private sql: Statements | undefined;
 
@@ -300,6 +318,7 @@ export class MemoryStore {
     this.busyTimeoutMs = checkInteger("busyTimeoutMs", options.busyTimeoutMs ?? BUSY_TIMEOUT_MS, 0, 600_000);
     this.now = options.now ?? Date.now;
     this.migrations = options.migrations;
+    this.sqliteDriver = resolveSqliteDriver(options.sqliteDriver);
   }
 
   /** The store file's path. */
@@ -324,6 +343,7 @@ export class MemoryStore {
     const db = openStoreFile(this.path, {
       create,
       busyTimeoutMs: this.busyTimeoutMs,
+      driver: this.sqliteDriver,
       ...(this.migrations === undefined ? {} : { migrations: this.migrations }),
     });
     if (db === undefined) return undefined;
@@ -357,7 +377,7 @@ export class MemoryStore {
   private write(sql: Statements, db: Connection, sources: readonly PreparedSource[]) {
     const tally = { added: 0, replaced: 0, unchanged: 0, entriesAdded: 0, entriesRemoved: 0 };
     const at = this.now();
-    db.transaction(() => {
+    transaction(db, "immediate", () => {
       for (const source of sources) {
         const existing = sql.sourceByName.get(source.name);
         let id: number;
@@ -377,7 +397,7 @@ export class MemoryStore {
         source.entries.forEach((entry, part) => sql.insertEntry.run(id, part + 1, entry.title, entry.tags, entry.body, at));
         tally.entriesAdded += source.entries.length;
       }
-    }).immediate();
+    });
     return tally;
   }
 
@@ -411,22 +431,25 @@ export class MemoryStore {
     const skipped: SkippedPath[] = [];
     const sources: PreparedSource[] = [];
     texts.forEach((text, index) => {
-      const title = typeof text?.title === "string" ? text.title.trim() : "";
-      if (title === "" || title.length > MAX_TITLE_CHARS) {
+      const requestedTitle = typeof text?.title === "string" ? text.title.trim() : "";
+      if (requestedTitle === "" || requestedTitle.length > MAX_TITLE_CHARS) {
         throw new MemoryInputError(`texts[${index}].title`, `1 to ${MAX_TITLE_CHARS} characters`, text?.title);
       }
+      const title = storedText(requestedTitle);
       if (typeof text.body !== "string") throw new MemoryInputError(`texts[${index}].body`, "a string", text.body);
       const tags = checkTags(text.tags);
-      const given = text.source?.trim();
-      if (text.source !== undefined && (typeof text.source !== "string" || given === "" || (given?.length ?? 0) > MAX_SOURCE_CHARS)) {
+      const trimmedSource = text.source?.trim();
+      if (text.source !== undefined && (typeof text.source !== "string" || trimmedSource === "" || (trimmedSource?.length ?? 0) > MAX_SOURCE_CHARS)) {
         throw new MemoryInputError(`texts[${index}].source`, `1 to ${MAX_SOURCE_CHARS} characters`, text.source);
       }
+      // A source of NUL characters only is no source: the text gets a note:<hash> one.
+      const given = trimmedSource === undefined ? undefined : storedText(trimmedSource) || undefined;
       const label = given ?? title;
       if (text.body.length > MAX_TEXT_CHARS) {
         skipped.push({ path: label, reason: `longer than ${MAX_TEXT_CHARS} characters (${text.body.length})` });
         return;
       }
-      const body = text.body.replace(/\r\n?/g, "\n").trim();
+      const body = storedText(text.body.replace(/\r\n?/g, "\n")).trim();
       if (body === "") {
         skipped.push({ path: label, reason: "no text" });
         return;
@@ -606,14 +629,14 @@ export class MemoryStore {
           return sum;
         }
       }, 0);
-      const schemaVersion = db.pragma("user_version", { simple: true }) as number;
+      const version = schemaVersion(db);
       const status = counts.entries === 0 ? ("empty" as const) : ("ready" as const);
       const summary =
-        `schema v${schemaVersion}, ${plural(counts.entries, "entry", "entries")} from ${plural(counts.sources, "source")}, ` +
+        `schema v${version}, ${plural(counts.entries, "entry", "entries")} from ${plural(counts.sources, "source")}, ` +
         `${plural(bytes, "byte")}, last ingest ${counts.last === null ? "never" : new Date(counts.last).toISOString()} ` +
         `(location from ${this.location.source})` +
         (status === "empty" ? ". The store is EMPTY: every query will say so until a librarian ingests" : "");
-      return { ...base, status, schemaVersion, entries: counts.entries, sources: counts.sources, bytes, lastIngestAt: counts.last, text: markerLine(store, summary) };
+      return { ...base, status, schemaVersion: version, entries: counts.entries, sources: counts.sources, bytes, lastIngestAt: counts.last, text: markerLine(store, summary) };
     });
     if (found !== undefined) return found;
     return {
@@ -637,7 +660,7 @@ export class MemoryStore {
       throw new MemoryInputError("forget", "{ id } or { source }", target);
     }
     return this.readOrThrow((sql, db) =>
-      db.transaction((): ForgetReport => {
+      transaction(db, "immediate", (): ForgetReport => {
         if (byId) {
           const row = sql.entry.get(target.id);
           if (row === undefined) throw new EntryNotFoundError(target.id, this.path);
@@ -647,7 +670,7 @@ export class MemoryStore {
           else sql.staleSource.run(row.source_id);
           return { store: this.path, entriesRemoved: 1, sourcesRemoved: left === 0 ? 1 : 0, text: markerLine(this.path, `forgot entry #${target.id}`) };
         }
-        const name = (target as { source: string }).source;
+        const name = storedText((target as { source: string }).source);
         const source = sql.sourceByName.get(name) ?? (name.startsWith("note:") ? undefined : sql.sourceByName.get(path.resolve(name)));
         if (source === undefined) {
           return { store: this.path, entriesRemoved: 0, sourcesRemoved: 0, text: markerLine(this.path, `no source ${quotedSource(name)}: nothing forgotten`) };
@@ -660,7 +683,7 @@ export class MemoryStore {
           sourcesRemoved: 1,
           text: markerLine(this.path, `forgot ${plural(removed, "entry", "entries")} of source ${quotedSource(name)}`),
         };
-      }).immediate(),
+      }),
     );
   }
 }

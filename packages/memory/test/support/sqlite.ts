@@ -1,0 +1,26 @@
+// Raw SQLite connections for tests (crafting foreign files, reading what the store wrote), through the store's own
+// driver seam: a test must never load better-sqlite3 on a Node where the store would not, since that aborts it.
+import { closeSync, openSync } from "node:fs";
+import { connectionOpener, resolveSqliteDriver } from "../../src/store/driver/choose.js";
+import type { Connection, SqliteDriverName } from "../../src/store/driver/connection.js";
+import { loadNodeSqlite } from "../../src/store/driver/node-sqlite.js";
+
+/** The drivers this process can run: node:sqlite where it can run the store, better-sqlite3 before Node 24. */
+export function loadableDrivers(): SqliteDriverName[] {
+  const drivers: SqliteDriverName[] = [];
+  try {
+    loadNodeSqlite();
+    drivers.push("node:sqlite");
+  } catch {
+    // Node 20 has none; Node 22.13 to 22.15 lack what the driver needs.
+  }
+  // On Node 24 better-sqlite3 12 built against 24.19's headers or later aborts from a garbage collection.
+  if (Number(process.versions.node.split(".")[0]) < 24) drivers.push("better-sqlite3");
+  return drivers;
+}
+
+/** A connection to `file` (created empty when absent) through `driver`, default the one the store would use. */
+export function rawConnection(file: string, driver: SqliteDriverName = resolveSqliteDriver(undefined)): Connection {
+  closeSync(openSync(file, "a"));
+  return connectionOpener(driver)(file);
+}
