@@ -10,6 +10,9 @@
 #      build.abi<N> (a later run reuses it);
 #   2. for the test run, swap that build in, and put the original back on exit, whatever the tests did.
 # The workspace's own build is never recompiled or modified, so every other step keeps using it.
+# ORPHUS_SKIP_ADDON_BUILDS (names, space-separated) leaves out addons nothing loads on that Node line: @orphus/memory
+# never loads better-sqlite3 on Node 24 (it runs on node:sqlite there), so .ci/run saves that build. Should something
+# load it after all, it fails loudly (NODE_MODULE_VERSION), never silently.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -49,6 +52,7 @@ for gyp in node_modules/.pnpm/*/node_modules/*/binding.gyp node_modules/.pnpm/*/
   dir="$(cd "$(dirname "$gyp")" && pwd)"
   # An addon the workspace never built is not loaded by any test.
   [ -d "$dir/build/Release" ] || continue
+  case " ${ORPHUS_SKIP_ADDON_BUILDS:-} " in *" $(basename "$dir") "*) echo "not building $(basename "$dir") for Node $version (ORPHUS_SKIP_ADDON_BUILDS)"; continue ;; esac
   if [ "$abi" = "$home_abi" ]; then continue; fi
   if [ ! -f "$dir/build.abi$abi/Release/$(basename "$(ls "$dir"/build/Release/*.node | head -1)")" ]; then
     # A copy, never the folder itself: its files are hard links into the pnpm store, shared by every checkout.
