@@ -223,11 +223,24 @@ local r = R(room)
 
 if op == 'post' then
   local key = ARGV[17]
-  local keyed = nil
   if key ~= '' then
-    keyed = string.len(role) .. ':' .. role .. key
-    local earlier = redis.call('HGET', r .. ':keys', keyed)
-    if earlier then return {'replay', earlier} end
+    -- seq:postedAt:author. A repeat by the same author with the same text (or of a message no longer retained)
+    -- answers with the earlier post; anything else is a reuse, refused: someone else's seq would be a lie.
+    local earlier = redis.call('HGET', r .. ':keys', key)
+    if earlier then
+      local seq, t, author = string.match(earlier, '^(%d+):(%d+):(.*)$')
+      if author ~= role then return {'key-reused', seq} end
+      local kept = redis.call('XRANGE', r .. ':log', seq .. '-0', seq .. '-0')
+      if #kept == 1 then
+        local body, headline = nil, ''
+        local fields = kept[1][2]
+        for i = 1, #fields, 2 do
+          if fields[i] == 'b' then body = fields[i + 1] elseif fields[i] == 'h' then headline = fields[i + 1] end
+        end
+        if body ~= ARGV[15] or headline ~= ARGV[16] then return {'key-reused', seq} end
+      end
+      return {'replay', seq .. ':' .. t}
+    end
   end
   if redis.call('SISMEMBER', r .. ':members', role) == 0 then return {'not-member'} end
   if refuse == '1' then return {'refused'} end
@@ -241,9 +254,9 @@ if op == 'post' then
     redis.call('XADD', r .. ':log', 'MAXLEN', capacity, seq .. '-0', 'a', role, 'b', body, 't', t, 'h', headline)
   end
   if tonumber(redis.call('HGET', r .. ':cursors', role)) == seq - 1 then redis.call('HSET', r .. ':cursors', role, seq) end
-  if keyed ~= nil and maxKeys > 0 then
-    redis.call('HSET', r .. ':keys', keyed, seq .. ':' .. t)
-    redis.call('RPUSH', r .. ':key-order', keyed)
+  if key ~= '' and maxKeys > 0 then
+    redis.call('HSET', r .. ':keys', key, seq .. ':' .. t .. ':' .. role)
+    redis.call('RPUSH', r .. ':key-order', key)
     if redis.call('LLEN', r .. ':key-order') > maxKeys then
       redis.call('HDEL', r .. ':keys', redis.call('LPOP', r .. ':key-order'))
     end

@@ -3,6 +3,7 @@ import type { ConnectionOptions } from "node:tls";
 import {
   MemberLimitError,
   NotMemberError,
+  PostKeyReusedError,
   RoomLimitError,
   StoreClosedError,
   StoreResetError,
@@ -296,6 +297,7 @@ export class RedisRoomStore implements RoomStore {
       const [seq, postedAt] = String(reply[1]).split(":").map(Number) as [number, number];
       return { seq, postedAt, replayed: true, recipients: [] };
     }
+    if (reply[0] === "key-reused") throw new PostKeyReusedError(room, key ?? "", Number(reply[1]));
     this.#refusal(reply, room, author, refused);
     const seq = Number(reply[1]);
     this.#saw(room, seq);
