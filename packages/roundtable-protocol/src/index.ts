@@ -27,6 +27,8 @@ export {
   ROOM_NAME_PATTERN,
   MAX_VALID_ROOM_NAME_LENGTH,
   MAX_ERROR_MESSAGE_LENGTH,
+  MAX_STORE_DESCRIPTION_LENGTH,
+  STORE_WIRE_VERSION,
   IDEMPOTENCY_KEY_PATTERN,
   IDEMPOTENCY_KEY_WINDOW,
 } from "./constants.js";
@@ -37,6 +39,7 @@ export {
   notMemberMessage,
   protocolMismatchMessage,
   fetchCapTooLargeMessage,
+  wireCodeForPeer,
 } from "./codes.js";
 export {
   OPS,
@@ -77,6 +80,7 @@ export {
   replySchema,
   postEventSchema,
   memberEventSchema,
+  resetEventSchema,
   eventSchema,
   serverFrameSchema,
 } from "./schemas.js";
@@ -107,6 +111,7 @@ export type {
   WireError,
   PostEvent,
   MemberEvent,
+  ResetEvent,
   RoundtableEvent,
   ServerFrame,
   FetchedMessage,

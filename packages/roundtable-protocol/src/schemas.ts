@@ -7,6 +7,7 @@ import {
   IDEMPOTENCY_KEY_WINDOW,
   MAX_DIGEST_BUDGET,
   MAX_ERROR_MESSAGE_LENGTH,
+  MAX_STORE_DESCRIPTION_LENGTH,
   MAX_FETCH_CHARS,
   MAX_FETCH_LIMIT,
   MAX_ROOM_NAME_LENGTH,
@@ -269,6 +270,15 @@ export const requestSchema = z.discriminatedUnion("op", [
 // Results: the `result` member of a successful reply, by op
 // ---------------------------------------------------------------------------------------------------------------
 
+/** Where a broker keeps its rooms, secrets masked: `memory`, or the store URL with its password masked. */
+const storeDescriptionSchema = z
+  .string()
+  .max(MAX_STORE_DESCRIPTION_LENGTH)
+  .describe(
+    "Where the broker keeps its rooms, every secret masked: `memory` (this broker's process), or a Redis URL " +
+      "(`redis://user:***@host:6379/0`) shared with the brokers of other hosts.",
+  );
+
 /** Result of hello: what the broker speaks and who it is. */
 export const helloResultSchema = z
   .object({
@@ -281,6 +291,7 @@ export const helloResultSchema = z
     role: roleNameSchema,
     brokerPid: z.number().int().min(0),
     brokerVersion: z.string().describe("Package version of the broker."),
+    store: storeDescriptionSchema,
   })
   .meta({ title: "hello result" });
 
@@ -403,6 +414,10 @@ export const statusResultSchema = z
     connections: countSchema,
     socketPath: z.string(),
     pingsDropped: countSchema.describe("Activity pings dropped for slow readers since start."),
+    store: storeDescriptionSchema,
+    storeAvailable: z
+      .boolean()
+      .describe("False while the room store does not answer (requests fail with ERR_STORE_UNAVAILABLE meanwhile)."),
   })
   .meta({ title: "status result" });
 
@@ -524,8 +539,31 @@ export const memberEventSchema = z
       "its join and leave too. Its seq is always 0: membership churn, never content.",
   });
 
+/** The broker's room store lost its data: every membership and read position is gone. */
+export const resetEventSchema = z
+  .object({
+    event: z.literal("reset"),
+    seq: z.literal(0),
+    store: storeDescriptionSchema,
+  })
+  .meta({
+    title: "reset event",
+    description:
+      "A reset event tells every connection of a broker on a shared room store (Redis) that the store lost its " +
+      "data (it was restarted without persistence): every role's memberships and read positions are gone, so " +
+      "join again. Rooms the brokers knew continue past their last seq, so a seq is never reused; the messages " +
+      "before it read as evicted. Sent to clients of version 3 and later; older ones learn it from ERR_NOT_MEMBER " +
+      "on their next request.",
+  });
+
 /** Any event. */
-export const eventSchema = z.union([postEventSchema, memberEventSchema]);
+export const eventSchema = z.union([postEventSchema, memberEventSchema, resetEventSchema]);
 
 /** Anything a broker sends: a reply (has `id` and `ok`) or an event (has `event`). */
-export const serverFrameSchema = z.union([okReplySchema, errorReplySchema, postEventSchema, memberEventSchema]);
+export const serverFrameSchema = z.union([
+  okReplySchema,
+  errorReplySchema,
+  postEventSchema,
+  memberEventSchema,
+  resetEventSchema,
+]);

@@ -11,6 +11,7 @@ import type {
   okReplySchemas,
   postEventSchema,
   replySchema,
+  resetEventSchema,
   requestSchema,
   requestSchemas,
   resultSchemas,
@@ -43,6 +44,8 @@ export type WireError = z.infer<typeof wireErrorSchema> & { readonly code: WireE
 export type PostEvent = z.infer<typeof postEventSchema>;
 /** Membership churn (seq 0). */
 export type MemberEvent = z.infer<typeof memberEventSchema>;
+/** The room store lost its data (seq 0). */
+export type ResetEvent = z.infer<typeof resetEventSchema>;
 /** Any event. */
 export type RoundtableEvent = z.infer<typeof eventSchema>;
 /** Anything a broker sends. */

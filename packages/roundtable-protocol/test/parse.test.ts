@@ -212,10 +212,11 @@ describe("peer protocol", () => {
     expect(readPeerProtocol("hello")).toBeUndefined();
   });
 
-  test("compatible with the same name at versions 1 and 2: a version-2 broker still serves version-1 clients", () => {
+  test("compatible with the same name at versions 1 to 3: a version-3 broker still serves older clients", () => {
     expect(isCompatiblePeer({ protocol: "orphus-roundtable", version: 1 })).toBe(true);
     expect(isCompatiblePeer({ protocol: "orphus-roundtable", version: 2 })).toBe(true);
-    expect(isCompatiblePeer({ protocol: "orphus-roundtable", version: 3 })).toBe(false);
+    expect(isCompatiblePeer({ protocol: "orphus-roundtable", version: 3 })).toBe(true);
+    expect(isCompatiblePeer({ protocol: "orphus-roundtable", version: 4 })).toBe(false);
     expect(isCompatiblePeer({ protocol: "orphus-roundtable", version: 0 })).toBe(false);
     expect(isCompatiblePeer({ protocol: "orphus-roundtable", version: 1.5 })).toBe(false);
     expect(isCompatiblePeer({ protocol: "orphus-intercom", version: 1 })).toBe(false);
@@ -238,6 +239,16 @@ describe("parseServerFrame", () => {
   test("a post event never carries a seq of 0 and a member event never anything else", () => {
     expect(() => parseServerFrame({ event: "post", room: "r", seq: 0, author: "a" })).toThrow(ServerFrameInvalidError);
     expect(() => parseServerFrame({ event: "join", room: "r", seq: 4, role: "a" })).toThrow(ServerFrameInvalidError);
+  });
+
+  test("a reset event names the store, never a room, at seq 0", () => {
+    expect(parseServerFrame({ event: "reset", seq: 0, store: "redis://h:6379" })).toEqual({
+      event: "reset",
+      seq: 0,
+      store: "redis://h:6379",
+    });
+    expect(() => parseServerFrame({ event: "reset", seq: 1, store: "redis://h:6379" })).toThrow(ServerFrameInvalidError);
+    expect(() => parseServerFrame({ event: "reset", seq: 0 })).toThrow(ServerFrameInvalidError);
   });
 
   test("junk is a typed error", () => {

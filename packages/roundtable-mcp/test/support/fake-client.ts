@@ -141,9 +141,23 @@ export class FakeToolClient implements RoundtableToolClient {
   closed = false;
 
   /** What the server calls at start-up to ensure the broker. */
-  async connect(): Promise<{ protocol: string; version: number; role: string; brokerPid: number; brokerVersion: string }> {
+  async connect(): Promise<{
+    protocol: string;
+    version: number;
+    role: string;
+    brokerPid: number;
+    brokerVersion: string;
+    store: string;
+  }> {
     this.calls.push("connect");
-    return { protocol: "orphus-roundtable", version: 1, role: this.role, brokerPid: 4242, brokerVersion: "0.0.0" };
+    return {
+      protocol: "orphus-roundtable",
+      version: 3,
+      role: this.role,
+      brokerPid: 4242,
+      brokerVersion: "0.0.0",
+      store: "memory",
+    };
   }
 
   close(): void {
