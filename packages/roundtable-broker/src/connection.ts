@@ -9,15 +9,28 @@ export interface ConnectionHost {
   readonly maxFrameBytes: number;
   readonly maxOutboundBytes: number;
   readonly pingDropBytes: number;
-  onFrame(connection: BrokerConnection, value: unknown): void;
+  /** Requests held while an earlier one of the same connection waits for the store; past it, reading pauses. */
+  readonly maxQueuedRequests: number;
+  /**
+   * Serves one frame, replying on the connection; answers a promise when the reply waits for the store. Must not
+   * reject: every failure is a refusal sent on the connection.
+   */
+  onFrame(connection: BrokerConnection, value: unknown): void | Promise<void>;
   onFramingError(connection: BrokerConnection, error: unknown): void;
   onBackpressure(connection: BrokerConnection, queuedBytes: number): void;
   onClose(connection: BrokerConnection): void;
 }
 
 /**
- * One client connection: its decoder, its role once it said hello, and its outbound queue. Rooms are joined by
- * the role, not the connection (RoomService).
+ * One client connection: its decoder, its role once it said hello, its requests in order, and its outbound queue.
+ * Rooms are joined by the role, not the connection (RoomService).
+ *
+ * Requests are served one at a time, in the order they arrived, so replies come in request order and each request
+ * sees what the ones before it did, whether the store answers at once (memory) or later (Redis). While a request
+ * waits for the store, the ones behind it wait in a queue; at `maxQueuedRequests` the socket stops being read until
+ * the queue drains to half, so a peer that pipelines without end meets TCP backpressure, not an unbounded queue
+ * (the frames of the one socket read under way still join it). Requests still queued when the connection closes
+ * are dropped unserved: nobody is left to hear their replies.
  *
  * The outbound queue is the socket's own write buffer, bounded here: a ping is dropped (and counted) while the
  * backlog is at or above `pingDropBytes`; a reply is never dropped, but a reply that would take the backlog past
@@ -28,9 +41,16 @@ export class BrokerConnection {
   role: string | undefined;
   /** Pings dropped because this connection was not reading fast enough. */
   pingsDropped = 0;
+  /** Protocol version named by hello (what the connection can parse); 0 until then. */
+  version = 0;
   /** The pending hello timeout (a handle of the broker's injected timers) until the connection says hello. */
   helloTimer: unknown;
   #closeReason: CloseReason | undefined;
+  /** Frames that arrived while a request of this connection was waiting for the store, oldest first. */
+  readonly #waiting: unknown[] = [];
+  /** A request of this connection is waiting for the store. */
+  #busy = false;
+  #paused = false;
   /** Whether this turn of the event loop wrote nothing yet, one frame, or more (then the socket is corked). */
   #turn: "idle" | "written" | "corked" = "idle";
 
@@ -39,7 +59,16 @@ export class BrokerConnection {
       socket,
       {
         onFrame: (value) => {
-          if (this.#closeReason === undefined) host.onFrame(this, value);
+          if (this.#closeReason !== undefined) return;
+          if (!this.#busy) {
+            this.#serve(value);
+            return;
+          }
+          this.#waiting.push(value);
+          if (!this.#paused && this.#waiting.length >= host.maxQueuedRequests) {
+            this.#paused = true;
+            socket.pause();
+          }
         },
         onError: (error) => {
           this.#closeReason ??= "framing";
@@ -52,9 +81,34 @@ export class BrokerConnection {
     socket.on("error", () => {});
     socket.on("close", () => {
       this.#closeReason ??= "peer";
+      this.#waiting.length = 0;
       host.onClose(this);
     });
   }
+
+  /** Requests waiting behind one that waits for the store. */
+  get queuedRequests(): number {
+    return this.#waiting.length;
+  }
+
+  #serve(value: unknown): void {
+    const served = this.host.onFrame(this, value);
+    if (served === undefined) return;
+    this.#busy = true;
+    served.then(this.#next, this.#next);
+  }
+
+  /** The request that waited for the store was answered: serve the queue until one waits again, or it is empty. */
+  readonly #next = (): void => {
+    this.#busy = false;
+    while (!this.#busy && this.#waiting.length > 0 && this.#closeReason === undefined) {
+      this.#serve(this.#waiting.shift());
+    }
+    if (this.#paused && this.#waiting.length <= this.host.maxQueuedRequests / 2 && this.#closeReason === undefined) {
+      this.#paused = false;
+      this.socket.resume();
+    }
+  };
 
   /** Why the connection is closing or closed; undefined while it is open. */
   get closeReason(): CloseReason | undefined {

@@ -56,8 +56,9 @@ describe("a running broker's entry", () => {
       socketPath: join(agentDir, "roundtable", "broker.sock"),
       brokerVersion: expect.any(String),
       protocol: "orphus-roundtable",
-      protocolVersion: 2,
+      protocolVersion: 3,
       startedAt: expect.any(Number),
+      store: "memory",
     });
     expect(readBrokerRegistry(registryDir).entries).toEqual([
       { ...JSON.parse(readFileSync(file, "utf8")), file },

@@ -367,11 +367,13 @@ describe("reading", () => {
         pid: process.pid,
         uptimeMs: 1234,
         protocol: "orphus-roundtable",
-        protocolVersion: 2,
+        protocolVersion: 3,
         rooms: 1,
         connections: 1,
         socketPath: broker.socketPath,
         pingsDropped: 0,
+        store: "memory",
+        storeAvailable: true,
       },
     });
   });
