@@ -217,12 +217,19 @@ async function roomsTable(client: RoundtableClient): Promise<string> {
   return table(rooms.map((r) => ["  " + safeLine(r.room), plural(r.members, "member"), plural(r.newestSeq, "message")]));
 }
 
+/** Where the broker keeps its rooms, as its status says (masked by the broker), and whether the store answers. */
+function storeLine(store: string, available: boolean): string {
+  const where = store === "memory" ? "memory (this broker's process)" : `${safeLine(store)} (shared by the brokers on it)`;
+  return available ? where : `${where}; unavailable: requests fail until it answers`;
+}
+
 async function status(client: RoundtableClient, io: CliIo, socketPath: string): Promise<void> {
   const s = await client.status();
   const rows = [
     ["broker", `running, pid ${s.pid}, up ${formatDuration(s.uptimeMs)}`],
     ["version", `${s.version} (${s.protocol} v${s.protocolVersion})`],
     ["socket", socketPath],
+    ["store", storeLine(s.store, s.storeAvailable)],
     ["sessions", `${plural(Math.max(0, s.connections - 1), "connection")} besides this one`],
     ["rooms", String(s.rooms)],
   ];

@@ -6,6 +6,7 @@ import {
   errorReplySchema,
   isOp,
   memberEventSchema,
+  resetEventSchema,
   okReplySchemas,
   parseServerFrame,
   postEventSchema,
@@ -197,13 +198,15 @@ function parseFrame(value: unknown): ServerFrame {
     const schema =
       frame.event === "post"
         ? postEventSchema
-        : frame.event !== undefined
-          ? memberEventSchema
-          : frame.ok === true && isOp(frame.op)
-            ? okReplySchemas[frame.op]
-            : frame.ok === false
-              ? errorReplySchema
-              : undefined;
+        : frame.event === "reset"
+          ? resetEventSchema
+          : frame.event !== undefined
+            ? memberEventSchema
+            : frame.ok === true && isOp(frame.op)
+              ? okReplySchemas[frame.op]
+              : frame.ok === false
+                ? errorReplySchema
+                : undefined;
     const parsed = schema?.safeParse(value);
     if (parsed?.success === true) return parsed.data;
   }

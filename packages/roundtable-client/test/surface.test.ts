@@ -154,6 +154,7 @@ test("limits are pinned", () => {
     "permissions",
     "protocol-mismatch",
     "ephemeral-role",
+    "store-unavailable",
   ]);
   expect(CLI_EXIT).toEqual({ ok: 0, failed: 1, usage: 2, noBroker: 3 });
   expect(CLI_DEFAULT_ROLE).toBe("human");

@@ -5,6 +5,7 @@ import { connectBrokerSocket } from "../ensure.js";
 import { RequestTimeoutError } from "../errors.js";
 import { brokerFullFrom } from "../full-broker.js";
 import { plural } from "../text.js";
+import { checkBrokerStore } from "./store.js";
 import {
   brokerFull,
   ephemeralMembers,
@@ -46,15 +47,27 @@ function uptime(ms: number): string {
   return seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m ${seconds % 60}s`;
 }
 
+/** The room store this environment's setting names (masked), and what set it, to compare with the broker's. */
+export interface ExpectedStore {
+  readonly description: string;
+  readonly source: string;
+}
+
 /**
  * Says hello to the broker on `socketPath` and, when it answers in this protocol, reads its status and the members
- * of its rooms. Starts nothing and joins nothing. Every step is bounded by `timeoutMs`. A connection reset or dropped
+ * of its rooms, and compares its room store with `store`. Starts nothing and joins nothing. Every step is bounded by `timeoutMs`. A connection reset or dropped
  * before the answer is tried again ({@link ATTEMPTS} times): right after a broker is killed, the kernel may still
  * accept on its socket for a moment and then reset, and that is a stale socket, not a hung broker.
  */
-export async function checkLiveBroker(socketPath: string, pidPath: string, timeoutMs: number, pid: number): Promise<LiveSeen> {
+export async function checkLiveBroker(
+  socketPath: string,
+  pidPath: string,
+  timeoutMs: number,
+  pid: number,
+  store: ExpectedStore,
+): Promise<LiveSeen> {
   for (let attempt = 1; ; attempt++) {
-    const seen = await attemptLiveBroker(socketPath, pidPath, timeoutMs, pid);
+    const seen = await attemptLiveBroker(socketPath, pidPath, timeoutMs, pid, store);
     if (seen !== "dropped") return seen;
     if (attempt >= ATTEMPTS) {
       const finding = unresponsiveBroker(socketPath, `the connection was dropped before hello was answered, ${ATTEMPTS} times`, readPidFilePid(pidPath));
@@ -64,7 +77,13 @@ export async function checkLiveBroker(socketPath: string, pidPath: string, timeo
   }
 }
 
-async function attemptLiveBroker(socketPath: string, pidPath: string, timeoutMs: number, pid: number): Promise<LiveSeen | "dropped"> {
+async function attemptLiveBroker(
+  socketPath: string,
+  pidPath: string,
+  timeoutMs: number,
+  pid: number,
+  store: ExpectedStore,
+): Promise<LiveSeen | "dropped"> {
   const noAnswer = `hello got no answer within ${timeoutMs} ms`;
   let connection: BrokerConnection;
   try {
@@ -93,6 +112,8 @@ async function attemptLiveBroker(socketPath: string, pidPath: string, timeoutMs:
         `up ${uptime(status.uptimeMs)}, ${plural(status.rooms, "room")}, ` +
         `${plural(Math.max(0, status.connections - 1), "other connection")}`,
     ];
+    const stored = checkBrokerStore(status, store.description, store.source);
+    notes.push(...stored.notes);
     const { rooms } = await connection.request("rooms", {});
     const ephemeral: { room: string; roles: string[] }[] = [];
     for (const room of rooms.slice(0, DOCTOR_MAX_ROOMS)) {
@@ -100,7 +121,8 @@ async function attemptLiveBroker(socketPath: string, pidPath: string, timeoutMs:
       const roles = members.filter((role) => SESSION_ROLE.test(role));
       if (roles.length > 0) ephemeral.push({ room: room.room, roles });
     }
-    return { pid: hello.brokerPid, notes, findings: ephemeral.length === 0 ? [] : [ephemeralMembers(ephemeral)] };
+    const findings = [...stored.findings, ...(ephemeral.length === 0 ? [] : [ephemeralMembers(ephemeral)])];
+    return { pid: hello.brokerPid, notes, findings };
   } catch (error) {
     // A full broker is healthy: say so, and never advise stopping it (an older one drops us with the same code).
     const full = brokerFullFrom(error);
