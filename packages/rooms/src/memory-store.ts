@@ -75,8 +75,8 @@ let joiningSpace: MemorySpace | undefined;
  * process); each peer hears the others' activity.
  */
 export class MemoryRoomStore implements RoomStore {
-  readonly kind = "memory";
-  readonly description = "memory";
+  readonly kind: string = "memory";
+  readonly description: string = "memory";
   readonly brokerId: string;
   readonly limits: RoomStoreLimits;
   readonly #space: MemorySpace;
