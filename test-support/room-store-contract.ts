@@ -84,14 +84,17 @@ export function describeRoomStoreContract(harness: StoreHarness): void {
       }
     });
 
-    test("activity reaches the other brokers' subscribers, body-free, and never the broker that caused it", async () => {
+    test("activity reaches the brokers that hold a recipient, body-free, never the broker that caused it", async () => {
       const backend = await harness.open({});
       try {
-        const [a, b] = [await backend.store("a"), await backend.store("b")];
+        const [a, b, c] = [await backend.store("a"), await backend.store("b"), await backend.store("c")];
         const heardByA = listen(a);
         const heardByB = listen(b);
+        // c holds a role of no member: it hears nothing of the room.
+        await c.attach("cy");
+        const heardByC = listen(c);
+        await a.join("lobby", "ann");
         await b.join("hall", "bob");
-        await heardByA.waitFor(1);
         const joined = await a.join("hall", "ann");
         expect(joined).toMatchObject({ created: false, joined: true, members: ["ann", "bob"] });
         expect(sorted(joined.recipients)).toEqual(["ann", "bob"]);
@@ -105,9 +108,13 @@ export function describeRoomStoreContract(harness: StoreHarness): void {
           { type: "activity", kind: "leave", room: "hall", seq: 0, role: "ann", recipients: ["ann", "bob"] },
         ]);
         expect(JSON.stringify(events)).not.toContain("secret body");
-        expect(heardByA.events).toEqual([
-          { type: "activity", kind: "join", room: "hall", seq: 0, role: "bob", recipients: ["bob"] },
-        ]);
+        // bob's join reached nobody: a held no member of the hall then. a caused the rest.
+        await b.post("hall", "bob", "after ann left");
+        await b.join("lobby", "bob");
+        const [heard] = await heardByA.waitFor(1);
+        expect(heard).toMatchObject({ type: "activity", kind: "join", room: "lobby", role: "bob" });
+        expect(heardByA.events).toHaveLength(1);
+        expect(heardByC.events).toEqual([]);
       } finally {
         await backend.close();
       }
@@ -133,11 +140,13 @@ export function describeRoomStoreContract(harness: StoreHarness): void {
         expect(await a.members("none")).toBeUndefined();
         // b caused those departures, so only a would hear them; b's own subscriber hears nothing of its own.
         expect(heardByB.events).toEqual([]);
+        // a holds cy, a member of "one", so it hears bob leave when b closes.
+        await a.join("one", "cy");
         const heardByA = listen(a);
         await b.close();
         const [left] = await heardByA.waitFor(1);
-        expect(left).toEqual({ type: "activity", kind: "disconnect", room: "one", seq: 0, role: "bob", recipients: [] });
-        expect(await a.members("one")).toEqual([]);
+        expect(left).toEqual({ type: "activity", kind: "disconnect", room: "one", seq: 0, role: "bob", recipients: ["cy"] });
+        expect(await a.members("one")).toEqual(["cy"]);
         await expect(outcome(() => b.list("bob"))).resolves.toEqual({ code: "ERR_STORE_CLOSED" });
       } finally {
         await backend.close();

@@ -50,7 +50,10 @@ class MemorySpace {
     this.registry = new RoomRegistry({ ...limits, clock });
   }
 
-  /** Hands the activity to the subscribers of every store but `origin`, after the current call has returned. */
+  /**
+   * Hands the activity to the subscribers of every store but `origin` that holds one of its recipients (the others
+   * have nobody to tell), after the current call has returned.
+   */
   deliver(
     origin: MemoryRoomStore,
     kind: RoomActivity["kind"],
@@ -62,7 +65,9 @@ class MemorySpace {
     // A lone store (one broker: the usual case) has nobody to tell, and makes no event.
     if (this.stores.size < 2) return;
     const event: RoomActivity = { type: "activity", kind, room, seq, role, recipients };
-    for (const store of this.stores) if (store !== origin) store.hear(event);
+    for (const store of this.stores) {
+      if (store !== origin && recipients.some((role) => store.holds(role))) store.hear(event);
+    }
   }
 }
 
@@ -214,6 +219,11 @@ export class MemoryRoomStore implements RoomStore {
       this.#listeners.clear();
     }
     return Promise.resolve();
+  }
+
+  /** Whether `role` has an open connection on this broker (is attached here). */
+  holds(role: string): boolean {
+    return this.#attached.has(role);
   }
 
   /** Queues `event` for this store's subscribers (called by the space for activity of another store). */
