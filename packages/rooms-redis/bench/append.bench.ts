@@ -3,25 +3,16 @@
 // and the network. Subject and floor alternate in blocks; the figure is the median of the blocks' p50 ratios, with
 // their spread. Redis and this process are pinned to one CPU with taskset where it exists, since on this machine a
 // latency figure swings 3x with CPU placement.
-import { spawnSync } from "node:child_process";
-import { performance } from "node:perf_hooks";
 import { DEFAULT_RING_CAPACITY } from "@orphus/rooms";
 import { DEFAULT_ACTIVITY_RETAINED, DEFAULT_MEMBER_TTL_MS, openRedisRoomStore } from "@orphus/rooms-redis";
 import { Redis } from "ioredis";
+import { alternate, pinToCpu0 } from "../../../bench-support/alternate.js";
 import { quantile, reportRatio } from "../../../bench-support/report.js";
 import { startRedisServer } from "../../../test-support/redis-server.js";
 import { STORE_SCRIPT } from "../src/script.js";
 
-const PINNED_ENV = "ORPHUS_BENCH_PINNED";
-const taskset = spawnSync("sh", ["-c", "command -v taskset"], { encoding: "utf8" }).stdout.trim();
-if (taskset !== "" && process.env[PINNED_ENV] === undefined) {
-  // Run again pinned to CPU 0, beside the Redis it starts there.
-  const pinned = spawnSync(taskset, ["-c", "0", process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
-    stdio: "inherit",
-    env: { ...process.env, [PINNED_ENV]: "1" },
-  });
-  process.exit(pinned.status ?? 1);
-}
+// Run again pinned to CPU 0, beside the Redis it starts there.
+const taskset = pinToCpu0();
 
 const BODY = "The ring keeps 500 messages; sequence numbers are never reused, so afterSeq stays stable. ".repeat(2);
 const WARMUP = 2_000;
@@ -50,32 +41,11 @@ try {
   const viaBare = async (): Promise<void> => {
     await bare.evalsha(sha, 0, ...argv);
   };
-  const block = async (action: () => Promise<void>): Promise<number[]> => {
-    const samples: number[] = [];
-    for (let i = 0; i < PER_BLOCK; i++) {
-      const start = performance.now();
-      await action();
-      samples.push(performance.now() - start);
-    }
-    return samples;
-  };
-  for (let i = 0; i < WARMUP; i++) {
-    await viaStore();
-    await viaBare();
-  }
-  const ratios: number[] = [];
-  const storeP50: number[] = [];
-  const bareP50: number[] = [];
-  for (let b = 0; b < BLOCKS; b++) {
-    // The order alternates, so neither side always runs second.
-    const [first, second] = b % 2 === 0 ? [viaStore, viaBare] : [viaBare, viaStore];
-    const one = quantile(await block(first), 0.5);
-    const two = quantile(await block(second), 0.5);
-    const [s, f] = b % 2 === 0 ? [one, two] : [two, one];
-    storeP50.push(s);
-    bareP50.push(f);
-    ratios.push(s / f);
-  }
+  const { ratios, subject: storeP50, floor: bareP50 } = await alternate(viaStore, viaBare, {
+    blocks: BLOCKS,
+    perBlock: PER_BLOCK,
+    warmup: WARMUP,
+  });
   const us = (ms: number): string => `${(ms * 1000).toFixed(0)} µs`;
   reportRatio({
     name: "rooms-redis.append-round-trip",

@@ -6,6 +6,9 @@ import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { FrameDecoder, encodeFrame } from "@orphus/framing";
+import { build } from "tsup";
+import { brokerSourceBinPath } from "@orphus/roundtable-broker";
+import { bundledProgramBuild } from "../../../tsup.base.js";
 import { bundleBrokerBin } from "../test/bundle-bin.js";
 
 /** A temporary directory (short, for socket paths), removed by `cleanup`. */
@@ -20,6 +23,16 @@ export async function bundledBin(cleanups: (() => void)[]): Promise<string> {
   const bin = await bundleBrokerBin();
   cleanups.push(() => rmSync(dirname(dirname(bin)), { recursive: true, force: true }));
   return bin;
+}
+
+/**
+ * Builds the bin with the Redis store bundled in (the published bin imports `@orphus/rooms-redis` from beside it,
+ * which a bundle in a temporary directory has not): the same code, resolved at build time. Removed by `cleanup`.
+ */
+export async function bundledBinWithRedisStore(cleanups: (() => void)[]): Promise<string> {
+  const outDir = tempDir(cleanups);
+  await build({ ...bundledProgramBuild({ "bin/broker": brokerSourceBinPath() }), outDir, silent: true, config: false });
+  return join(outDir, "bin", "broker.js");
 }
 
 /** Connects to `socketPath`, retrying every millisecond while nothing listens there yet. */
@@ -37,9 +50,12 @@ export function connectWhenReady(socketPath: string): Promise<Socket> {
   });
 }
 
-/** Spawns a broker from the bundled bin over `agentDir`; resolves once it accepts connections. */
-export async function spawnBroker(bin: string, agentDir: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [bin, "--agent-dir", agentDir, "--idle-ms", "600000"], { stdio: "ignore" });
+/** Spawns a broker from the bundled bin over `agentDir` (with `env` added); resolves once it accepts connections. */
+export async function spawnBroker(bin: string, agentDir: string, env?: NodeJS.ProcessEnv): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [bin, "--agent-dir", agentDir, "--idle-ms", "600000"], {
+    stdio: "ignore",
+    env: { ...process.env, ...env },
+  });
   (await connectWhenReady(join(agentDir, "roundtable", "broker.sock"))).destroy();
   return child;
 }
