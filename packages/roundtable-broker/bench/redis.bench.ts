@@ -3,9 +3,11 @@
 // with a post's arguments, for another room of the same shape. The ratio is what the broker adds on top of the one
 // Redis round trip a post needs (framing, parsing, the service, the store's argument building and reply parsing).
 // Beside it, cross-broker ping delivery: a post on one broker until a member on another broker of the same Redis
-// receives its post event (the other broker's blocking read of activity, then its push). Subject and floor
-// alternate in blocks; figures are the median of the blocks' p50s, with their spread. Redis, the brokers and this
-// process are pinned to CPU 0 with taskset where it exists, since a latency figure here swings 3x with placement.
+// receives its post event (the other broker's blocking read of activity, then its push). And, informative, a minimal
+// proxy (evalsha-proxy.ts: decode, one bare EVALSHA, reply) against the same floor: the least any process between a
+// client and Redis adds here, so the broker's own cost is the gap between its ratio and the proxy's. Subject and
+// floor alternate in blocks; figures are the median of the blocks' p50s, with their spread. Redis, the brokers and
+// this process are pinned to CPU 0 with taskset where it exists, since a latency figure here swings 3x with placement.
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { encodeFrame } from "@orphus/framing";
@@ -17,7 +19,7 @@ import { quantile, reportRatio } from "../../../bench-support/report.js";
 import { startRedisServer } from "../../../test-support/redis-server.js";
 // The store's script, for the floor to send the very command the store sends (bench code, never published).
 import { STORE_SCRIPT } from "../../rooms-redis/src/script.js";
-import { BenchClient, bundledBinWithRedisStore, member, spawnBroker, stop, tempDir } from "./support.js";
+import { BenchClient, bundledBinWithRedisStore, member, spawnBroker, spawnEcho, stop, tempDir } from "./support.js";
 
 const taskset = pinToCpu0();
 
@@ -92,6 +94,27 @@ try {
       `${BLOCKS} blocks of ${PER_BLOCK}, ${where}`,
   });
   poster.close();
+
+  // --- the least a process in between costs: a proxy doing only the floor's EVALSHA -------------------------------
+  const proxySocket = join(tempDir(cleanups), "proxy.sock");
+  const proxied = (await bare.evalsha(sha, 0, "join", ...head, "prx", "proxyy")) as unknown[];
+  if (proxied[0] !== "ok") throw new Error(`the proxy's join was refused: ${JSON.stringify(proxied[0])}`);
+  const proxyArgv = ["post", ...head, "0", "prx", "proxyy", BODY, "", "key"];
+  children.push(await spawnEcho(proxySocket, { program: "evalsha-proxy.ts", args: [server.url, sha, JSON.stringify(proxyArgv)] }));
+  const proxy = await BenchClient.connect(proxySocket);
+  const viaProxy = async (): Promise<void> => {
+    await proxy.roundTrip(encodeFrame({ id: ++id, op: "post" }));
+  };
+  const least = await alternate(viaProxy, viaBare, { blocks: BLOCKS, perBlock: PER_BLOCK, warmup: WARMUP });
+  reportRatio({
+    name: "roundtable-broker.redis-proxy-round-trip-p50",
+    ratio: quantile(least.ratios, 0.5),
+    detail:
+      `a minimal proxy (decode, the same EVALSHA, reply) ${us(quantile(least.subject, 0.5))} vs the bare client ` +
+      `${us(quantile(least.floor, 0.5))}; block ratios ${quantile(least.ratios, 0).toFixed(2)}–` +
+      `${quantile(least.ratios, 1).toFixed(2)}: the least a process in between adds here; informative, no target`,
+  });
+  proxy.close();
 
   // --- cross-broker ping delivery: a post on east until its event reaches a member on west ------------------------
   const author = await member(socket(east), "author", "ping");

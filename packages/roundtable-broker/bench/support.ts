@@ -60,11 +60,28 @@ export async function spawnBroker(bin: string, agentDir: string, env?: NodeJS.Pr
   return child;
 }
 
-/** Spawns the raw echo server (or, with `framed`, the minimal framed JS server) on `socketPath`; resolves once it listens. */
-export async function spawnEcho(socketPath: string, framed = false): Promise<ChildProcess> {
-  const args = framed
-    ? ["--conditions=@orphus/source", "--import", "tsx", join(import.meta.dirname, "framed-echo-server.ts"), socketPath]
-    : [join(import.meta.dirname, "echo-server.mjs"), socketPath];
+/**
+ * Spawns the raw echo server on `socketPath` (or, with `framed`, the minimal framed JS server; or any other floor of
+ * this folder, run from source with its arguments after the socket); resolves once it listens.
+ */
+export async function spawnEcho(
+  socketPath: string,
+  floor: boolean | { readonly program: string; readonly args: readonly string[] } = false,
+): Promise<ChildProcess> {
+  const fromSource = (program: string, args: readonly string[] = []): string[] => [
+    "--conditions=@orphus/source",
+    "--import",
+    "tsx",
+    join(import.meta.dirname, program),
+    socketPath,
+    ...args,
+  ];
+  const args =
+    floor === false
+      ? [join(import.meta.dirname, "echo-server.mjs"), socketPath]
+      : floor === true
+        ? fromSource("framed-echo-server.ts")
+        : fromSource(floor.program, floor.args);
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
   await new Promise<void>((resolve) => child.stdout?.once("data", () => resolve()));
   return child;
