@@ -153,6 +153,23 @@ describe("store failures on the wire", () => {
   });
 });
 
+describe("a closed store", () => {
+  test("a store closed under the broker refuses every request as the broker shutting down", async () => {
+    const store = new MemoryRoomStore();
+    const broker = await startTestBroker({ store });
+    const peer = await RawPeer.hello(broker.socketPath, "planner");
+    await peer.request({ id: 2, op: "join", room: "r" });
+    await store.close();
+    expect(await peer.request({ id: 3, op: "post", room: "r", body: "late" })).toEqual({
+      id: 3,
+      ok: false,
+      op: "post",
+      error: { code: "ERR_SHUTTING_DOWN", message: "The broker is shutting down; reconnect and a new broker starts" },
+    });
+    expect(await peer.request({ id: 4, op: "status" })).toMatchObject({ ok: true });
+  });
+});
+
 describe("two brokers on one store", () => {
   test("members on both hear each other: posts, joins and disconnects cross over", async () => {
     const store = new MemoryRoomStore();
