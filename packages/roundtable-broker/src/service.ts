@@ -1,6 +1,6 @@
 import { renderDigest } from "@orphus/digest";
 import { encodeFrame } from "@orphus/framing";
-import { andThen, type Awaitable, type RoomActivity, type RoomStore, type RoomStoreEvent } from "@orphus/rooms";
+import { andThen, isPromiseLike, type Awaitable, type RoomActivity, type RoomStore, type RoomStoreEvent } from "@orphus/rooms";
 import {
   DEFAULT_DIGEST_BUDGET,
   DEFAULT_FETCH_LIMIT,
@@ -217,7 +217,7 @@ export class RoomService {
     };
     try {
       const done = call();
-      if (done instanceof Promise) done.catch(failed);
+      if (isPromiseLike(done)) done.catch(failed);
     } catch (error) {
       failed(error);
     }
