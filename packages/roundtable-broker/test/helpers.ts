@@ -35,7 +35,7 @@ export function frame(value: unknown): Buffer {
 }
 
 /** A hello frame value for `role`. */
-export function hello(id: number, role: string, version = 3): Record<string, unknown> {
+export function hello(id: number, role: string, version = 2): Record<string, unknown> {
   return { id, op: "hello", protocol: "orphus-roundtable", version, role, pid: process.pid };
 }
 

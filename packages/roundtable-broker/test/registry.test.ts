@@ -56,7 +56,7 @@ describe("a running broker's entry", () => {
       socketPath: join(agentDir, "roundtable", "broker.sock"),
       brokerVersion: expect.any(String),
       protocol: "orphus-roundtable",
-      protocolVersion: 3,
+      protocolVersion: 2,
       startedAt: expect.any(Number),
       store: "memory",
     });

@@ -367,7 +367,7 @@ describe("reading", () => {
         pid: process.pid,
         uptimeMs: 1234,
         protocol: "orphus-roundtable",
-        protocolVersion: 3,
+        protocolVersion: 2,
         rooms: 1,
         connections: 1,
         socketPath: broker.socketPath,

@@ -75,7 +75,7 @@ test("with no role name the client speaks as session-<pid> and warns once, at fi
     'roundtable: no role name given, speaking as "session-4242"; read positions key on the role name and will not ' +
       "survive a restart of this session (give a stable name, e.g. --as planner or ORPHUS_ROUNDTABLE_ROLE=planner)",
   ]);
-  expect(fixture.current().requests[0]).toMatchObject({ op: "hello", role: "session-4242", pid: 4242, protocol: "orphus-roundtable", version: 3 });
+  expect(fixture.current().requests[0]).toMatchObject({ op: "hello", role: "session-4242", pid: 4242, protocol: "orphus-roundtable", version: 2 });
   client.close();
 });
 

@@ -65,7 +65,7 @@ function entry(agentDir: string, pid: number, overrides: Partial<RegistryEntry> 
     socketPath: join(agentDir, "roundtable", "broker.sock"),
     brokerVersion: "0.0.0",
     protocol: "orphus-roundtable",
-    protocolVersion: 3,
+    protocolVersion: 2,
     startedAt: 1,
     ...overrides,
   };
@@ -101,7 +101,7 @@ describe("all well", () => {
         "roundtable doctor: agent directory <agent> (--agent-dir)",
         "  ok  broker directory <agent>/roundtable: yours, mode 700",
         "  ok  socket <agent>/roundtable/broker.sock: yours, mode 600",
-        "  ok  broker answers: pid <pid>, orphus-roundtable v3, broker <v>, up <t>, 0 rooms, 0 other connections",
+        "  ok  broker answers: pid <pid>, orphus-roundtable v2, broker <v>, up <t>, 0 rooms, 0 other connections",
         "  ok  rooms kept in the broker's memory",
         "  ok  registry <registry>: yours, mode 700",
         "  ok  registry <registry>: 1 live broker of yours under 1 agent directory",
@@ -367,13 +367,13 @@ describe("protocol mismatch", () => {
     op: "hello",
     error: {
       code: "ERR_PROTOCOL_MISMATCH",
-      message: "Protocol mismatch: the running broker (pid 7777) speaks orphus-roundtable v4, this client speaks orphus-roundtable v3.",
+      message: "Protocol mismatch: the running broker (pid 7777) speaks orphus-roundtable v3, this client speaks orphus-roundtable v2.",
       details: {
         brokerProtocol: "orphus-roundtable",
-        brokerVersion: 4,
+        brokerVersion: 3,
         brokerPid: 7777,
         peerProtocol: "orphus-roundtable",
-        peerVersion: 3,
+        peerVersion: 2,
       },
     },
   });
@@ -383,15 +383,15 @@ describe("protocol mismatch", () => {
     const here = tempDir();
     await fakeServer(tempDir(), join(here, "roundtable", "broker.sock"), refuse);
     // Registered too, as a broker of that version would be: still reported once.
-    registerBroker(registryDir, entry(here, 7777, { protocolVersion: 4 }));
+    registerBroker(registryDir, entry(here, 7777, { protocolVersion: 3 }));
     const report = await runDoctor(options(here));
     expect(codes(report)).toEqual(["protocol-mismatch"]);
     expect(report.findings[0]).toMatchObject({
       summary:
-        "the broker of this agent directory (pid 7777) speaks orphus-roundtable v4; this client speaks " +
-        "orphus-roundtable v3, and sessions of the two versions cannot share it",
+        "the broker of this agent directory (pid 7777) speaks orphus-roundtable v3; this client speaks " +
+        "orphus-roundtable v2, and sessions of the two versions cannot share it",
       details: [
-        "the broker said: Protocol mismatch: the running broker (pid 7777) speaks orphus-roundtable v4, this client speaks orphus-roundtable v3.",
+        "the broker said: Protocol mismatch: the running broker (pid 7777) speaks orphus-roundtable v3, this client speaks orphus-roundtable v2.",
       ],
     });
     expect(report.findings[0]?.fix).toContain("kill 7777");
@@ -402,10 +402,10 @@ describe("protocol mismatch", () => {
     const here = tempDir();
     const there = tempDir();
     await fakeServer(tempDir(), join(there, "roundtable", "broker.sock"), refuse);
-    registerBroker(registryDir, entry(there, 7777, { protocolVersion: 4 }));
+    registerBroker(registryDir, entry(there, 7777, { protocolVersion: 3 }));
     const report = await runDoctor(options(here));
     expect(codes(report)).toEqual(["protocol-mismatch"]);
-    expect(report.findings[0]?.summary).toContain(`the broker of ${there} (pid 7777) speaks orphus-roundtable v4`);
+    expect(report.findings[0]?.summary).toContain(`the broker of ${there} (pid 7777) speaks orphus-roundtable v3`);
   });
 });
 

@@ -224,12 +224,11 @@ export function renderProtocolDoc(): string {
       "version-1 client ignores reply members it does not know (its zod objects strip them), so it misreads nothing.",
     "- Version 2 also carries `idempotencyKey` on `post` and `repeated` in its result. Neither needed a bump of " +
       "its own: a broker that knew no keys would strip the key and store the post once, as it always did.",
-    "- Version 3 added the room store: the `reset` event, the codes `ERR_STORE_UNAVAILABLE` and `ERR_STORE_RESET`, " +
-      "and `store` in the hello and status results (`storeAvailable` in status). A version-2 client closes its " +
-      "connection on an event or a code it cannot parse, so a version-3 broker sends clients older than version " +
-      `${STORE_WIRE_VERSION} no reset event (they learn of a reset from \`ERR_NOT_MEMBER\` on their next request) ` +
-      "and `ERR_INTERNAL`, with the same message, in place of the two store codes. A version-2 broker refuses a " +
-      "version-3 client at hello, as version 1 did version 2.",
+    "- Version 2 also carries the room store: the `reset` event, the codes `ERR_STORE_UNAVAILABLE` and " +
+      "`ERR_STORE_RESET`, and `store` in the hello and status results (`storeAvailable` in status). A version-1 " +
+      "client closes its connection on an event or a code it cannot parse, so a broker sends clients older than " +
+      `version ${STORE_WIRE_VERSION} no reset event (they learn of a reset from \`ERR_NOT_MEMBER\` on their next ` +
+      "request) and `ERR_INTERNAL`, with the same message, in place of the two store codes.",
     "",
     "## Error codes",
     "",

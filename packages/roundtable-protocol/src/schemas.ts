@@ -552,8 +552,8 @@ export const resetEventSchema = z
       "A reset event tells every connection of a broker on a shared room store (Redis) that the store lost its " +
       "data (it was restarted without persistence): every role's memberships and read positions are gone, so " +
       "join again. Rooms the brokers knew continue past their last seq, so a seq is never reused; the messages " +
-      "before it read as evicted. Sent to clients of version 3 and later; older ones learn it from ERR_NOT_MEMBER " +
-      "on their next request.",
+      "before it read as evicted. Sent to clients of version 2 and later; version-1 clients learn it from " +
+      "ERR_NOT_MEMBER on their next request.",
   });
 
 /** Any event. */

@@ -88,8 +88,8 @@ test("the public export list", () => {
 
 test("protocol constants", () => {
   expect(protocol.PROTOCOL_NAME).toBe("orphus-roundtable");
-  expect(protocol.PROTOCOL_VERSION).toBe(3);
-  expect(protocol.STORE_WIRE_VERSION).toBe(3);
+  expect(protocol.PROTOCOL_VERSION).toBe(2);
+  expect(protocol.STORE_WIRE_VERSION).toBe(2);
   expect(protocol.MAX_STORE_DESCRIPTION_LENGTH).toBe(256);
   expect(protocol.OLDEST_PEER_VERSION).toBe(1);
   expect(protocol.DEFAULT_FETCH_LIMIT).toBe(20);
@@ -136,15 +136,15 @@ test("the error-code catalogue", () => {
 });
 
 test("the store's codes reach only clients that know them; older ones get ERR_INTERNAL", () => {
-  expect(protocol.wireCodeForPeer("ERR_STORE_UNAVAILABLE", 3)).toBe("ERR_STORE_UNAVAILABLE");
-  expect(protocol.wireCodeForPeer("ERR_STORE_RESET", 3)).toBe("ERR_STORE_RESET");
-  expect(protocol.wireCodeForPeer("ERR_STORE_UNAVAILABLE", 2)).toBe("ERR_INTERNAL");
+  expect(protocol.wireCodeForPeer("ERR_STORE_UNAVAILABLE", 2)).toBe("ERR_STORE_UNAVAILABLE");
+  expect(protocol.wireCodeForPeer("ERR_STORE_RESET", 2)).toBe("ERR_STORE_RESET");
+  expect(protocol.wireCodeForPeer("ERR_STORE_UNAVAILABLE", 1)).toBe("ERR_INTERNAL");
   expect(protocol.wireCodeForPeer("ERR_STORE_RESET", 1)).toBe("ERR_INTERNAL");
   expect(protocol.wireCodeForPeer("ERR_NOT_MEMBER", 1)).toBe("ERR_NOT_MEMBER");
-  // A version-2 client's catalogue: its zod enum refuses a reply with any other code, so it must never get one.
-  const version2 = protocol.wireErrorCodeSchema.options.filter((code) => !code.startsWith("ERR_STORE_"));
+  // A version-1 client's catalogue: its zod enum refuses a reply with any other code, so it must never get one.
+  const version1 = protocol.wireErrorCodeSchema.options.filter((code) => !code.startsWith("ERR_STORE_"));
   for (const code of protocol.wireErrorCodeSchema.options) {
-    expect(version2).toContain(protocol.wireCodeForPeer(code, 2));
+    expect(version1).toContain(protocol.wireCodeForPeer(code, 1));
   }
 });
 

@@ -212,11 +212,10 @@ describe("peer protocol", () => {
     expect(readPeerProtocol("hello")).toBeUndefined();
   });
 
-  test("compatible with the same name at versions 1 to 3: a version-3 broker still serves older clients", () => {
+  test("compatible with the same name at versions 1 and 2: a version-2 broker still serves version-1 clients", () => {
     expect(isCompatiblePeer({ protocol: "orphus-roundtable", version: 1 })).toBe(true);
     expect(isCompatiblePeer({ protocol: "orphus-roundtable", version: 2 })).toBe(true);
-    expect(isCompatiblePeer({ protocol: "orphus-roundtable", version: 3 })).toBe(true);
-    expect(isCompatiblePeer({ protocol: "orphus-roundtable", version: 4 })).toBe(false);
+    expect(isCompatiblePeer({ protocol: "orphus-roundtable", version: 3 })).toBe(false);
     expect(isCompatiblePeer({ protocol: "orphus-roundtable", version: 0 })).toBe(false);
     expect(isCompatiblePeer({ protocol: "orphus-roundtable", version: 1.5 })).toBe(false);
     expect(isCompatiblePeer({ protocol: "orphus-intercom", version: 1 })).toBe(false);

@@ -24,7 +24,7 @@ export function helloReply(request: Record<string, unknown>): unknown {
     op: "hello",
     result: {
       protocol: "orphus-roundtable",
-      version: 3,
+      version: 2,
       role: request["role"],
       brokerPid: 1,
       brokerVersion: "0.0.0",

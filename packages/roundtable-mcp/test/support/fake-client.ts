@@ -152,7 +152,7 @@ export class FakeToolClient implements RoundtableToolClient {
     this.calls.push("connect");
     return {
       protocol: "orphus-roundtable",
-      version: 3,
+      version: 2,
       role: this.role,
       brokerPid: 4242,
       brokerVersion: "0.0.0",
