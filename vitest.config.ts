@@ -21,14 +21,25 @@ export default defineConfig({
     reporters: ["default", join(import.meta.dirname, "test-support/summary-reporter.ts")],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    projects: packageNames.map((name) => ({
-      extends: true,
-      test: {
-        name,
-        root: join(packagesDir, name),
-        include: ["test/**/*.test.ts"],
-        exclude: ["test/reliability/**", "test/redis/**"],
+    projects: [
+      ...packageNames.map((name) => ({
+        extends: true as const,
+        test: {
+          name,
+          root: join(packagesDir, name),
+          include: ["test/**/*.test.ts"],
+          exclude: ["test/reliability/**", "test/redis/**"],
+        },
+      })),
+      // The repository's own tooling: the benchmark harness and runner, the release and lint scripts.
+      {
+        extends: true as const,
+        test: {
+          name: "tooling",
+          root: import.meta.dirname,
+          include: ["bench-support/test/**/*.test.ts", "scripts/test/**/*.test.ts", "test-support/test/**/*.test.ts"],
+        },
       },
-    })),
+    ],
   },
 });

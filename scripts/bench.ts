@@ -1,33 +1,50 @@
-// `pnpm bench`: runs every packages/*/bench/*.bench.ts in its own process (so one benchmark's heap and JIT state
-// cannot colour another's), resolving workspace packages from source. `pnpm bench framing` runs one package's.
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+// `pnpm bench [package ...] [--cpu N]`: runs every packages/*/bench/*.bench.ts in its own process (so one
+// benchmark's heap and JIT state cannot colour another's), resolving workspace packages from source, then prints
+// one closing line naming every missed figure. Exit 0 when every target was met, 1 when one was missed or a file
+// failed, 2 for a usage mistake (an unknown package or option).
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import {
+  BENCH_SYNOPSIS,
+  BENCH_USAGE,
+  BenchUsageError,
+  closingLine,
+  parseBenchArguments,
+  runBenchFile,
+  selectBenchFiles,
+  type FileOutcome,
+} from "./lib/bench-runner.js";
 
-const root = join(import.meta.dirname, "..");
-const only = process.argv.slice(2);
-const packagesDir = join(root, "packages");
-let failed = 0;
+const packagesDir = join(import.meta.dirname, "..", "packages");
+let files;
+let cpu: number | undefined;
+try {
+  const args = parseBenchArguments(process.argv.slice(2));
+  if (args.help) {
+    process.stdout.write(BENCH_USAGE);
+    process.exit(0);
+  }
+  cpu = args.cpu;
+  files = selectBenchFiles(packagesDir, args.packages);
+} catch (error) {
+  if (!(error instanceof BenchUsageError)) throw error;
+  process.stderr.write(`bench: ${error.message}\n${BENCH_SYNOPSIS} (pnpm bench --help says more)\n`);
+  process.exit(2);
+}
+
 // Brokers started by benchmarks register in a temporary directory, never in the real home's registry.
 const registryDir = mkdtempSync(join(tmpdir(), "orphus-bench-registry-"));
 const env = { ...process.env, ORPHUS_ROUNDTABLE_REGISTRY_DIR: registryDir };
-for (const name of readdirSync(packagesDir).sort()) {
-  if (only.length > 0 && !only.includes(name)) continue;
-  const benchDir = join(packagesDir, name, "bench");
-  if (!existsSync(benchDir)) continue;
-  for (const file of readdirSync(benchDir).filter((f) => f.endsWith(".bench.ts")).sort()) {
-    process.stdout.write(`\n# ${name}/${file}\n`);
-    const result = spawnSync(
-      process.execPath,
-      ["--expose-gc", "--conditions=@orphus/source", "--import", "tsx", join(benchDir, file)],
-      { cwd: join(packagesDir, name), stdio: "inherit", env },
-    );
-    if (result.status !== 0) failed++;
+const outcomes: FileOutcome[] = [];
+try {
+  for (const file of files) {
+    process.stdout.write(`\n# ${file.packageName}/${file.file}${cpu === undefined ? "" : ` (on CPU ${cpu})`}\n`);
+    outcomes.push(runBenchFile(file, env, cpu));
   }
+} finally {
+  rmSync(registryDir, { recursive: true, force: true });
 }
-rmSync(registryDir, { recursive: true, force: true });
-if (failed > 0) {
-  process.stdout.write(`\n${failed} benchmark file(s) missed a target or failed\n`);
-  process.exitCode = 1;
-}
+const { line, ok } = closingLine(outcomes);
+process.stdout.write(`\n${line}\n`);
+if (!ok) process.exitCode = 1;

@@ -3,11 +3,18 @@
 import { builtinModules } from "node:module";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
+import {
+  linkFindings,
+  packageMentionFindings,
+  pathMentionFindings,
+  unquotedTildeFindings,
+} from "./lib/lint-docs.js";
+import { publishedMetadataFindings, repositoryHome } from "./lib/lint-manifests.js";
+import { LEAVES } from "./lib/package-map.js";
+import { actionlintFindings, matrixFindings, nodeMajors } from "./lib/lint-workflows.js";
 
 const root = join(import.meta.dirname, "..");
 const packagesDir = join(root, "packages");
-/** Leaves of the package map: they import no other package of ours. */
-const LEAVES = new Set(["framing", "rooms", "digest"]);
 const findings: string[] = [];
 const finding = (file: string, message: string): void => {
   findings.push(`${relative(root, file)}: ${message}`);
@@ -22,6 +29,12 @@ function walk(dir: string): string[] {
   });
 }
 
+const rootManifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as Record<string, unknown>;
+const home = repositoryHome(rootManifest);
+const packageDirs = readdirSync(packagesDir)
+  .filter((name) => existsSync(join(packagesDir, name, "package.json")))
+  .sort();
+
 /** True for a pi package whose `pi.extensions` names its built entry, which pi imports for its default export. */
 function hostLoadsDefaultExport(manifest: Record<string, unknown>): boolean {
   const extensions = (manifest["pi"] as { extensions?: unknown } | undefined)?.extensions;
@@ -31,13 +44,15 @@ function hostLoadsDefaultExport(manifest: Record<string, unknown>): boolean {
 const builtins = new Set(builtinModules.filter((m) => !m.startsWith("_") && !m.includes("/")));
 const importPattern = /(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
 
-for (const name of readdirSync(packagesDir).sort()) {
+for (const name of packageDirs) {
   const dir = join(packagesDir, name);
   const manifestPath = join(dir, "package.json");
-  if (!existsSync(manifestPath)) continue;
   const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as Record<string, unknown>;
+  if (manifest["private"] !== true) {
+    for (const message of publishedMetadataFindings(manifest, name, rootManifest)) finding(manifestPath, message);
+  }
   const deps = Object.keys((manifest["dependencies"] as Record<string, string> | undefined) ?? {});
-  // An optional peer (the broker's Redis store) is declared too: a source file may import it, dynamically.
+  // An optional peer is declared too: a source file may import it (dynamically, falling back when it is absent).
   const peers = Object.keys((manifest["peerDependencies"] as Record<string, string> | undefined) ?? {});
 
   if (!existsSync(join(dir, "README.md"))) finding(dir, "has no README.md");
@@ -82,6 +97,12 @@ for (const name of readdirSync(packagesDir).sort()) {
     }
   }
 
+  for (const file of walk(join(dir, "bench")).filter((f) => f.endsWith(".bench.ts"))) {
+    if (!readFileSync(file, "utf8").includes("bench-support/harness.js")) {
+      finding(file, "must measure with the block harness (bench-support/harness.ts), subject and floor alternating");
+    }
+  }
+
   const errors = join(dir, "src", "errors.ts");
   if (existsSync(errors)) {
     const text = readFileSync(errors, "utf8");
@@ -95,6 +116,57 @@ for (const name of readdirSync(packagesDir).sort()) {
         finding(errors, `${match[1]} has no doc comment stating when it is thrown`);
       }
     }
+  }
+}
+
+// --- Markdown: links, paths and packages named, shell lines that store `~` -----------------------------------------
+const folders = new Set<string>();
+/** Every file and folder of the repository, repository-relative, without dependencies, build output or git. */
+function repositoryPaths(dir = root): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    if ([".git", "node_modules", "dist", ".tmp", "coverage"].includes(entry.name)) return [];
+    const path = join(dir, entry.name);
+    const rel = relative(root, path).split("\\").join("/");
+    if (!entry.isDirectory()) return [rel];
+    folders.add(rel);
+    return [rel, ...repositoryPaths(path)];
+  });
+}
+const paths = repositoryPaths();
+const pathSet = new Set(paths);
+/** A path ending in "/" asks for a folder. */
+const exists = (path: string): boolean => (path.endsWith("/") ? folders.has(path.slice(0, -1)) : pathSet.has(path));
+const packageNames = new Set(
+  packageDirs.map((dir) => (JSON.parse(readFileSync(join(packagesDir, dir, "package.json"), "utf8")) as { name: string }).name.replace("@orphus/", "")),
+);
+const readmes = new Set(packageDirs.map((dir) => `packages/${dir}/README.md`));
+const markdown = paths.filter((p) => p.endsWith(".md") && !p.endsWith("CHANGELOG.md"));
+for (const doc of markdown) {
+  const text = readFileSync(join(root, doc), "utf8");
+  const file = join(root, doc);
+  const published = readmes.has(doc);
+  for (const message of linkFindings(text, doc, home, exists, published)) finding(file, message);
+  for (const message of packageMentionFindings(text, packageNames)) finding(file, message);
+  for (const message of unquotedTildeFindings(text)) finding(file, message);
+  // The repository's own pages name repository paths; package READMEs also name a user's files (`.mcp.json`).
+  if (!doc.startsWith(".changeset/") && !doc.startsWith("packages/")) {
+    for (const message of pathMentionFindings(text, paths)) finding(file, message);
+  }
+}
+
+// --- GitHub Actions workflows -----------------------------------------------------------------------------------
+const workflowsDir = join(root, ".github", "workflows");
+const workflows = existsSync(workflowsDir) ? readdirSync(workflowsDir).filter((f) => /\.ya?ml$/.test(f)).sort() : [];
+for (const required of ["ci.yml", "release.yml"]) {
+  if (!workflows.includes(required)) finding(join(workflowsDir, required), "is missing");
+}
+for (const workflow of workflows) {
+  const file = join(workflowsDir, workflow);
+  const text = readFileSync(file, "utf8");
+  for (const message of await actionlintFindings(text, relative(root, file))) finding(file, message);
+  if (workflow === "ci.yml") {
+    const engines = (rootManifest["engines"] as { node: string }).node;
+    for (const message of matrixFindings(text, nodeMajors(engines))) finding(file, message);
   }
 }
 

@@ -1,15 +1,22 @@
 // The packaging check a user of a single library would trust. For every publishable package:
-//   1. pack it with pnpm (workspace: ranges rewritten, publishConfig applied) and run publint on the tarball;
+//   1. pack it with pnpm (workspace: ranges rewritten, publishConfig applied), prove from the manifest inside the
+//      tarball that no workspace: range or source condition is left (`npm pack` would leave them), and run publint;
 //   2. install that tarball alone into a fresh project outside the workspace (internal dependencies come from their
 //      own tarballs, everything else from the registry);
 //   3. import it there with plain Node (ESM) and check the export names are there;
 //   4. type-check an import with tsc under NodeNext and strict settings;
-//   5. run every bin it ships with --help.
+//   5. run every bin it ships with --help;
+//   6. run the package's test/pack-smoke.mjs there, when it has one: a use of the installed package that an import
+//      does not cover (a native addon loading, a store opening).
+// Native addons (a package with a binding.gyp, such as better-sqlite3) are installed with scripts off like the rest,
+// then given the workspace's own build (scripts/lib/native-addons.ts).
 // New packages are covered without editing this file. Packages must be built first (`pnpm build`).
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { publishedManifestFindings } from "./lib/lint-manifests.js";
+import { addonBuilder } from "./lib/native-addons.js";
+import { mapLimit, run, runAsync } from "./lib/run.js";
 
 interface Manifest {
   name: string;
@@ -31,17 +38,6 @@ const typesNodeVersion = (JSON.parse(readFileSync(join(root, "package.json"), "u
   devDependencies: Record<string, string>;
 }).devDependencies["@types/node"];
 
-function run(command: string, args: string[], cwd: string): string {
-  try {
-    return execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-  } catch (error) {
-    const failure = error as { stdout?: string; stderr?: string };
-    throw new Error(`${command} ${args.join(" ")} failed in ${cwd}\n${failure.stdout ?? ""}\n${failure.stderr ?? ""}`, {
-      cause: error,
-    });
-  }
-}
-
 const manifests = readdirSync(packagesDir)
   .filter((name) => existsSync(join(packagesDir, name, "package.json")))
   .sort()
@@ -57,13 +53,19 @@ for (const { dir, manifest } of manifests) {
   const created = readdirSync(tarballs).find((f) => !before.has(f));
   if (created === undefined) throw new Error(`pnpm pack produced no tarball for ${manifest.name}`);
   tarballOf.set(manifest.name, join(tarballs, created));
+  const packed = JSON.parse(run("tar", ["-xzOf", created, "package/package.json"], tarballs)) as Record<string, unknown>;
+  const leftovers = publishedManifestFindings(packed);
+  if (leftovers.length > 0) throw new Error(`${manifest.name}'s packed manifest:\n  ${leftovers.join("\n  ")}`);
   run(process.execPath, [publint, "run", join(tarballs, created), "--strict"], work);
-  process.stdout.write(`packed ${manifest.name}: ${created}, publint clean\n`);
+  process.stdout.write(`packed ${manifest.name}: ${created}, no workspace: ranges, publint clean\n`);
 }
 
 const overrides = Object.fromEntries([...tarballOf].map(([name, file]) => [name, `file:${file}`]));
-let checked = 0;
-for (const { manifest } of manifests) {
+const buildAddons = addonBuilder(root);
+
+/** Consumers checked at once: their npm installs wait on the network, the rest is short. */
+const CONCURRENT_CONSUMERS = 3;
+const reports = await mapLimit(manifests, CONCURRENT_CONSUMERS, async ({ dir, manifest }) => {
   const consumer = join(work, "consumers", manifest.name.replace("/", "__"));
   mkdirSync(consumer, { recursive: true });
   writeFileSync(
@@ -81,7 +83,8 @@ for (const { manifest } of manifests) {
       2,
     ),
   );
-  run("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], consumer);
+  await runAsync("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], consumer);
+  const addons = await buildAddons(consumer);
 
   writeFileSync(
     join(consumer, "import-check.mjs"),
@@ -90,7 +93,7 @@ for (const { manifest } of manifests) {
       `if (names.length === 0) throw new Error("no exports");\n` +
       `console.log(names.length + " exports");\n`,
   );
-  const imported = run(process.execPath, ["import-check.mjs"], consumer).trim();
+  const imported = (await runAsync(process.execPath, ["import-check.mjs"], consumer)).trim();
 
   writeFileSync(
     join(consumer, "type-check.ts"),
@@ -111,19 +114,25 @@ for (const { manifest } of manifests) {
       files: ["type-check.ts"],
     }),
   );
-  run(process.execPath, [tsc, "-p", "tsconfig.json"], consumer);
+  await runAsync(process.execPath, [tsc, "-p", "tsconfig.json"], consumer);
 
   const installedManifest = join(consumer, "node_modules", ...manifest.name.split("/"));
   const bins = Object.entries(manifest.bin ?? {});
-  for (const [bin, path] of bins) {
-    run(process.execPath, [join(installedManifest, path), "--help"], consumer);
+  for (const [, path] of bins) {
+    await runAsync(process.execPath, [join(installedManifest, path), "--help"], consumer);
   }
-  checked++;
-  process.stdout.write(
+  const smoke = join(dir, "test", "pack-smoke.mjs");
+  if (existsSync(smoke)) {
+    copyFileSync(smoke, join(consumer, "pack-smoke.mjs"));
+    await runAsync(process.execPath, ["pack-smoke.mjs"], consumer);
+  }
+  return (
     `consumer of ${manifest.name}: installed alone, ESM import ok (${imported}), tsc ok` +
-      (bins.length > 0 ? `, bins ok (${bins.map(([b]) => b).join(", ")})` : "") +
-      "\n",
+    (addons.length > 0 ? `, native addons built (${addons.join(", ")})` : "") +
+    (bins.length > 0 ? `, bins ok (${bins.map(([b]) => b).join(", ")})` : "") +
+    (existsSync(smoke) ? ", pack-smoke.mjs ok" : "")
   );
-}
+});
+for (const report of reports) process.stdout.write(`${report}\n`);
 rmSync(work, { recursive: true, force: true });
-process.stdout.write(`pack check: ${checked} packages passed\n`);
+process.stdout.write(`pack check: ${reports.length} packages passed\n`);

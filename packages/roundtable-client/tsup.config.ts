@@ -1,4 +1,4 @@
 import { defineConfig } from "tsup";
 import { libraryBuild } from "../../tsup.base.js";
 
-export default defineConfig(libraryBuild({ bins: { "bin/roundtable": "src/bin/roundtable.ts" } }));
+export default defineConfig(libraryBuild());

@@ -1,5 +1,6 @@
-// Bounds benchmarks, printed as ratios measured in this one run. A bound's cost must follow what it lets through,
-// not what it leaves out: the parent's context is not the only thing a 100 MB output should not flood.
+// Bounds benchmarks, each a median ratio over alternating blocks of this one run (bench-support/harness.ts). A
+// bound's cost must follow what it lets through, not what it leaves out: the parent's context is not the only thing
+// a 100 MB output should not flood.
 // 1. fan-out render: 4 children of 4 MiB each cost at most 2x 4 children of 4 KiB each (budget 1200, artifacts on
 //    an in-memory file system whose writes are free, so only the rendering is timed; writing is linear by nature).
 // 2. chain splice: {previous} over a 4 MiB output costs at most 2x the same over 4 KiB.
@@ -11,7 +12,7 @@ import {
   type ArtifactFs,
   type FanOutChild,
 } from "@orphus/bounds";
-import { reportRatio } from "../../../bench-support/report.js";
+import { compareInBlocks } from "../../../bench-support/harness.js";
 
 const WORDS = "parser cache retry module found checked issue path test the a of in no with must bound".split(" ");
 
@@ -48,27 +49,11 @@ function children(size: number): FanOutChild[] {
   }));
 }
 
-/**
- * Median milliseconds per call of `a` and of `b`, over `rounds` rounds of `reps` calls each, alternating a and b
- * (so drift on the shared machine and garbage from one side fall on both), after a warm-up round and a collection.
- */
-async function pairedMs(
-  rounds: number,
-  reps: number,
-  a: () => Promise<number> | number,
-  b: () => Promise<number> | number,
-): Promise<[number, number]> {
-  const times: [number[], number[]] = [[], []];
-  for (let round = -1; round < rounds; round++) {
-    for (const [side, fn] of [a, b].entries()) {
-      globalThis.gc?.();
-      const start = performance.now();
-      for (let r = 0; r < reps; r++) sink += await fn();
-      if (round >= 0) times[side]!.push((performance.now() - start) / reps);
-    }
-  }
-  const median = (list: number[]) => list.sort((x, y) => x - y)[Math.floor(list.length / 2)]!;
-  return [median(times[0]), median(times[1])];
+/** Milliseconds per call of `fn`, over `reps` calls. */
+async function perCallMs(reps: number, fn: () => Promise<number> | number): Promise<number> {
+  const start = performance.now();
+  for (let r = 0; r < reps; r++) sink += await fn();
+  return (performance.now() - start) / reps;
 }
 
 const small = children(4 * KiB);
@@ -78,28 +63,27 @@ const fanOut = async (list: FanOutChild[]) => {
   const artifacts = await openArtifactRun({ dir: "/bench/artifacts", fs: freeFs });
   return (await boundFanOut(list, { artifacts })).text.length;
 };
-const [largeFanOut, smallFanOut] = await pairedMs(15, 200, () => fanOut(large), () => fanOut(small));
-reportRatio({
+await compareInBlocks({
   name: "bounds.fanout-4x4MiB-vs-4x4KiB",
-  ratio: largeFanOut / smallFanOut,
+  blocks: 15,
+  subject: () => perCallMs(200, () => fanOut(large)),
+  baseline: () => perCallMs(200, () => fanOut(small)),
   target: { kind: "at-most", value: 2 },
-  detail: `${(largeFanOut * 1000).toFixed(0)} µs vs ${(smallFanOut * 1000).toFixed(0)} µs per fan-out render`,
+  detail: ({ subject, baseline }) =>
+    `${(subject * 1000).toFixed(0)} µs vs ${(baseline * 1000).toFixed(0)} µs per fan-out render`,
 });
 
 const smallStep = [{ name: "plan", output: prose(4 * KiB), path: "/bench/artifacts/run-000001/001-plan.txt" }];
 const largeStep = [{ name: "plan", output: prose(4 * MiB), path: "/bench/artifacts/run-000001/001-plan.txt" }];
 const template = "Review the plan below.\n\n{previous}\n\nList what is missing.";
-const [largeSplice, smallSplice] = await pairedMs(
-  15,
-  2000,
-  () => expandChainTemplate(template, largeStep).length,
-  () => expandChainTemplate(template, smallStep).length,
-);
-reportRatio({
+await compareInBlocks({
   name: "bounds.splice-4MiB-vs-4KiB",
-  ratio: largeSplice / smallSplice,
+  blocks: 15,
+  subject: () => perCallMs(2000, () => expandChainTemplate(template, largeStep).length),
+  baseline: () => perCallMs(2000, () => expandChainTemplate(template, smallStep).length),
   target: { kind: "at-most", value: 2 },
-  detail: `${(largeSplice * 1000).toFixed(1)} µs vs ${(smallSplice * 1000).toFixed(1)} µs per expansion`,
+  detail: ({ subject, baseline }) =>
+    `${(subject * 1000).toFixed(1)} µs vs ${(baseline * 1000).toFixed(1)} µs per expansion`,
 });
 
 if (sink === 0) process.stdout.write("(unreachable)\n");

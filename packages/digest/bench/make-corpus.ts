@@ -3,7 +3,7 @@
 // never depend on this generator's behaviour, only on the file.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { seededRandom } from "../../../bench-support/report.js";
+import { seededRandom } from "../../../bench-support/stats.js";
 
 const random = seededRandom(13);
 const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;

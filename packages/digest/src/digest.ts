@@ -49,7 +49,9 @@ export function renderDigest(input: DigestInput): DigestResult {
         );
 
   const lines: string[] = marker === null ? [] : [marker];
-  for (const index of byPriority(items, prioritised, false)) {
+  const display = prioritised ? byPriority(items, true, false) : null; // else plain index order
+  for (let k = 0; k < items.length; k++) {
+    const index = display === null ? k : (display[k] as number);
     const item = items[index] as DigestItem;
     if (item.pinned !== undefined) {
       const stub = pinnedLine(item.pinned);

@@ -12,26 +12,9 @@
 //      into a body showed that its escape sequences hid a short text).
 // Each step gives an item the richest form that fits what is left at that moment, and the last sweep never saw
 // what is left grow, so at the end no item has an improvement that fits: the digest is maximal by construction.
-import { BlockForms, type BlockForm, type RenderedBlock } from "./block.js";
-import { FULL_SCAN_RATIO, FULL_SCAN_SLACK } from "./limits.js";
+import { BlockForms, floorBeforeReading, headerFloor, type Placed, type RenderedBlock } from "./block.js";
+import { authorLabel } from "./text.js";
 import type { DigestItem, DigestRecovery } from "./types.js";
-
-/** The form an item takes in a digest and its text (one or more lines). */
-export interface Placed {
-  readonly form: BlockForm;
-  readonly text: string;
-  readonly restChars: number;
-}
-
-const RANK: Readonly<Record<BlockForm, number>> = { headline: 1, excerpt: 2, full: 3 };
-
-/** Whether `next` shows more than `current`: a richer form, or a longer excerpt. */
-export function showsMore(current: Placed | null, next: Placed | null): boolean {
-  if (next === null) return false;
-  if (current === null) return true;
-  if (RANK[next.form] !== RANK[current.form]) return RANK[next.form] > RANK[current.form];
-  return next.form === "excerpt" && next.restChars < current.restChars;
-}
 
 /** Budget a shown block takes: its length and the newline that joins it to the next. */
 function cost(placed: Placed | null): number {
@@ -43,28 +26,54 @@ class Spending {
   readonly placed: (Placed | null)[];
   /** Budget not spent yet, counting each block with its newline: n blocks fit `budget` when they fit `budget + 1`. */
   left: number;
-  private readonly forms: BlockForms[];
+  /** Each item's forms, made when some form of the item may fit. */
+  private readonly forms: (BlockForms | undefined)[];
+  /** Each item's floor before reading (floorBeforeReading), once worked out: its forms are made only above it. */
+  private readonly floors: (number | undefined)[];
+  private readonly labels = new Map<string, string>();
 
   constructor(
     private readonly items: readonly DigestItem[],
     private readonly order: readonly number[],
     budget: number,
-    recovery: DigestRecovery,
+    private readonly recovery: DigestRecovery,
   ) {
-    this.placed = items.map(() => null);
-    const labels = new Map<string, string>();
-    this.forms = items.map((item) => new BlockForms(item, recovery, labels));
+    this.placed = new Array<Placed | null>(items.length).fill(null);
+    this.forms = new Array<BlockForms | undefined>(items.length);
+    this.floors = new Array<number | undefined>(items.length);
     this.left = budget + 1;
   }
 
+  /** An author as headers show it, worked out once per author (authors repeat). */
+  private labelOf(author: string): string {
+    let label = this.labels.get(author);
+    if (label === undefined) {
+      label = authorLabel(author);
+      this.labels.set(author, label);
+    }
+    return label;
+  }
+
   /**
-   * Raw characters of an item's body read for a block of `maxLength`: all of it for the first item spent on, so
-   * the newest shows whatever fits; for the others in proportion to the room, so that text the sanitiser drops
+   * An item's forms, made when some form may fit `maxLength` (else undefined, and nothing is read or made). Its body
+   * is read for a block of `n` characters up to FULL_SCAN_RATIO × `n` + FULL_SCAN_SLACK raw characters, except the
+   * first item spent on, read as far as its block needs so the newest shows whatever fits: text the sanitiser drops
    * cannot make the digest cost more than its budget allows.
    */
-  private rawLimit(index: number, maxLength: number): number {
-    if (index === this.order[0]) return Number.POSITIVE_INFINITY;
-    return FULL_SCAN_RATIO * Math.max(0, maxLength) + FULL_SCAN_SLACK;
+  private formsWithin(index: number, maxLength: number): BlockForms | undefined {
+    const forms = this.forms[index];
+    if (forms !== undefined) return forms;
+    const floor = this.floors[index];
+    if (floor !== undefined && maxLength < floor) return undefined;
+    const item = this.items[index] as DigestItem;
+    // No header is shorter than "[#seq x]": below that, not even the author needs working out.
+    if (floor === undefined && maxLength < headerFloor(item.seq)) return undefined;
+    const label = this.labelOf(item.author);
+    const bounded = index !== this.order[0];
+    this.floors[index] = floorBeforeReading(item, label, bounded);
+    if (maxLength < (this.floors[index] as number)) return undefined;
+    this.forms[index] = new BlockForms(item, this.recovery, label, bounded);
+    return this.forms[index];
   }
 
   /** Whether an item's new form gave budget back since this was last cleared. */
@@ -77,31 +86,16 @@ class Spending {
     this.placed[index] = placed;
   }
 
-  /** Each item's cheapest form once computed: it does not depend on the budget. */
-  private readonly cheapest: (Placed | undefined)[] = [];
-
   /** Shows the item in its cheapest form (its full text when no longer than its headline) if that fits. */
   show(index: number): void {
     if (this.placed[index] !== null) return;
-    const forms = this.forms[index] as BlockForms;
-    // A message that cannot fit whatever its form is passed over without rendering it: "[#seq x]" is the shortest
-    // block there is, and lowerBound a closer floor from a look at the message's first line.
-    if (this.left < String((this.items[index] as DigestItem).seq).length + 6) return;
-    if (this.left < forms.lowerBound() + 1) return;
-    let cheapest = this.cheapest[index];
-    if (cheapest === undefined) {
-      const headline = forms.headline();
-      const full = forms.full(headline.length, this.rawLimit(index, headline.length));
-      cheapest = full ?? { form: "headline", text: headline, restChars: 0 };
-      this.cheapest[index] = cheapest;
-    }
-    if (cost(cheapest) <= this.left) this.place(index, cheapest);
+    const cheapest = this.formsWithin(index, this.left - 1)?.cheapestWithin(this.left - 1) ?? null;
+    if (cheapest !== null) this.place(index, cheapest);
   }
 
   /** The richest form of an item within `maxLength` when it shows more than `current`, else null. */
   private richer(index: number, current: Placed, maxLength: number): RenderedBlock | null {
-    const best = (this.forms[index] as BlockForms).best(maxLength, this.rawLimit(index, maxLength));
-    return best !== null && showsMore(current, best) ? best : null;
+    return (this.forms[index] as BlockForms).richer(current, maxLength); // a shown item has its forms
   }
 
   /** Gives a shown item its full text, or its longest excerpt, when that shows more and costs at most `extra` more. */
@@ -146,14 +140,14 @@ export function planDigest(
   recovery: DigestRecovery,
 ): { placed: readonly (Placed | null)[]; left: number } {
   const spending = new Spending(items, order, budget, recovery);
-  const [newest, ...rest] = order;
+  const newest = order[0];
   if (newest !== undefined) {
     spending.show(newest);
     // Half the budget, in block characters: the newest's block may take up to floor(budget / 2).
     const half = Math.floor(budget / 2) + 1;
     spending.enrich(newest, half - cost(spending.placed[newest] ?? null));
   }
-  for (const index of rest) spending.show(index);
+  for (let k = 1; k < order.length; k++) spending.show(order[k] as number);
   for (const index of order) spending.enrichAtLeastOnce(index, Math.floor(spending.left / 2));
   do {
     spending.gaveBack = false;

@@ -3,7 +3,7 @@
 // sequences (CSI, OSC, DCS, SOS, PM, APC and the short ESC forms), and invisible characters (format characters and
 // default-ignorables, bidi controls among them: see chars.ts). Lone surrogates become U+FFFD, so a text run never
 // holds half a pair.
-import { isBreak, isInvisible, isPairAt, isSpace, isSurrogate } from "./chars.js";
+import { INVISIBLE_RANGES, isBreak, isInvisible, isPairAt, isSpace, isSurrogate } from "./chars.js";
 
 /** No more input. */
 export const END = 0;
@@ -13,8 +13,10 @@ export const TEXT = 1;
 export const SPACE = 2;
 /** One line break: \n, \r\n, \r, and every other character a reader might take as one. */
 export const BREAK = 3;
+/** Reading paused at the position the caller asked it to stop at; the next call goes on from there. */
+export const PAUSE = 4;
 
-export type Token = typeof END | typeof TEXT | typeof SPACE | typeof BREAK;
+export type Token = typeof END | typeof TEXT | typeof SPACE | typeof BREAK | typeof PAUSE;
 
 /** A UTF-16 unit that is shown as it is (surrogates excluded: pairs are checked separately). */
 function isPlain(c: number): boolean {
@@ -28,50 +30,106 @@ function isVisiblePairAt(src: string, i: number): boolean {
   return isPairAt(src, i) && !isInvisible(src.codePointAt(i) as number);
 }
 
-/** Skips the parameters and final byte of a control sequence (after ESC [ or CSI). */
-function skipCsi(src: string, i: number): number {
-  let j = i;
-  while (j < src.length) {
-    const c = src.charCodeAt(j);
-    if (c < 0x20 || c > 0x3f) break;
-    j++;
-  }
-  const final = src.charCodeAt(j);
-  return final >= 0x40 && final <= 0x7e ? j + 1 : j;
+/** `\uXXXX` for a regular expression's source. */
+function unit(c: number): string {
+  return `\\u${c.toString(16).padStart(4, "0")}`;
 }
+
+/** Line breaks as a regular expression's class body: what isBreak accepts. */
+const BREAKS = "\\n\\v\\f\\r\\x1c-\\x1e\\x85\\u2028\\u2029";
+
+/** INVISIBLE_RANGES as a class body (the BMP ranges) and as pair alternatives (the astral ones). */
+function invisibleSource(): { bmp: string; pairs: string[] } {
+  let bmp = "";
+  const pairs: string[] = [];
+  for (const [from, to] of INVISIBLE_RANGES) {
+    if (to <= 0xffff) {
+      bmp += from === to ? unit(from) : `${unit(from)}-${unit(to)}`;
+      continue;
+    }
+    // An astral range as pairs: one alternative per high surrogate, its low surrogates as a range.
+    for (let cp = from; cp <= to; ) {
+      const high = 0xd800 + ((cp - 0x10000) >> 10);
+      const last = Math.min(to, 0x10000 + ((high - 0xd800 + 1) << 10) - 1);
+      const low = (point: number): number => 0xdc00 + ((point - 0x10000) & 0x3ff);
+      pairs.push(`${unit(high)}[${unit(low(cp))}-${unit(low(last))}]`);
+      cp = last + 1;
+    }
+  }
+  return { bmp, pairs };
+}
+
+/** Most dropped pieces one match skips: bounds the engine's backtracking state, whatever the input's length. */
+const DROPPED_PER_MATCH = 1024;
 
 /**
- * Skips a control string (after ESC ] / P / X / ^ / _ or their C1 forms) up to its terminator: BEL, ST (ESC \ or
- * U+009C), a bare ESC (which aborts it), or a line break (kept, so an unterminated string cannot eat the message).
+ * What a reader never sees, as one sticky pattern matching a run of dropped pieces, each read as a terminal reads
+ * it: an escape sequence (CSI with its parameters and final byte; OSC, DCS, SOS, PM and APC up to BEL, ST, a bare
+ * ESC or a line break; the short forms with their intermediates and final; else a lone ESC), the 8-bit CSI and
+ * control strings, any other C0 or C1 control but tab and the line breaks, DEL, and every invisible character.
+ * Parameters and finals, intermediates and finals, a string's body and its terminators are disjoint sets, so the
+ * pattern never backtracks into another reading of a piece. The engine runs it natively: escape-heavy input costs a
+ * fraction of a character-by-character loop.
  */
-function skipControlString(src: string, i: number): number {
-  for (let j = i; j < src.length; j++) {
-    const c = src.charCodeAt(j);
-    if (c === 0x07 || c === 0x9c) return j + 1;
-    if (c === 0x1b) return src.charCodeAt(j + 1) === 0x5c ? j + 2 : j;
-    if (isBreak(c)) return j;
-  }
-  return src.length;
+const DROPPED = (() => {
+  const { bmp, pairs } = invisibleSource();
+  const controlString = `[^\\x07\\x9c\\x1b${BREAKS}]*(?:[\\x07\\x9c]|\\x1b\\\\)?`;
+  const piece = [
+    `\\x1b(?:\\[[\\x20-\\x3f]*[\\x40-\\x7e]?|[\\]PX^_]${controlString}|[\\x20-\\x2f]*[\\x30-\\x7e])?`,
+    "\\x9b[\\x20-\\x3f]*[\\x40-\\x7e]?",
+    `[\\x90\\x98\\x9d-\\x9f]${controlString}`,
+    `[\\x00-\\x08\\x0e-\\x1a\\x1f\\x7f-\\x84\\x86-\\x8f\\x91-\\x97\\x99\\x9a\\x9c${bmp}]`,
+    ...pairs,
+  ];
+  return new RegExp(`(?:${piece.join("|")}){0,${DROPPED_PER_MATCH}}`, "y");
+})();
+
+/**
+ * The index after the run of dropped pieces starting at `i` (one of them starts there). At least `i` + 1, which is
+ * how far a single dropped unit reaches, should the pattern ever not match.
+ */
+function skipDropped(src: string, i: number): number {
+  DROPPED.lastIndex = i;
+  DROPPED.test(src);
+  return Math.max(DROPPED.lastIndex, i + 1);
 }
 
-/** Skips an escape sequence starting at the ESC at `i`; a lone ESC is dropped and what follows it kept. */
-function skipEscape(src: string, i: number): number {
-  const c = src.charCodeAt(i + 1);
-  if (c === 0x5b) return skipCsi(src, i + 2);
-  if (c === 0x5d || c === 0x50 || c === 0x58 || c === 0x5e || c === 0x5f) return skipControlString(src, i + 2);
-  let j = i + 1;
-  while (j < src.length && src.charCodeAt(j) >= 0x20 && src.charCodeAt(j) <= 0x2f) j++;
-  const final = src.charCodeAt(j);
-  return final >= 0x30 && final <= 0x7e ? j + 1 : i + 1;
+/** Runs that may be longer than this are matched natively first (ASCII_RUN); shorter cuts cost less in the loop. */
+const NATIVE_RUN_MIN = 64;
+
+/** Printable ASCII words with single spaces between them: most of any text. The match reads a whole run. */
+const ASCII_RUN = /[\x21-\x7e]+(?: [\x21-\x7e]+)*/y;
+
+/** How far past `stop` a match may read: beyond that, it reads a slice that ends at `stop`. */
+const NATIVE_RUN_OVERREAD = 4096;
+
+/**
+ * Where the loop in `Scanner.next` gets to from `start` (before `stop`) by printable ASCII characters and single
+ * spaces followed by one: what the pattern matches, cut at `stop` as the loop cuts it (a space just before `stop`
+ * is not taken, its follower lying beyond). The loop goes on from there with everything else. A run that goes on
+ * far past `stop` is matched in a slice, so a long line cut into many runs is not read again for each.
+ */
+function asciiRunEnd(src: string, start: number, stop: number): number {
+  if (src.length - stop > NATIVE_RUN_OVERREAD) {
+    ASCII_RUN.lastIndex = 0;
+    return ASCII_RUN.test(src.slice(start, stop)) ? start + ASCII_RUN.lastIndex : start;
+  }
+  ASCII_RUN.lastIndex = start;
+  if (!ASCII_RUN.test(src)) return start;
+  const end = ASCII_RUN.lastIndex;
+  if (end <= stop) return end;
+  return src.charCodeAt(stop - 1) === 0x20 ? stop - 1 : stop;
 }
 
 /** Reads untrusted text token by token, so callers stop as soon as they have what the budget allows. */
 export class Scanner {
   private pos = 0;
-  /** The characters of the last TEXT token, or the white space character of the last SPACE token. */
-  text = "";
   /** Index in the input where the last token starts. */
   start = 0;
+  /** Index in the input after the last token: a TEXT run is `start` to `end` (unless it is U+FFFD for a surrogate). */
+  end = 0;
+  /** Whether the last TEXT token is U+FFFD standing for a lone surrogate. */
+  private replaced = false;
 
   private readonly src: string;
 
@@ -85,17 +143,29 @@ export class Scanner {
     return this.pos;
   }
 
-  /** The next token; a TEXT run holds at most about `maxChars` units (one more to finish a surrogate pair). */
-  next(maxChars: number): Token {
+  /**
+   * The characters of the last TEXT token, or the white space character of the last SPACE token. Built on demand:
+   * a caller that only measures a run (`end - start` characters, one for U+FFFD) builds no string.
+   */
+  get text(): string {
+    return this.replaced ? "\uFFFD" : this.src.slice(this.start, this.end);
+  }
+
+  /**
+   * The next token; a TEXT run holds at most about `maxChars` units (one more to finish a surrogate pair). PAUSE
+   * when the next token (or invisible input skipped before it) would start at or after `stopAt`.
+   */
+  next(maxChars: number, stopAt: number = Number.POSITIVE_INFINITY): Token {
     const src = this.src;
     const length = src.length;
-    while (this.pos < length) {
-      const start = this.pos;
-      this.start = start;
+    const limit = Math.min(length, stopAt);
+    let pos = this.pos;
+    while (pos < limit) {
+      const start = pos;
       const c = src.charCodeAt(start);
-      if (isPlain(c) || isVisiblePairAt(src, start)) {
+      if ((c > 0x20 && c < 0x7f) || isPlain(c) || isVisiblePairAt(src, start)) {
         const stop = Math.min(length, start + Math.max(1, maxChars));
-        let end = start;
+        let end = stop - start > NATIVE_RUN_MIN ? asciiRunEnd(src, start, stop) : start;
         while (end < stop) {
           const d = src.charCodeAt(end);
           if (d > 0x20 && d < 0x7f) end++; // printable ASCII, the common case, without a call
@@ -106,31 +176,31 @@ export class Scanner {
           else if (d === 0x20 && end + 1 < stop && isPlain(src.charCodeAt(end + 1))) end += 2;
           else break;
         }
-        this.pos = end;
-        this.text = src.slice(start, end);
-        return TEXT;
+        return this.token(TEXT, start, end, false);
       }
-      if (isSpace(c)) {
-        this.pos++;
-        this.text = src[start] as string;
-        return SPACE;
-      }
+      if (isSpace(c)) return this.token(SPACE, start, start + 1, false);
       if (isBreak(c)) {
-        this.pos += c === 0x0d && src.charCodeAt(start + 1) === 0x0a ? 2 : 1;
-        return BREAK;
+        const crlf = c === 0x0d && src.charCodeAt(start + 1) === 0x0a;
+        return this.token(BREAK, start, crlf ? start + 2 : start + 1, false);
       }
-      if (isPairAt(src, start)) this.pos += 2; // an invisible astral character
-      else if (isSurrogate(c)) {
-        this.pos++;
-        this.text = "\uFFFD";
-        return TEXT;
-      } else if (c === 0x1b) this.pos = skipEscape(src, start);
-      else if (c === 0x9b) this.pos = skipCsi(src, start + 1);
-      else if (c === 0x90 || c === 0x98 || c === 0x9d || c === 0x9e || c === 0x9f) {
-        this.pos = skipControlString(src, start + 1);
-      } else this.pos++; // another control or an invisible character
+      if (isSurrogate(c) && !isPairAt(src, start)) return this.token(TEXT, start, start + 1, true);
+      pos = skipDropped(src, start); // escape sequences, controls, invisible characters: as many as follow
     }
+    if (pos < length) {
+      this.pos = pos;
+      return PAUSE;
+    }
+    this.pos = length;
     this.start = length;
+    this.end = length;
     return END;
+  }
+
+  private token(token: Token, start: number, end: number, replaced: boolean): Token {
+    this.start = start;
+    this.end = end;
+    this.pos = end;
+    this.replaced = replaced;
+    return token;
   }
 }

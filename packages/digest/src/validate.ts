@@ -112,14 +112,14 @@ export function checkInput(input: DigestInput): CheckedInput {
   if (typeof length !== "number" || length > MAX_DIGEST_ITEMS) {
     throw new DigestLimitError("items", MAX_DIGEST_ITEMS, Number(length));
   }
-  const items: DigestItem[] = [];
-  let firstPriority: number | undefined;
+  const items = new Array<DigestItem>(length);
+  let previous = 0;
   let prioritised = false;
   for (let i = 0; i < length; i++) {
-    const item = copyItem(rawItems[i], i, items[i - 1]?.seq ?? 0);
-    items.push(item);
-    firstPriority ??= item.priority;
-    if (item.priority !== firstPriority) prioritised = true;
+    const item = copyItem(rawItems[i], i, previous);
+    items[i] = item;
+    previous = item.seq;
+    if (item.priority !== (items[0] as DigestItem).priority) prioritised = true;
   }
   return { items, budget, evicted: checkEvicted(rawEvicted, items), recovery, prioritised };
 }

@@ -148,3 +148,43 @@ export function digestInput(shape: ItemShape = {}): fc.Arbitrary<DigestInput> {
       }),
     );
 }
+
+/** A piece that repeats: prose, line breaks, escape sequences whole and cut open, invisible and astral characters. */
+const unit = fc.oneof(
+  fc.constantFrom(
+    "word ",
+    "a ring of cursors ",
+    "x",
+    "\n",
+    "\n\n",
+    "\r\n",
+    "  ",
+    "\t",
+    "\x1b[31m",
+    "\x1b[2K",
+    "\x1b(B",
+    "\x1b(",
+    "\x1b((",
+    "\x1b",
+    "\x1b]0;title\x07",
+    "\x1b]8;;http://x",
+    "\x9b1;2",
+    "\u200b",
+    "\ud83d\ude00",
+    "\ud83d",
+  ),
+  text(3),
+);
+
+/**
+ * A body of up to about 20,000 characters: an opening, a repeated middle, a tail; past the headline window and the
+ * raw read limits, with escape sequences that hide sparse text or are cut open where a read stops.
+ */
+export const longHostileBody = fc
+  .tuple(
+    fc.array(unit, { maxLength: 3 }),
+    fc.array(unit, { minLength: 1, maxLength: 4 }),
+    fc.oneof(fc.integer({ min: 1, max: 60 }), fc.integer({ min: 400, max: 2500 })),
+    fc.array(unit, { maxLength: 3 }),
+  )
+  .map(([opening, middle, times, tail]) => opening.join("") + middle.join("").repeat(times) + tail.join(""));

@@ -391,6 +391,14 @@ describe("cost follows the budget, not the input", () => {
     );
   });
 
+  test("a headline window that ends inside an escape sequence does not keep the newest from showing in full", () => {
+    // The first 4096 characters end inside "ESC ( … B", so the headline shows the "(" the whole body hides; the whole
+    // body has no visible text, and "[#1 a]" fits.
+    const input = { items: [msg(1, "a", `\x1b${"(".repeat(5000)}B`)], budget: 50 };
+    expect(renderDigest(input).text).toBe("[#1 a]");
+    expect(renderDigest(input)).toEqual(referenceDigest(input));
+  });
+
   test("a line is read from the first LINE_SCAN_LIMIT (4096) characters only", () => {
     const late = (pad: number): DigestItem => msg(1, "a", `${"\n".repeat(pad)}late`, { headline: " ".repeat(pad) });
     const newest = msg(9, "z", "ok");

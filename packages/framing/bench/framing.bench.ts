@@ -1,10 +1,11 @@
-// Framing benchmarks, printed as ratios measured in this one run:
+// Framing benchmarks, each a median ratio over alternating blocks of this one run (bench-support/harness.ts):
 // 1. decode throughput of 100k ~200-byte frames in random 1–64 KiB chunks, against the ceiling of parsing the same
 //    payloads alone, each from its own bytes (JSON.parse(buf.toString())). Target >= 0.85.
 // 2. linearity: a 4 MiB frame fed one byte at a time costs at most 5x a 1 MiB frame fed the same way.
 import { performance } from "node:perf_hooks";
 import { encodeFrame, FrameDecoder } from "@orphus/framing";
-import { medianMs, reportRatio, seededRandom } from "../../../bench-support/report.js";
+import { compareInBlocks, elapsedMs } from "../../../bench-support/harness.js";
+import { seededRandom } from "../../../bench-support/stats.js";
 
 const random = seededRandom(7);
 const FRAMES = 100_000;
@@ -27,20 +28,28 @@ for (let offset = 0; offset < stream.length; ) {
 const meanBytes = stream.length / FRAMES;
 
 let sink = 0;
-const ceilingMs = await medianMs(7, () => {
-  for (const payload of payloads) sink += (JSON.parse(payload.toString()) as { id: number }).id;
-});
-const decodeMs = await medianMs(7, () => {
-  const decoder = new FrameDecoder();
-  for (const chunk of chunks) decoder.push(chunk, (value) => (sink += (value as { id: number }).id));
-});
-reportRatio({
+// Ceiling and decoder alternate block by block (each block is all 100k frames), so the load of a shared machine and
+// the garbage of one side fall on both.
+await compareInBlocks({
   name: "framing.decode-throughput",
-  ratio: ceilingMs / decodeMs,
+  ratio: "throughput",
+  blocks: 9,
+  baseline: () =>
+    elapsedMs(() => {
+      for (const payload of payloads) sink += (JSON.parse(payload.toString()) as { id: number }).id;
+    }),
+  subject: () =>
+    elapsedMs(() => {
+      const decoder = new FrameDecoder();
+      for (const chunk of chunks) decoder.push(chunk, (value) => (sink += (value as { id: number }).id));
+    }),
   target: { kind: "at-least", value: 0.85 },
-  detail: `${Math.round(FRAMES / (decodeMs / 1000)).toLocaleString("en")} frames/s decoded vs ${Math.round(
-    FRAMES / (ceilingMs / 1000),
-  ).toLocaleString("en")} payloads/s JSON.parse alone; ${meanBytes.toFixed(0)} B/frame, ${chunks.length} chunks`,
+  detail: ({ subject, baseline }) =>
+    `${Math.round(FRAMES / (subject / 1000)).toLocaleString("en")} frames/s decoded vs ${Math.round(
+      FRAMES / (baseline / 1000),
+    ).toLocaleString("en")} payloads/s JSON.parse alone (median blocks); ${meanBytes.toFixed(0)} B/frame, ${
+      chunks.length
+    } chunks`,
 });
 
 function dripMs(payloadBytes: number): number {
@@ -51,13 +60,13 @@ function dripMs(payloadBytes: number): number {
   return performance.now() - start;
 }
 const MiB = 1024 * 1024;
-dripMs(MiB); // warm-up
-const oneMiB = Math.min(dripMs(MiB), dripMs(MiB), dripMs(MiB));
-const fourMiB = Math.min(dripMs(4 * MiB), dripMs(4 * MiB), dripMs(4 * MiB));
-reportRatio({
+await compareInBlocks({
   name: "framing.byte-at-a-time-4MiB-vs-1MiB",
-  ratio: fourMiB / oneMiB,
+  blocks: 5,
+  subject: () => dripMs(4 * MiB),
+  baseline: () => dripMs(MiB),
   target: { kind: "at-most", value: 5 },
-  detail: `1 MiB: ${oneMiB.toFixed(0)} ms, 4 MiB: ${fourMiB.toFixed(0)} ms (linear is 4x, quadratic 16x)`,
+  detail: ({ subject, baseline }) =>
+    `1 MiB: ${baseline.toFixed(0)} ms, 4 MiB: ${subject.toFixed(0)} ms (linear is 4x, quadratic 16x)`,
 });
 if (sink === -1) process.stdout.write("unreachable\n");

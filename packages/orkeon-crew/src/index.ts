@@ -25,7 +25,7 @@ export { FakeCrewHost } from "./chain/fake-crew-host.js";
 export { FakeOrkeonRuntime } from "./chain/fake-runtime.js";
 export { isReadOnlyMode, MODE_NAMES, ORKEON_MODES, parseMode } from "./modes.js";
 export { NO_RULES } from "./rules.js";
-export { systemTimers } from "./timers.js";
+export { crewSystemTimers } from "./timers.js";
 export {
   createSessionContextAdapter,
   orkeonSessionSnapshotSchema,

@@ -11,7 +11,7 @@ export interface Timers {
  * The real timers, looked up on every call rather than captured at import, so vitest's fake timers (which replace
  * the globals) drive them too.
  */
-export const systemTimers: Timers = {
+export const crewSystemTimers: Timers = {
   setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
   clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>),
 };

@@ -1,5 +1,6 @@
-import { runRoundtableTool } from "@orphus/roundtable-client";
+import { boundedText, runRoundtableTool, shownName, shownPath } from "@orphus/roundtable-client";
 import { doctorReport } from "./doctor.js";
+import { MAX_COMMAND_TEXT_CHARS } from "./limits.js";
 import { ROLE_FLAG, ROUNDTABLE_COMMAND } from "./names.js";
 import type { PiContext, PiExtensionApi } from "./pi.js";
 import { ROLE_SOURCE_LABELS, type SessionRole } from "./role.js";
@@ -11,6 +12,7 @@ export const COMMAND_USAGE = `usage: /${ROUNDTABLE_COMMAND} [status|doctor]: sta
 /** Where the command's text goes: the session's UI, or stderr when pi runs without one (print and JSON modes). */
 export type CommandOutput = (ctx: PiContext, text: string, level: "info" | "error") => void;
 
+/** Where the command's text goes, by default: pi's UI, else stderr. */
 const defaultOutput: CommandOutput = (ctx, text, level) => {
   if (ctx.hasUI) ctx.ui.notify(text, level);
   else process.stderr.write(`${text}\n`);
@@ -24,7 +26,7 @@ function roleLine(role: SessionRole, fixed: boolean): string {
 
 /** The status text: role, agent directory, the broker this session is connected to, and its rooms with unread counts. */
 export async function statusText(seat: RoundtableSeat): Promise<string> {
-  const lines = [`roundtable: agent directory ${seat.location().agentDir}`];
+  const lines = [`roundtable: agent directory ${shownPath(seat.location().agentDir)}`];
   try {
     lines.push(roleLine(seat.role(), seat.client !== undefined));
   } catch (error) {
@@ -40,23 +42,23 @@ export async function statusText(seat: RoundtableSeat): Promise<string> {
     lines.push("broker: not connected; the next roundtable call connects (and starts one if none runs), then join your rooms again");
     return lines.join("\n");
   }
-  lines.push(`broker: pid ${hello?.brokerPid ?? "?"}, version ${hello?.brokerVersion ?? "?"}, connected`);
+  lines.push(`broker: pid ${hello?.brokerPid ?? "?"}, version ${shownName(hello?.brokerVersion ?? "?")}, connected`);
   // The rooms list is the shared tool's own text, so the status and the model read the same lines.
   const rooms = await runRoundtableTool(client, { action: "rooms" });
   lines.push(rooms.isError ? `rooms: ${rooms.text}` : `rooms:\n${rooms.text}`);
   return lines.join("\n");
 }
 
-/** What the doctor is told of the session's role: the name, or nothing where it should look for itself. */
-function doctorRole(seat: RoundtableSeat, host: Pick<PiExtensionApi, "getFlag">): { role?: string; fallback: boolean } {
+/** What the doctor is told of the session's role: the name, the fallback it speaks as, or nothing to look for itself. */
+function doctorRole(seat: RoundtableSeat, host: Pick<PiExtensionApi, "getFlag">): { role?: string; fallbackRole?: string } {
   try {
     const role = seat.role();
-    // From the variable the doctor reads it itself (and says so); the fallback is what the doctor should find.
-    if (role.source === "flag" || role.source === "session-name") return { role: role.role, fallback: false };
-    return { fallback: role.ephemeral };
+    // From the variable the doctor reads it itself (and says so); a fallback name is this session's problem.
+    if (role.source === "flag" || role.source === "session-name") return { role: role.role };
+    return role.ephemeral ? { fallbackRole: role.role } : {};
   } catch {
     const flag = host.getFlag(ROLE_FLAG);
-    return typeof flag === "string" ? { role: flag, fallback: false } : { fallback: false };
+    return typeof flag === "string" ? { role: flag } : {};
   }
 }
 
@@ -70,6 +72,9 @@ export function registerRoundtableCommand(
   options: RoundtableExtensionOptions,
   output: CommandOutput = defaultOutput,
 ): void {
+  // Whatever the command shows (the status, the doctor, a failure) passes the one sanitiser and a bound here.
+  const show = (ctx: PiContext, text: string, level: "info" | "error"): void =>
+    output(ctx, boundedText(text, MAX_COMMAND_TEXT_CHARS), level);
   pi.registerCommand(ROUNDTABLE_COMMAND, {
     description: "Roundtable status (broker, rooms, unread per room); /roundtable doctor to diagnose",
     getArgumentCompletions: (prefix) => {
@@ -79,20 +84,21 @@ export function registerRoundtableCommand(
     handler: async (args, ctx) => {
       const word = args.trim().toLowerCase();
       try {
-        if (word === "" || word === "status") return output(ctx, await statusText(seat), "info");
+        if (word === "" || word === "status") return show(ctx, await statusText(seat), "info");
         if (word === "doctor") {
-          const { role, fallback } = doctorRole(seat, pi);
+          const { role, fallbackRole } = doctorRole(seat, pi);
           const { agentDir, env } = options;
           const text = await doctorReport({
             ...(role === undefined ? {} : { role }),
+            ...(fallbackRole === undefined ? {} : { fallbackRole }),
             ...(agentDir === undefined ? {} : { agentDir }),
             ...(env === undefined ? {} : { env }),
           });
-          return output(ctx, fallback ? `${text}\n${DOCTOR_PI_ROLE_HINT}` : text, "info");
+          return show(ctx, fallbackRole === undefined ? text : `${text}\n${DOCTOR_PI_ROLE_HINT}`, "info");
         }
-        output(ctx, COMMAND_USAGE, "error");
+        show(ctx, COMMAND_USAGE, "error");
       } catch (error) {
-        output(ctx, `/${ROUNDTABLE_COMMAND} ${word}: ${error instanceof Error ? error.message : String(error)}`, "error");
+        show(ctx, `/${ROUNDTABLE_COMMAND} ${word}: ${error instanceof Error ? error.message : String(error)}`, "error");
       }
     },
   });

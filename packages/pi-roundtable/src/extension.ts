@@ -1,3 +1,4 @@
+import { boundedText, MAX_PING_LINE_CHARS } from "@orphus/roundtable-client";
 import { claimSession } from "./claim.js";
 import { registerRoundtableCommand } from "./command.js";
 import { ROLE_FLAG, ROUNDTABLE_MESSAGE_TYPE } from "./names.js";
@@ -27,7 +28,15 @@ export function createRoundtableExtension(options: RoundtableExtensionOptions = 
     let context: PiContext | undefined;
     const outlet = new SessionOutlet({
       host: {
-        send: (text, details) => pi.sendMessage({ customType: ROUNDTABLE_MESSAGE_TYPE, content: text, display: true, details }),
+        // Every line this extension adds to a session passes the one sanitiser and the ping line's bound here,
+        // whatever made it (a ping, the role warning quoting a session name).
+        send: (text, details) =>
+          pi.sendMessage({
+            customType: ROUNDTABLE_MESSAGE_TYPE,
+            content: boundedText(text, MAX_PING_LINE_CHARS),
+            display: true,
+            details,
+          }),
         isIdle: () => context?.isIdle() ?? true,
       },
       ...(options.pingWindowMs === undefined ? {} : { windowMs: options.pingWindowMs }),

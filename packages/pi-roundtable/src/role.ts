@@ -1,3 +1,4 @@
+import { escapeIdentity } from "@orphus/digest";
 import { ROLE_ENV, resolveRoleName, roleFromEnv, sessionRoleName } from "@orphus/roundtable-client";
 import { ROLE_FLAG } from "./names.js";
 
@@ -61,7 +62,9 @@ export function ephemeralRoleWarning(role: string, sessionName: string | undefin
   const why =
     named === ""
       ? "this session has no role name"
-      : `this session's name ${JSON.stringify(named.slice(0, 40))} is not a role name (letters, digits, '.', '_', '-')`;
+      : // Quoted and escaped, never stripped: a name holding an invisible character shows it (pi's names are free text).
+        `this session's name "${escapeIdentity(named, { also: '"', maxLength: 40 })}" is not a role name ` +
+        "(letters, digits, '.', '_', '-')";
   return (
     `[roundtable] speaking as ${role}: ${why}, so its read positions will not survive a restart. Name it ` +
     `(/name planner), start pi with --${ROLE_FLAG} planner, or set ${ROLE_ENV}=planner.`

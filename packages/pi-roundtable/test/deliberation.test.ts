@@ -1,11 +1,11 @@
 // Three real pi sessions (planner, critic, reviewer) deliberate in one room through the extension, with a scripted
-// model: the demo's deliberation (packages/roundtable-client/demo), now in a real host. Each turn the model pulls a
+// model: the demo's deliberation (packages/roundtable-cli/demo), now in a real host. Each turn the model pulls a
 // digest and posts; the reviewer fetches once; pings reach the sessions between turns. What reached each session's
 // context is measured from the session's own stored messages and set against what the room holds.
 import type { FauxResponseFactory } from "@mariozechner/pi-ai";
 import { expect, test } from "vitest";
-import { DEMO_ROOM, DEMO_SCRIPT } from "../../roundtable-client/demo/script.js";
-import { DEMO_DIGEST_BUDGET } from "../../roundtable-client/demo/shared.js";
+import { DEMO_ROOM, DEMO_SCRIPT } from "../../roundtable-cli/demo/script.js";
+import { DEMO_DIGEST_BUDGET } from "../../roundtable-cli/demo/shared.js";
 import { createRoundtableExtension } from "../src/index.js";
 import { gone, useBroker } from "./support/broker.js";
 import { intakeChars, roundtableIntake, splitMarker } from "./support/context.js";
@@ -17,6 +17,8 @@ const openSession = useSessions();
 /** The ping window of these sessions: short, so the test's quiet periods are short too. */
 const WINDOW_MS = 300;
 const ROLES = ["planner", "critic", "reviewer"] as const;
+/** The demo's turns of these three roles (its librarian files the decision in the memory, which this test leaves out). */
+const TURNS = DEMO_SCRIPT.filter((turn) => (ROLES as readonly string[]).includes(turn.role));
 
 /** A model that read a digest with a collapse marker fetches what it collapsed, two messages of it. */
 const fetchCollapsed: FauxResponseFactory = (context) => {
@@ -39,7 +41,7 @@ test("three pi sessions deliberate; each context holds a bounded share of the ro
   const seat = (role: string): PiSession => sessions.get(role) as PiSession;
 
   let fetched = false;
-  for (const turn of DEMO_SCRIPT) {
+  for (const turn of TURNS) {
     // A role that went off to work: a quiet period, so the others' pings go out between turns.
     if (turn.pauseBefore === true) await sleep(WINDOW_MS * 3);
     const fetchNow: boolean = turn.role === "reviewer" && turn.pauseBefore === true && !fetched;
@@ -52,12 +54,12 @@ test("three pi sessions deliberate; each context holds a bounded share of the ro
   }
   await sleep(WINDOW_MS * 3);
 
-  const roomChars = DEMO_SCRIPT.reduce((sum, turn) => sum + turn.body.length, 0);
+  const roomChars = TURNS.reduce((sum, turn) => sum + turn.body.length, 0);
   const rows: string[] = [];
   for (const role of ROLES) {
     const stored = seat(role).storedMessages();
     const intake = roundtableIntake(stored, DEMO_DIGEST_BUDGET);
-    const turns = DEMO_SCRIPT.filter((turn) => turn.role === role).length;
+    const turns = TURNS.filter((turn) => turn.role === role).length;
     expect(intake.digests).toHaveLength(turns);
     expect(intake.replies).toHaveLength(turns + 1); // posted #n per turn, and the join
     // The bound, per digest: at most the budget, plus one marker line.

@@ -8,6 +8,7 @@ test("the public surface is exactly this, and the default export is the extensio
     "CLAIM_CHANNEL",
     "COMMAND_USAGE",
     "DOCTOR_PI_ROLE_HINT",
+    "MAX_COMMAND_TEXT_CHARS",
     "MAX_PENDING_NOTES",
     "PING_RECHECK_MS",
     "ROLE_FLAG",
@@ -40,6 +41,7 @@ test("names and limits users and other copies of the extension rely on", () => {
   expect(api.CLAIM_CHANNEL).toBe("orphus:pi-roundtable:claim");
   expect(api.PING_RECHECK_MS).toBe(250);
   expect(api.MAX_PENDING_NOTES).toBe(4);
+  expect(api.MAX_COMMAND_TEXT_CHARS).toBe(8000);
   expect(api.ROLE_SOURCE_LABELS).toEqual({
     flag: "--roundtable-role",
     "session-name": "the session name",
@@ -56,7 +58,12 @@ test("the manifest is a pi package: the keyword, the extension entry, pi as a pe
   // Optional: nothing imports pi (its API is declared by shape), so npm, which pi installs packages with, must not
   // put a second pi beside the one that loads the extension.
   expect(manifest["peerDependenciesMeta"]).toEqual({ "@mariozechner/pi-coding-agent": { optional: true } });
-  expect(manifest["dependencies"]).toEqual({ "@orphus/roundtable-client": "workspace:^" });
+  expect(manifest["dependencies"]).toEqual({
+    "@orphus/digest": "workspace:^",
+    // The doctor behind `/roundtable doctor` lives with the CLI.
+    "@orphus/roundtable-cli": "workspace:^",
+    "@orphus/roundtable-client": "workspace:^",
+  });
 });
 
 test("the tool pi registers is the shared one: its name, description and JSON Schema, unchanged", async () => {

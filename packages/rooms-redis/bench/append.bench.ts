@@ -3,20 +3,30 @@
 // and the network. Subject and floor alternate in blocks; the figure is the median of the blocks' p50 ratios, with
 // their spread. Redis and this process are pinned to one CPU with taskset where it exists, since on this machine a
 // latency figure swings 3x with CPU placement.
+import { spawnSync } from "node:child_process";
+import { performance } from "node:perf_hooks";
 import { DEFAULT_RING_CAPACITY } from "@orphus/rooms";
 import { DEFAULT_ACTIVITY_RETAINED, DEFAULT_MEMBER_TTL_MS, openRedisRoomStore } from "@orphus/rooms-redis";
 import { Redis } from "ioredis";
-import { alternate, pinToCpu0 } from "../../../bench-support/alternate.js";
-import { quantile, reportRatio } from "../../../bench-support/report.js";
+import { compareInBlocks } from "../../../bench-support/harness.js";
+import { quantile } from "../../../bench-support/stats.js";
 import { startRedisServer } from "../../../test-support/redis-server.js";
 import { STORE_SCRIPT } from "../src/script.js";
 
-// Run again pinned to CPU 0, beside the Redis it starts there.
-const taskset = pinToCpu0();
+const PINNED_ENV = "ORPHUS_BENCH_PINNED";
+const taskset = spawnSync("sh", ["-c", "command -v taskset"], { encoding: "utf8" }).stdout.trim();
+if (taskset !== "" && process.env[PINNED_ENV] === undefined) {
+  // Run again pinned to CPU 0, beside the Redis it starts there.
+  const pinned = spawnSync(taskset, ["-c", "0", process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
+    stdio: "inherit",
+    env: { ...process.env, [PINNED_ENV]: "1" },
+  });
+  process.exit(pinned.status ?? 1);
+}
 
 const BODY = "The ring keeps 500 messages; sequence numbers are never reused, so afterSeq stays stable. ".repeat(2);
 const WARMUP = 2_000;
-const BLOCKS = 12;
+const BLOCKS = 11;
 const PER_BLOCK = 400;
 const PREFIX = "bench:";
 
@@ -41,20 +51,32 @@ try {
   const viaBare = async (): Promise<void> => {
     await bare.evalsha(sha, 0, ...argv);
   };
-  const { ratios, subject: storeP50, floor: bareP50 } = await alternate(viaStore, viaBare, {
-    blocks: BLOCKS,
-    perBlock: PER_BLOCK,
-    warmup: WARMUP,
-  });
+  const block = async (action: () => Promise<void>): Promise<number[]> => {
+    const samples: number[] = [];
+    for (let i = 0; i < PER_BLOCK; i++) {
+      const start = performance.now();
+      await action();
+      samples.push(performance.now() - start);
+    }
+    return samples;
+  };
+  for (let i = 0; i < WARMUP; i++) {
+    await viaStore();
+    await viaBare();
+  }
+  const p50 = async (action: () => Promise<void>): Promise<number> => quantile(await block(action), 0.5);
   const us = (ms: number): string => `${(ms * 1000).toFixed(0)} µs`;
-  reportRatio({
+  await compareInBlocks({
     name: "rooms-redis.append-round-trip",
-    ratio: quantile(ratios, 0.5),
+    blocks: BLOCKS,
+    warmupBlocks: 0,
+    collectGarbage: false,
+    subject: () => p50(viaStore),
+    baseline: () => p50(viaBare),
     target: { kind: "at-most", value: 1.3 },
-    detail:
-      `p50 ${us(quantile(storeP50, 0.5))} through the store vs ${us(quantile(bareP50, 0.5))} bare EVALSHA; ` +
-      `block ratios ${quantile(ratios, 0).toFixed(2)}–${quantile(ratios, 1).toFixed(2)} over ${BLOCKS} blocks of ` +
-      `${PER_BLOCK}${taskset === "" ? ", unpinned (no taskset)" : ", pinned to CPU 0"}`,
+    detail: ({ subject, baseline }) =>
+      `p50 ${us(subject)} through the store vs ${us(baseline)} bare EVALSHA over blocks of ${PER_BLOCK}` +
+      (taskset === "" ? ", unpinned (no taskset)" : ", pinned to CPU 0"),
   });
 } finally {
   bare.disconnect();

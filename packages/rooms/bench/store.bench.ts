@@ -4,7 +4,7 @@
 // alternating blocks, the median of the blocks' ratios with their spread. A third figure, through `await`, shows
 // what a promise per call costs instead.
 import { performance } from "node:perf_hooks";
-import { quantile, reportRatio } from "../../../bench-support/report.js";
+import { compareInBlocks } from "../../../bench-support/harness.js";
 import { MemoryRoomStore, Room, andThen, type Awaitable, type StoreRead } from "@orphus/rooms";
 
 const OPS = 2_000;
@@ -51,35 +51,25 @@ async function throughAwait(): Promise<number> {
   return performance.now() - start;
 }
 
-const ratios: number[] = [];
-const awaitRatios: number[] = [];
-const floor: number[] = [];
-const subject: number[] = [];
-for (let block = -5; block < BLOCKS; block++) {
-  // The first five are warm-up; the order alternates so neither side always runs first.
-  const f1 = block % 2 === 0 ? direct() : 0;
-  const s = throughStore();
-  const a = await throughAwait();
-  const f = block % 2 === 0 ? f1 : direct();
-  if (block < 0) continue;
-  floor.push(f);
-  subject.push(s);
-  ratios.push(s / f);
-  awaitRatios.push(a / f);
-}
-if (store.read("bench", "reader").newestSeq !== room.newestSeq) throw new Error("the store and the room disagree");
 const perOp = (ms: number): string => `${((ms * 1000) / OPS).toFixed(2)} µs`;
-const spread = (values: number[]): string => `${quantile(values, 0.1).toFixed(2)}–${quantile(values, 0.9).toFixed(2)}`;
-reportRatio({
+await compareInBlocks({
   name: "rooms.memory-store-overhead",
-  ratio: quantile(ratios, 0.5),
+  blocks: BLOCKS,
+  warmupBlocks: 5,
+  subject: throughStore,
+  baseline: direct,
   target: { kind: "at-most", value: 2 },
-  detail:
-    `median ${perOp(quantile(subject, 0.5))} per post+read+markRead through MemoryRoomStore with andThen, ` +
-    `${perOp(quantile(floor, 0.5))} on a Room; block ratios p10–p90 ${spread(ratios)} over ${BLOCKS} blocks`,
+  detail: ({ subject, baseline }) =>
+    `median ${perOp(subject)} per post+read+markRead through MemoryRoomStore with andThen, ${perOp(baseline)} on a Room`,
 });
-reportRatio({
+// Both took the same posts, block for block.
+if (store.read("bench", "reader").newestSeq !== room.newestSeq) throw new Error("the store and the room disagree");
+await compareInBlocks({
   name: "rooms.memory-store-with-await",
-  ratio: quantile(awaitRatios, 0.5),
-  detail: `the same with an await per call (not the broker's path; for comparison), p10–p90 ${spread(awaitRatios)}`,
+  blocks: BLOCKS,
+  warmupBlocks: 5,
+  subject: throughAwait,
+  baseline: direct,
+  detail: ({ subject, baseline }) =>
+    `${perOp(subject)} with an await per call (not the broker's path; for comparison) vs ${perOp(baseline)} on a Room`,
 });

@@ -1,14 +1,14 @@
 // Append + read cost must not grow with how often the ring has wrapped: the same operations on a room that has
-// wrapped 1000 times and on one that has wrapped once, as a ratio of median times. Target <= 1.3x.
+// wrapped 1000 times and on one that has wrapped once, as a median ratio over alternating blocks. Target <= 1.3x.
 import { performance } from "node:perf_hooks";
-import { quantile, reportRatio } from "../../../bench-support/report.js";
+import { compareInBlocks } from "../../../bench-support/harness.js";
 import { DEFAULT_RING_CAPACITY, Room } from "@orphus/rooms";
 
 const FEW_WRAPS = 1;
 const MANY_WRAPS = 1000;
 /** Operations timed per sample: one more wrap's worth, so the rooms stay at about their wrap counts. */
 const OPS = DEFAULT_RING_CAPACITY;
-const ROUNDS = 21;
+const BLOCKS = 21;
 const BODY = "x".repeat(512);
 
 const collect = (globalThis as { gc?: () => void }).gc;
@@ -39,30 +39,20 @@ function appendAndRead(room: Room): number {
   return elapsed;
 }
 
-const few: number[] = [];
-const many: number[] = [];
-appendAndRead(wrapped(FEW_WRAPS)); // warm-up, so both arms run optimised code
-for (let round = 0; round < ROUNDS; round++) {
-  // Both rooms fresh each round, so each sample sees its room at its wrap count, and collected beforehand so
-  // both are equally settled in the heap; the order alternates so neither arm always runs second.
-  const a = wrapped(FEW_WRAPS);
-  const b = wrapped(MANY_WRAPS);
+// Each block builds its room fresh (so each sample sees the room at its wrap count) and collects the garbage of
+// building it before the clock starts; the harness alternates which wrap count goes first.
+const measured = (wraps: number) => (): number => {
+  const room = wrapped(wraps);
   collect();
-  if (round % 2 === 0) {
-    few.push(appendAndRead(a));
-    many.push(appendAndRead(b));
-  } else {
-    many.push(appendAndRead(b));
-    few.push(appendAndRead(a));
-  }
-}
-
-const fewMs = quantile(few, 0.5);
-const manyMs = quantile(many, 0.5);
+  return appendAndRead(room);
+};
 const perOp = (ms: number): string => ((ms * 1000) / OPS).toFixed(2);
-reportRatio({
+await compareInBlocks({
   name: "rooms.append-read-after-1000-wraps",
-  ratio: manyMs / fewMs,
+  blocks: BLOCKS,
+  subject: measured(MANY_WRAPS),
+  baseline: measured(FEW_WRAPS),
   target: { kind: "at-most", value: 1.3 },
-  detail: `median ${perOp(manyMs)} µs per post+reads at ${MANY_WRAPS} wraps, ${perOp(fewMs)} µs at ${FEW_WRAPS}`,
+  detail: ({ subject, baseline }) =>
+    `median ${perOp(subject)} µs per post+reads at ${MANY_WRAPS} wraps, ${perOp(baseline)} µs at ${FEW_WRAPS}`,
 });

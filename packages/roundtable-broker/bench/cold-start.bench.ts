@@ -1,17 +1,15 @@
 // Cold start: from no broker to the first reply (spawn the bin, wait for its socket, hello, reply), as a ratio to
 // starting `node` on an empty script and waiting for it to exit. The broker is the bundled bin a published install
-// ships (see test/bundle-bin.ts). Rounds alternate so machine load colours both sides alike.
+// ships (see test/bundle-bin.ts). The block harness alternates the two, so machine load colours both alike.
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { encodeFrame } from "@orphus/framing";
-import { reportRatio } from "../../../bench-support/report.js";
+import { compareInBlocks } from "../../../bench-support/harness.js";
 import { BenchClient, bundledBin, stop, tempDir } from "./support.js";
 
-const ROUNDS = 15;
-
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+const BLOCKS = 15;
 
 const cleanups: (() => void)[] = [];
 try {
@@ -39,22 +37,16 @@ try {
     return elapsed;
   };
 
-  await nodeStart();
-  await brokerStart();
-  const nodeTimes: number[] = [];
-  const brokerTimes: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    nodeTimes.push(await nodeStart());
-    brokerTimes.push(await brokerStart());
-  }
-  const [broker, node] = [median(brokerTimes), median(nodeTimes)];
-  reportRatio({
+  await compareInBlocks({
     name: "roundtable-broker.cold-start-to-first-reply",
-    ratio: broker / node,
+    blocks: BLOCKS,
+    subject: brokerStart,
+    baseline: nodeStart,
     target: { kind: "at-most", value: 2.5 },
-    detail: `${broker.toFixed(1)} ms from spawn to the hello reply vs ${node.toFixed(
-      1
-    )} ms for node on an empty script (medians of ${ROUNDS})`,
+    detail: ({ subject, baseline }) =>
+      `${subject.toFixed(1)} ms from spawn to the hello reply vs ${baseline.toFixed(
+        1
+      )} ms for node on an empty script (median blocks of one start each)`,
   });
 } finally {
   for (const cleanup of cleanups.reverse()) cleanup();

@@ -2,30 +2,31 @@
 // a bare Redis client sending the same command to the same Redis (the floor): the store's one EVALSHA of its script
 // with a post's arguments, for another room of the same shape. The ratio is what the broker adds on top of the one
 // Redis round trip a post needs (framing, parsing, the service, the store's argument building and reply parsing).
-// Beside it, cross-broker ping delivery: a post on one broker until a member on another broker of the same Redis
-// receives its post event (the other broker's blocking read of activity, then its push). And, informative, a minimal
-// proxy (evalsha-proxy.ts: decode, one bare EVALSHA, reply) against the same floor: the least any process between a
-// client and Redis adds here, so the broker's own cost is the gap between its ratio and the proxy's. Subject and
-// floor alternate in blocks; figures are the median of the blocks' p50s, with their spread. Redis, the brokers and
-// this process are pinned to CPU 0 with taskset where it exists, since a latency figure here swings 3x with placement.
+// Beside it, informative: a minimal proxy (evalsha-proxy.ts: decode, one bare EVALSHA, reply) against the same
+// floor, the least any process between a client and Redis adds here, so the broker's own cost is the gap between
+// the two ratios; and cross-broker ping delivery, a post on one broker until a member on another broker of the same
+// Redis receives its post event (the other broker's blocking read of activity, then its push). Broker, proxy and
+// floor are measured in alternating blocks (bench-support/harness.ts); each figure is the median of per-block p50
+// ratios with its spread. Run it pinned, `pnpm bench roundtable-broker --cpu 0`: Redis, the brokers and this process
+// then share one CPU, since a latency figure here swings 3x with placement.
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { encodeFrame } from "@orphus/framing";
 import { DEFAULT_RING_CAPACITY } from "@orphus/rooms";
 import { DEFAULT_ACTIVITY_RETAINED, DEFAULT_KEY_PREFIX, DEFAULT_MEMBER_TTL_MS } from "@orphus/rooms-redis";
 import { Redis } from "ioredis";
-import { alternate, pinToCpu0 } from "../../../bench-support/alternate.js";
-import { quantile, reportRatio } from "../../../bench-support/report.js";
+import { benchCpu } from "../../../bench-support/cpu.js";
+import { alternateBlocks, blockRatios } from "../../../bench-support/harness.js";
+import { reportRatio } from "../../../bench-support/report.js";
+import { quantile } from "../../../bench-support/stats.js";
 import { startRedisServer } from "../../../test-support/redis-server.js";
 // The store's script, for the floor to send the very command the store sends (bench code, never published).
 import { STORE_SCRIPT } from "../../rooms-redis/src/script.js";
 import { BenchClient, bundledBinWithRedisStore, member, spawnBroker, spawnEcho, stop, tempDir } from "./support.js";
 
-const taskset = pinToCpu0();
-
 const BODY = "The ring keeps 500 messages; sequence numbers are never reused, so afterSeq stays stable. ".repeat(2);
 const WARMUP = 2_000;
-const BLOCKS = 12;
+const BLOCKS = 11;
 const PER_BLOCK = 400;
 const PINGS = 600;
 
@@ -38,9 +39,24 @@ function bounded(promise: Promise<void>): Promise<void> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+/** The p50, in milliseconds, of `count` sequential calls of `action`. */
+async function p50Of(action: () => Promise<void>, count: number): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const start = performance.now();
+    await action();
+    samples.push(performance.now() - start);
+  }
+  return quantile(samples, 0.5);
+}
+
+const cpu = benchCpu();
+const where = cpu === undefined ? "unpinned (pnpm bench --cpu 0 pins it)" : `pinned to CPU ${cpu}`;
+const us = (ms: number): string => `${(ms * 1000).toFixed(0)} µs`;
 const cleanups: (() => void)[] = [];
 const children: Awaited<ReturnType<typeof spawnBroker>>[] = [];
-const server = await startRedisServer(taskset === "" ? {} : { pinCpu: 0 });
+// Started from this process, Redis inherits its CPU when the runner pinned it.
+const server = await startRedisServer();
 const bare = new Redis(server.url, { protocol: 2, lazyConnect: true });
 try {
   const bin = await bundledBinWithRedisStore(cleanups);
@@ -64,56 +80,55 @@ try {
   // op, prefix, epoch, broker, the limits the broker's store sends (its defaults), then the op's own arguments.
   const limits = [DEFAULT_RING_CAPACITY, 64, 32, 256, 1024, DEFAULT_ACTIVITY_RETAINED, DEFAULT_MEMBER_TTL_MS].map(String);
   const head = [DEFAULT_KEY_PREFIX, epoch, "bench-floor", ...limits];
-  const joined = (await bare.evalsha(sha, 0, "join", ...head, "flr", "floorr")) as unknown[];
-  if (joined[0] !== "ok") throw new Error(`the floor's join was refused: ${JSON.stringify(joined[0])}`);
+  for (const [room, role] of [["flr", "floorr"], ["prx", "proxyy"]] as const) {
+    const joined = (await bare.evalsha(sha, 0, "join", ...head, room, role)) as unknown[];
+    if (joined[0] !== "ok") throw new Error(`the join of ${room} was refused: ${JSON.stringify(joined[0])}`);
+  }
   const floorArgv = (): string[] => ["post", ...head, "0", "flr", "floorr", BODY, "", nextKey()];
   const check = (await bare.evalsha(sha, 0, ...floorArgv())) as unknown[];
   if (check[0] !== "ok") throw new Error(`the floor's post was refused: ${JSON.stringify(check[0])}`);
 
+  // --- the least a process in between costs: a proxy doing only the floor's EVALSHA -------------------------------
+  const proxySocket = join(tempDir(cleanups), "proxy.sock");
+  const proxyArgv = ["post", ...head, "0", "prx", "proxyy", BODY, "", "key"];
+  children.push(await spawnEcho(proxySocket, { program: "evalsha-proxy.ts", args: [server.url, sha, JSON.stringify(proxyArgv)] }));
+  const proxy = await BenchClient.connect(proxySocket);
+
   const viaBroker = async (): Promise<void> => {
     await poster.roundTrip(post());
+  };
+  const viaProxy = async (): Promise<void> => {
+    await proxy.roundTrip(encodeFrame({ id: ++id, op: "post" }));
   };
   const viaBare = async (): Promise<void> => {
     await bare.evalsha(sha, 0, ...floorArgv());
   };
-  const { ratios, subject: brokerP50, floor: bareP50 } = await alternate(viaBroker, viaBare, {
-    blocks: BLOCKS,
-    perBlock: PER_BLOCK,
-    warmup: WARMUP,
-  });
-  const us = (ms: number): string => `${(ms * 1000).toFixed(0)} µs`;
-  const floor = quantile(bareP50, 0.5);
-  const where = taskset === "" ? "unpinned (no taskset)" : "pinned to CPU 0";
+  for (let i = 0; i < WARMUP; i++) {
+    await viaBroker();
+    await viaProxy();
+    await viaBare();
+  }
+  const blocks = await alternateBlocks(
+    { broker: () => p50Of(viaBroker, PER_BLOCK), proxy: () => p50Of(viaProxy, PER_BLOCK), bare: () => p50Of(viaBare, PER_BLOCK) },
+    { blocks: BLOCKS, warmupBlocks: 0 },
+  );
+  const floor = quantile(blocks.bare, 0.5);
   reportRatio({
     name: "roundtable-broker.redis-post-round-trip-p50",
-    ratio: quantile(ratios, 0.5),
+    ratio: blockRatios(blocks.broker, blocks.bare),
     target: { kind: "at-most", value: 2 },
     detail:
-      `post through a broker on Redis ${us(quantile(brokerP50, 0.5))} vs the same EVALSHA from a bare client ` +
-      `${us(floor)}; block ratios ${quantile(ratios, 0).toFixed(2)}–${quantile(ratios, 1).toFixed(2)} over ` +
-      `${BLOCKS} blocks of ${PER_BLOCK}, ${where}`,
+      `post through a broker on Redis ${us(quantile(blocks.broker, 0.5))} vs the same EVALSHA from a bare client ` +
+      `${us(floor)} (median block p50s, ${BLOCKS} blocks of ${PER_BLOCK}), ${where}`,
   });
-  poster.close();
-
-  // --- the least a process in between costs: a proxy doing only the floor's EVALSHA -------------------------------
-  const proxySocket = join(tempDir(cleanups), "proxy.sock");
-  const proxied = (await bare.evalsha(sha, 0, "join", ...head, "prx", "proxyy")) as unknown[];
-  if (proxied[0] !== "ok") throw new Error(`the proxy's join was refused: ${JSON.stringify(proxied[0])}`);
-  const proxyArgv = ["post", ...head, "0", "prx", "proxyy", BODY, "", "key"];
-  children.push(await spawnEcho(proxySocket, { program: "evalsha-proxy.ts", args: [server.url, sha, JSON.stringify(proxyArgv)] }));
-  const proxy = await BenchClient.connect(proxySocket);
-  const viaProxy = async (): Promise<void> => {
-    await proxy.roundTrip(encodeFrame({ id: ++id, op: "post" }));
-  };
-  const least = await alternate(viaProxy, viaBare, { blocks: BLOCKS, perBlock: PER_BLOCK, warmup: WARMUP });
   reportRatio({
     name: "roundtable-broker.redis-proxy-round-trip-p50",
-    ratio: quantile(least.ratios, 0.5),
+    ratio: blockRatios(blocks.proxy, blocks.bare),
     detail:
-      `a minimal proxy (decode, the same EVALSHA, reply) ${us(quantile(least.subject, 0.5))} vs the bare client ` +
-      `${us(quantile(least.floor, 0.5))}; block ratios ${quantile(least.ratios, 0).toFixed(2)}–` +
-      `${quantile(least.ratios, 1).toFixed(2)}: the least a process in between adds here; informative, no target`,
+      `a minimal proxy (decode, the same EVALSHA, reply) ${us(quantile(blocks.proxy, 0.5))} vs the bare client ` +
+      `${us(floor)}: the least a process in between adds here; informative, no target`,
   });
+  poster.close();
   proxy.close();
 
   // --- cross-broker ping delivery: a post on east until its event reaches a member on west ------------------------

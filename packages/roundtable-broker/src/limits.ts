@@ -13,8 +13,11 @@ export const DEFAULT_PROBE_TIMEOUT_MS = 1000;
 /** Default number of connections served at once; one more is refused with ERR_TOO_MANY_CONNECTIONS. */
 export const DEFAULT_MAX_CONNECTIONS = 256;
 
-/** Default largest frame in either direction: 1 MiB, room for the largest post even with every character escaped. */
-export const DEFAULT_MAX_FRAME_BYTES = 1024 * 1024;
+/**
+ * Default largest frame in either direction: 1 MiB, room for the largest post even with every character escaped.
+ * Smaller than @orphus/framing's DEFAULT_MAX_FRAME_BYTES (16 MiB), the library's default for any peer.
+ */
+export const DEFAULT_BROKER_MAX_FRAME_BYTES = 1024 * 1024;
 
 /** Default high-water mark of a connection's outbound queue: a connection whose queue passes it is closed. */
 export const DEFAULT_MAX_OUTBOUND_BYTES = 8 * 1024 * 1024;

@@ -13,7 +13,7 @@ import {
   DEFAULT_IDLE_MS,
   DEFAULT_MAX_CONNECTIONS,
   DEFAULT_MAX_FETCH_BYTES,
-  DEFAULT_MAX_FRAME_BYTES,
+  DEFAULT_BROKER_MAX_FRAME_BYTES,
   DEFAULT_MAX_OUTBOUND_BYTES,
   DEFAULT_MAX_QUEUED_REQUESTS,
   DEFAULT_PATH_CHECK_MS,
@@ -57,7 +57,7 @@ export interface BrokerOptions {
   readonly registryDir?: string | false;
   /** Connections served at once; default {@link DEFAULT_MAX_CONNECTIONS}. */
   readonly maxConnections?: number;
-  /** Largest frame in either direction, in bytes; default {@link DEFAULT_MAX_FRAME_BYTES}. */
+  /** Largest frame in either direction, in bytes; default {@link DEFAULT_BROKER_MAX_FRAME_BYTES}. */
   readonly maxFrameBytes?: number;
   /** High-water mark of a connection's outbound queue in bytes; default {@link DEFAULT_MAX_OUTBOUND_BYTES}. */
   readonly maxOutboundBytes?: number;
@@ -160,7 +160,7 @@ export function resolveBrokerOptions(options: BrokerOptions): ResolvedBrokerOpti
   if (typeof options?.agentDir !== "string" || options.agentDir === "") {
     throw new BrokerOptionError("agentDir", "a non-empty directory path", options?.agentDir);
   }
-  const maxFrameBytes = integer("maxFrameBytes", options.maxFrameBytes, DEFAULT_MAX_FRAME_BYTES, 1024, 0xffff_ffff);
+  const maxFrameBytes = integer("maxFrameBytes", options.maxFrameBytes, DEFAULT_BROKER_MAX_FRAME_BYTES, 1024, 0xffff_ffff);
   const resolved: ResolvedBrokerOptions = {
     agentDir: options.agentDir,
     idleMs: integer("idleMs", options.idleMs, DEFAULT_IDLE_MS, 0, 2 ** 31 - 1),

@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
-import * as os from "node:os";
 import * as path from "node:path";
 import { SocketPathTooLongError } from "./errors.js";
 import { BSD_SOCKET_PATH_LIMIT, LINUX_SOCKET_PATH_LIMIT } from "./limits.js";
 
-/** The variable naming the agent directory; one value across a fleet means one broker for the fleet. */
-export const AGENT_DIR_ENV = "ORPHUS_CODING_AGENT_DIR";
+import { AGENT_DIR_ENV } from "@orphus/agent-env";
+
+// The agent directory is resolved by @orphus/agent-env, the one function the memory store shares.
+export { AGENT_DIR_ENV, resolveAgentDir } from "@orphus/agent-env";
 
 /** Folder under the agent directory holding the socket, the pid file and the log. */
 export const BROKER_DIR_NAME = "roundtable";
@@ -24,26 +25,6 @@ export const WINDOWS_PIPE_PREFIX = "\\\\.\\pipe\\orphus-roundtable-";
 
 function pathFor(platform: NodeJS.Platform): path.PlatformPath {
   return platform === "win32" ? path.win32 : path.posix;
-}
-
-/**
- * The agent directory: `ORPHUS_CODING_AGENT_DIR` when set and non-empty (a leading `~` is the home directory,
- * a relative path is taken from the working directory), else `~/.orphus/agent`. Always absolute.
- */
-export function resolveAgentDir(
-  env: Readonly<Record<string, string | undefined>> = process.env,
-  homedir: string = os.homedir(),
-  platform: NodeJS.Platform = process.platform,
-  cwd: string = process.cwd()
-): string {
-  const p = pathFor(platform);
-  const configured = env[AGENT_DIR_ENV]?.trim();
-  if (configured === undefined || configured === "") return p.join(homedir, ".orphus", "agent");
-  const expanded =
-    configured === "~" || configured.startsWith("~/") || (platform === "win32" && configured.startsWith("~\\"))
-      ? p.join(homedir, configured.slice(1))
-      : configured;
-  return p.resolve(cwd, expanded);
 }
 
 /** The folder holding the socket (not on Windows), the pid file and the log: `<agentDir>/roundtable`. */

@@ -1,4 +1,4 @@
-// Client benchmarks, each a ratio to a floor measured in this one run:
+// Client benchmarks, each a median ratio to a floor over alternating blocks of this one run (bench-support/harness.ts):
 // 1. request round trip through the client (ids, timeouts, reply validation) against the same request written as a
 //    raw frame on a raw socket to the same broker process. Target <= 2x at p50.
 // 2. a cold first call (nothing answers, spawn the broker detached, retry the socket, hello, reply) against bare
@@ -12,7 +12,9 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { FrameDecoder, encodeFrame } from "@orphus/framing";
 import { ActivityCoalescer, createRoundtableClient, type RoundtableClient } from "@orphus/roundtable-client";
-import { medianMs, quantile, reportRatio } from "../../../bench-support/report.js";
+import { alternateBlocks, blockRatios, compareInBlocks, elapsedMs } from "../../../bench-support/harness.js";
+import { reportRatio } from "../../../bench-support/report.js";
+import { quantile } from "../../../bench-support/stats.js";
 import { bundleBrokerBin } from "../test/support/bundle.js";
 
 const bundle = await bundleBrokerBin();
@@ -65,46 +67,49 @@ try {
     await client.members("rtt");
     await rawMembers();
   }
-  const clientSamples: number[] = [];
-  const rawSamples: number[] = [];
-  for (let block = 0; block < BLOCKS; block++) {
+  const sampled = async (call: () => Promise<unknown>): Promise<number[]> => {
+    const samples: number[] = [];
     for (let i = 0; i < PER_BLOCK; i++) {
       const start = performance.now();
-      await client.members("rtt");
-      clientSamples.push(performance.now() - start);
+      await call();
+      samples.push(performance.now() - start);
     }
-    for (let i = 0; i < PER_BLOCK; i++) {
-      const start = performance.now();
-      await rawMembers();
-      rawSamples.push(performance.now() - start);
-    }
-  }
+    return samples;
+  };
+  const trips = await alternateBlocks(
+    { client: () => sampled(() => client.members("rtt")), raw: () => sampled(rawMembers) },
+    { blocks: BLOCKS, warmupBlocks: 0 },
+  );
   const us = (ms: number): string => `${(ms * 1000).toFixed(1)} µs`;
-  const [c50, r50] = [quantile(clientSamples, 0.5), quantile(rawSamples, 0.5)];
+  const p50 = (samples: number[]): number => quantile(samples, 0.5);
   reportRatio({
     name: "roundtable-client.request-round-trip-p50",
-    ratio: c50 / r50,
+    ratio: blockRatios(trips.client.map(p50), trips.raw.map(p50)),
     target: { kind: "at-most", value: 2 },
-    detail: `client.members ${us(c50)} vs the raw frame ${us(r50)} (${clientSamples.length} each, interleaved blocks)`,
+    detail:
+      `client.members ${us(p50(trips.client.flat()))} vs the raw frame ${us(p50(trips.raw.flat()))} ` +
+      `(${BLOCKS} alternating blocks of ${PER_BLOCK} each)`,
   });
   raw.socket.destroy();
   client.close();
 
   // --- 2. cold first call ------------------------------------------------------------------------------------
-  const nodeMs = await medianMs(5, () => execFileSync(process.execPath, ["-e", "0"]));
-  const coldMs = await medianMs(5, async () => {
-    const dir = tempDir();
-    const cold = clientOf(dir, "cold");
-    await cold.rooms();
-    cold.close();
-    const pid = pids.pop();
-    if (pid !== undefined) process.kill(pid, "SIGKILL");
-  });
-  reportRatio({
+  await compareInBlocks({
     name: "roundtable-client.cold-first-call",
-    ratio: coldMs / nodeMs,
+    blocks: 5,
+    subject: () =>
+      elapsedMs(async () => {
+        const dir = tempDir();
+        const cold = clientOf(dir, "cold");
+        await cold.rooms();
+        cold.close();
+        const pid = pids.pop();
+        if (pid !== undefined) process.kill(pid, "SIGKILL");
+      }),
+    baseline: () => elapsedMs(() => execFileSync(process.execPath, ["-e", "0"])),
     target: { kind: "at-most", value: 4 },
-    detail: `first rooms() with a broker spawn ${coldMs.toFixed(0)} ms vs bare node start-up ${nodeMs.toFixed(0)} ms`,
+    detail: ({ subject, baseline }) =>
+      `first rooms() with a broker spawn ${subject.toFixed(0)} ms vs bare node start-up ${baseline.toFixed(0)} ms`,
   });
 
   // --- 3. ping coalescing ------------------------------------------------------------------------------------
@@ -119,23 +124,25 @@ try {
   }));
   let notices = 0;
   const timers = { setTimeout: () => 0, clearTimeout: () => undefined, now: () => 0 };
-  const coalescerMs = await medianMs(7, () => {
-    const coalescer = new ActivityCoalescer({ onNotice: () => notices++, timers });
-    for (const event of events) coalescer.push(event);
-    coalescer.flush();
-  });
   let counted = 0;
-  const floorMs = await medianMs(7, () => {
-    const counts = new Map<string, number>();
-    for (const event of events) counts.set(event.room, (counts.get(event.room) ?? 0) + 1);
-    counted += counts.size;
-  });
-  reportRatio({
+  await compareInBlocks({
     name: "roundtable-client.ping-coalescing",
-    ratio: coalescerMs / floorMs,
+    blocks: 7,
+    subject: () =>
+      elapsedMs(() => {
+        const coalescer = new ActivityCoalescer({ onNotice: () => notices++, timers });
+        for (const event of events) coalescer.push(event);
+        coalescer.flush();
+      }),
+    baseline: () =>
+      elapsedMs(() => {
+        const counts = new Map<string, number>();
+        for (const event of events) counts.set(event.room, (counts.get(event.room) ?? 0) + 1);
+        counted += counts.size;
+      }),
     target: { kind: "at-most", value: 20 },
-    detail:
-      `${((coalescerMs * 1e6) / EVENTS).toFixed(0)} ns per event vs ${((floorMs * 1e6) / EVENTS).toFixed(0)} ns ` +
+    detail: ({ subject, baseline }) =>
+      `${((subject * 1e6) / EVENTS).toFixed(0)} ns per event vs ${((baseline * 1e6) / EVENTS).toFixed(0)} ns ` +
       `for a bare Map count (${notices} notices, ${counted} room counts)`,
   });
 } finally {

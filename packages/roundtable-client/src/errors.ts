@@ -1,3 +1,4 @@
+import { escapeIdentity } from "@orphus/digest";
 import { notMemberMessage } from "@orphus/roundtable-protocol";
 
 /** Base class of every error this package throws; `code` is stable across releases. */
@@ -8,11 +9,18 @@ export abstract class RoundtableClientError extends Error {
 /** How many characters of an offending value a message quotes. */
 const PREVIEW_CHARS = 60;
 
-/** Renders a value for an error message, cut short. */
+/**
+ * Renders a value for an error message, cut short. A string is quoted and escaped as a name is (escapeIdentity), so
+ * an invisible character in a role or option shows rather than vanishing into a lookalike of a valid value.
+ */
 export function preview(value: unknown): string {
+  if (typeof value === "string") {
+    const shown = `"${escapeIdentity(value, { also: '"', maxLength: PREVIEW_CHARS })}"`;
+    return value.length > PREVIEW_CHARS ? `${shown} (${value.length} characters)` : shown;
+  }
   let text: string;
   try {
-    text = typeof value === "string" ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+    text = JSON.stringify(value) ?? String(value);
   } catch {
     text = String(value);
   }
@@ -201,12 +209,6 @@ export class ToolInputError extends RoundtableClientError {
   constructor(detail: string, got: unknown, options?: { cause?: unknown }) {
     super(`Invalid roundtable call: ${detail}; got ${preview(got)}`, options);
   }
-}
-
-/** The `roundtable` CLI was given arguments it cannot use; it prints the message and exits with code 2. */
-export class CliUsageError extends RoundtableClientError {
-  override readonly name = "CliUsageError";
-  readonly code = "ERR_CLI_USAGE";
 }
 
 /** The wait action was asked to watch a room this role has not joined (or no room at all); it would never end. */

@@ -1,9 +1,18 @@
 import { fetchMessageChars, type FetchedMessage, type ResultFor } from "@orphus/roundtable-protocol";
+import { shownName } from "./shown.js";
 import { plural } from "./text.js";
+
+/**
+ * `text` (sanitised: its line breaks are "\n") with `indent` before every line after the first that holds
+ * something, so no line of a body starts where a message's header does. Blank lines stay empty.
+ */
+export function indentContinuation(text: string, indent: string): string {
+  return text.replace(/\n(?=.)/g, `\n${indent}`);
+}
 
 /** How one reader shows a fetched page: each message, and the way to read on from a sequence number. */
 export interface FetchPageStyle {
-  /** One message, without a trailing newline; peer text made safe by the style. */
+  /** One message, without a trailing newline; peer text made safe by the style (names escaped, bodies sanitised). */
   message(message: FetchedMessage): string;
   /** What to do to read the messages after `afterSeq` (e.g. `fetch again with afterSeq=4`). */
   readOn(afterSeq: number): string;
@@ -21,7 +30,7 @@ export function renderFetchPage(result: ResultFor<"fetch">, style: FetchPageStyl
   }
   const [first] = result.messages;
   if (first === undefined) {
-    lines.push(`No messages to fetch in "${result.room}" (newest is #${result.newestSeq}).`);
+    lines.push(`No messages to fetch in "${shownName(result.room)}" (newest is #${result.newestSeq}).`);
     return lines.join("\n");
   }
   for (const message of result.messages) lines.push(style.message(message));

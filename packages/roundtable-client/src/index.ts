@@ -16,7 +16,9 @@
  * ```
  *
  * Push carries no bodies: a notice is per room a count and the authors, once per 1.5 s quiet period, and membership
- * churn (sequence 0) never counts. Joins are never replayed after a broker restart; the next post says so loudly.
+ * churn (sequence 0) never counts. Every text the tool returns and every ping line passes `@orphus/digest`'s one
+ * sanitiser (names escaped, never stripped) and is bounded. Joins are never replayed after a broker restart; the next
+ * post says so loudly. The `roundtable` command line and its doctor are `@orphus/roundtable-cli`.
  */
 export { RoundtableClient } from "./client.js";
 export { createRoundtableClient, locateBroker } from "./create.js";
@@ -27,9 +29,9 @@ export { openBrokerSocket, connectBrokerSocket } from "./ensure.js";
 export { newIdempotencyKey } from "./post-key.js";
 export { spawnDetachedBroker, readLogTail } from "./spawner.js";
 export { systemTimers } from "./timers.js";
-export { runDoctor, renderDoctorReport, doctorExitCode, DOCTOR_TIMEOUT_MS } from "./doctor/run.js";
-export { DOCTOR_FINDINGS } from "./doctor/findings.js";
-export { DOCTOR_ROLE, DOCTOR_MAX_ROOMS } from "./doctor/live.js";
+export { boundedText, shownName, shownNames, shownPath } from "./shown.js";
+export { brokerFullFrom } from "./full-broker.js";
+export { renderFetchPage, indentContinuation } from "./fetch-text.js";
 export {
   ROUNDTABLE_TOOL_NAME,
   ROUNDTABLE_ACTIONS,
@@ -48,6 +50,7 @@ export {
   PING_MAX_DELAY_MS,
   MAX_PING_ROOMS,
   MAX_PING_AUTHORS,
+  MAX_PING_LINE_CHARS,
   DEFAULT_REQUEST_TIMEOUT_MS,
   MAX_PENDING_REQUESTS,
   CONNECT_ATTEMPT_TIMEOUT_MS,
@@ -70,6 +73,10 @@ export {
   TOOL_MAX_WAIT_MS,
   TOOL_WAIT_POLL_MS,
   TOOL_MAX_POST_CHARS,
+  MAX_ERROR_TEXT_CHARS,
+  MAX_LISTED_NAMES,
+  MAX_LISTED_ROOMS,
+  MAX_SHOWN_PATH_CHARS,
 } from "./limits.js";
 export {
   RoundtableClientError,
@@ -84,10 +91,14 @@ export {
   ClientClosedError,
   ToolInputError,
   NotJoinedError,
-  CliUsageError,
 } from "./errors.js";
-// The broker folder's errors reach a client's callers unchanged, from the client's first spawn.
+// Errors of the packages below that reach a client's callers unchanged, re-exported so a caller catches them by
+// importing this package alone: a broker's refusal of a request, a reply that is not what the protocol says, and
+// the broker folder's errors (from locateBroker and a client's first spawn).
+export { WireRefusalError, ServerFrameInvalidError, RoundtableProtocolError } from "@orphus/roundtable-protocol";
 export {
+  BrokerError,
+  SocketPathTooLongError,
   AgentDirError,
   AgentDirReadOnlyError,
   AgentDirPermissionError,
@@ -108,8 +119,21 @@ export type { ResolvedRole } from "./role.js";
 export type { OpenBrokerSocketOptions, BrokerSpawnPlan } from "./ensure.js";
 export type { BrokerCommand, SpawnFunction, SpawnBrokerOptions, SpawnedBroker, BrokerExit } from "./spawner.js";
 export type { Timers, TimerHandle } from "./timers.js";
-export type { DoctorOptions, DoctorReport } from "./doctor/run.js";
-export type { DoctorFinding, DoctorFindingCode } from "./doctor/findings.js";
+export type { BoundedTextOptions, CutKeep } from "./shown.js";
+export type { FetchPageStyle } from "./fetch-text.js";
+// The protocol's types of what the client's methods resolve with and its listeners hear, so a caller types them
+// from this package alone.
+export type {
+  Op,
+  ResultFor,
+  FetchedMessage,
+  RoomSummary,
+  EvictedRange,
+  PostEvent,
+  MemberEvent,
+  RoundtableEvent,
+  WireErrorCode,
+} from "@orphus/roundtable-protocol";
 export type { PostTimeoutDetails } from "./errors.js";
 export type {
   RoundtableAction,

@@ -12,6 +12,13 @@ export const MAX_PING_ROOMS = 8;
 /** Authors a notice names per room; further authors are counted, not named. */
 export const MAX_PING_AUTHORS = 6;
 
+/**
+ * Most characters one ping line can have (renderActivityNotice): MAX_PING_ROOMS rooms, each with MAX_PING_AUTHORS
+ * authors, every name at its longest shown form (64 characters) and every count at its widest safe integer. A line
+ * naming a few short roles is under 100.
+ */
+export const MAX_PING_LINE_CHARS = 4_200;
+
 /** How long a request waits for its reply before it fails. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
@@ -86,3 +93,19 @@ export const TOOL_WAIT_POLL_MS = 2_000;
 
 /** Longest post body a tool call may carry, in characters; the broker applies its own byte limit too. */
 export const TOOL_MAX_POST_CHARS = 32 * 1024;
+
+/**
+ * Longest error text the tool returns and the CLI prints, in characters, counted after sanitising; a longer one is
+ * cut with a note of how much was left out. Room for the longest the client makes: a broker start failure with
+ * its log's tail (BROKER_LOG_TAIL_BYTES) and socket path.
+ */
+export const MAX_ERROR_TEXT_CHARS = 2_500;
+
+/** Names a tool result lists (the members of a room); further names are counted, not named. */
+export const MAX_LISTED_NAMES = 32;
+
+/** Rooms a tool result lists (rooms, wait), joined ones first; further rooms are counted, not listed. */
+export const MAX_LISTED_ROOMS = 32;
+
+/** Longest file system path a text shows, escapes included; a longer one is cut with "…". */
+export const MAX_SHOWN_PATH_CHARS = 512;

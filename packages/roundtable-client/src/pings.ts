@@ -1,6 +1,7 @@
-import { MAX_PING_AUTHORS, MAX_PING_ROOMS, PING_MAX_DELAY_MS, PING_WINDOW_MS } from "./limits.js";
+import { MAX_PING_AUTHORS, MAX_PING_LINE_CHARS, MAX_PING_ROOMS, PING_MAX_DELAY_MS, PING_WINDOW_MS } from "./limits.js";
 import { ClientOptionError } from "./errors.js";
-import { safeLine } from "./text.js";
+import { sanitizeText } from "@orphus/digest";
+import { shownName } from "./shown.js";
 import { systemTimers, type TimerHandle, type Timers } from "./timers.js";
 
 /** What the coalescer reads of a broker event: a post event carries an author and a sequence number above 0. */
@@ -162,13 +163,18 @@ function countText(count: number): string {
 
 /**
  * Renders a notice as one line, e.g.
- * `[roundtable] design: 3 new from critic, reviewer · ops: 1 new from planner — digest to read`.
+ * `[roundtable] design: 3 new from critic, reviewer · ops: 1 new from planner — digest to read`. Room and author
+ * names are escaped (escapeIdentity: one token each, at most 64 characters, nothing invisible dropped) and the line
+ * passes sanitizeText, so it is at most {@link MAX_PING_LINE_CHARS} characters and one line whatever peers are named.
  */
 export function renderActivityNotice(notice: ActivityNotice): string {
-  const parts = notice.rooms.map((room) => {
-    const others = room.otherAuthors > 0 ? ` and ${room.otherAuthors} other${room.otherAuthors === 1 ? "" : "s"}` : "";
-    return `${safeLine(room.room)}: ${countText(room.count)} from ${room.authors.map(safeLine).join(", ")}${others}`;
+  const parts = notice.rooms.slice(0, MAX_PING_ROOMS).map((room) => {
+    const named = room.authors.slice(0, MAX_PING_AUTHORS);
+    const otherAuthors = room.otherAuthors + room.authors.length - named.length;
+    const others = otherAuthors > 0 ? ` and ${otherAuthors} other${otherAuthors === 1 ? "" : "s"}` : "";
+    return `${shownName(room.room)}: ${countText(room.count)} from ${named.map(shownName).join(", ")}${others}`;
   });
-  if (notice.otherMessages > 0) parts.push(`${countText(notice.otherMessages)} in other rooms`);
-  return `[roundtable] ${parts.join(" · ")} — digest to read`;
+  const otherMessages = notice.rooms.slice(MAX_PING_ROOMS).reduce((sum, room) => sum + room.count, notice.otherMessages);
+  if (otherMessages > 0) parts.push(`${countText(otherMessages)} in other rooms`);
+  return sanitizeText(`[roundtable] ${parts.join(" · ")} — digest to read`);
 }

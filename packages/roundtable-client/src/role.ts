@@ -1,17 +1,9 @@
 import { roleNameSchema } from "@orphus/roundtable-protocol";
+import { ROLE_ENV } from "@orphus/agent-env";
 import { ClientOptionError } from "./errors.js";
 
-/**
- * The variable a session's role name can come from when none is given in code or on the command line
- * (createRoundtableClient reads it); without either, a session speaks as `session-<pid>`.
- */
-export const ROLE_ENV = "ORPHUS_ROUNDTABLE_ROLE";
-
-/** The role name configured in `env` ({@link ROLE_ENV}, trimmed), or undefined when it is unset or blank. */
-export function roleFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): string | undefined {
-  const configured = env[ROLE_ENV]?.trim();
-  return configured === undefined || configured === "" ? undefined : configured;
-}
+// The role variable is read by @orphus/agent-env, one rule for the client and the memory store.
+export { ROLE_ENV, roleFromEnv } from "@orphus/agent-env";
 
 /** A role name as the client will use it, and whether it survives a restart. */
 export interface ResolvedRole {

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { describeIssues } from "@orphus/roundtable-protocol";
+import { shownName } from "./shown.js";
 
 /** Case, `_`, `-` and spaces do not tell two argument names apart: `timeout_seconds` is `timeoutSeconds`. */
 function normalise(name: string): string {
@@ -51,9 +52,9 @@ export function nearestName(name: string, known: readonly string[]): string | un
 /** Most unknown argument names one message lists. */
 const MAX_LISTED_UNKNOWN = 3;
 
-/** Quotes an argument name for a message, cut short. */
+/** Quotes an argument name for a message: escaped as a name is (nothing invisible dropped), cut short. */
 function quoted(name: string): string {
-  return JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}…` : name);
+  return `"${shownName(name)}"`;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { maxDigestLength, sanitizeText } from "@orphus/digest";
 import {
   WireRefusalError,
   validRoomNameSchema,
@@ -10,6 +11,8 @@ import type { RoundtableClient } from "./client.js";
 import { NotJoinedError, RoundtableClientError, ToolInputError } from "./errors.js";
 import { describeToolIssues } from "./tool-issues.js";
 import {
+  MAX_ERROR_TEXT_CHARS,
+  MAX_LISTED_ROOMS,
   TOOL_DEFAULT_DIGEST_BUDGET,
   TOOL_DEFAULT_FETCH_CHARS,
   TOOL_DEFAULT_FETCH_LIMIT,
@@ -21,8 +24,9 @@ import {
   TOOL_MAX_WAIT_MS,
   TOOL_WAIT_POLL_MS,
 } from "./limits.js";
-import { renderFetchPage } from "./fetch-text.js";
-import { nameList, plural, safeLine, safeText } from "./text.js";
+import { indentContinuation, renderFetchPage } from "./fetch-text.js";
+import { boundedText, shownName, shownNames } from "./shown.js";
+import { plural } from "./text.js";
 import { systemTimers, type TimerHandle, type Timers } from "./timers.js";
 
 /** The tool's name, as the builtin and the MCP server register it. */
@@ -38,8 +42,10 @@ export type RoundtableAction = (typeof ROUNDTABLE_ACTIONS)[number];
 export const ROUNDTABLE_TOOL_DESCRIPTION =
   "Deliberate with other agents in shared rooms held by a local broker. Nothing of a discussion enters your context " +
   "unless you pull it. Actions: join (enter a room, creating it), post (say something; keep long text for when it " +
-  "matters and give a headline), digest (your unread messages, newest in full and older ones as headlines, within " +
-  `a character budget; default ${TOOL_DEFAULT_DIGEST_BUDGET}), fetch (messages in full after a sequence number, ` +
+  "matters and give a headline), digest (your unread messages within a character budget, default " +
+  `${TOOL_DEFAULT_DIGEST_BUDGET}, spent newest first: whole messages, then excerpts that end by saying how many ` +
+  "characters follow and the afterSeq that fetches the rest, then one-line headlines; a first marker line counts " +
+  "what did not fit and names the afterSeq that fetches it), fetch (messages in full after a sequence number, " +
   `a page at a time: by default up to ${TOOL_DEFAULT_FETCH_LIMIT} messages and ${TOOL_DEFAULT_FETCH_CHARS} ` +
   "characters, though a longer message still comes whole when it is first; the result says how to read on; use " +
   "it when a digest collapsed something you need), rooms, " +
@@ -242,7 +248,11 @@ export function parseRoundtableActionArguments(action: RoundtableAction, args: u
   return parsed.data as RoundtableToolInput;
 }
 
-/** Runs one call of the tool; every failure comes back as readable text with isError set. */
+/**
+ * Runs one call of the tool; every failure comes back as readable text with isError set. Every text it returns has
+ * passed `@orphus/digest`'s sanitizeText (names in it escaped first, by escapeIdentity) and is bounded: see the
+ * README's "What a result can hold" for each action's bound.
+ */
 export async function runRoundtableTool(
   client: RoundtableToolClient,
   input: unknown,
@@ -253,14 +263,22 @@ export async function runRoundtableTool(
     const call =
       options.action === undefined ? parseRoundtableToolInput(input) : parseRoundtableActionArguments(options.action, input);
     action = call.action;
-    return { text: await handle(client, call, options), isError: false };
+    // The last pass of the one sanitiser: names were escaped where they were put in, so it drops nothing of them.
+    return { text: sanitizeText(await handle(client, call, options)), isError: false };
   } catch (error) {
     return { text: describeToolError(action, error), isError: true };
   }
 }
 
-/** The text a failed call returns: the message only, prefixed by the action, never a stack. */
+/**
+ * The text a failed call returns: the message only, prefixed by the action, never a stack; sanitised, then cut to
+ * {@link MAX_ERROR_TEXT_CHARS} characters with a note of how many were left out.
+ */
 export function describeToolError(action: string, error: unknown): string {
+  return boundedText(errorText(action, error), MAX_ERROR_TEXT_CHARS);
+}
+
+function errorText(action: string, error: unknown): string {
   if (error instanceof ToolInputError) return error.message;
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof WireRefusalError || error instanceof RoundtableClientError) return `roundtable ${action}: ${message}`;
@@ -277,15 +295,19 @@ async function handle(
       return joinText(client.role, await client.join(call.room));
     case "leave": {
       const result = await client.leave(call.room);
-      return result.left ? `Left room "${result.room}".` : `Not in room "${result.room}"; nothing to leave.`;
+      const room = shownName(result.room);
+      return result.left ? `Left room "${room}".` : `Not in room "${room}"; nothing to leave.`;
     }
     case "post": {
       const result = await client.post(call.room, call.body, call.headline === undefined ? {} : { headline: call.headline });
-      return `Posted #${result.seq} to "${result.room}".`;
+      return `Posted #${result.seq} to "${shownName(result.room)}".`;
     }
     case "digest": {
-      const result = await client.digest(call.room, { budget: call.budget ?? TOOL_DEFAULT_DIGEST_BUDGET });
-      return result.text === "" ? `Nothing unread in "${result.room}" (read through #${result.throughSeq}).` : result.text;
+      const budget = call.budget ?? TOOL_DEFAULT_DIGEST_BUDGET;
+      const result = await client.digest(call.room, { budget });
+      if (result.text === "") return `Nothing unread in "${shownName(result.room)}" (read through #${result.throughSeq}).`;
+      // The broker renders within the bound; a broker that did not is cut to it, never passed on whole.
+      return boundedText(result.text, maxDigestLength(budget));
     }
     case "fetch":
       return fetchText(
@@ -300,7 +322,7 @@ async function handle(
       return roomsText((await client.rooms()).rooms);
     case "members": {
       const result = await client.members(call.room);
-      return `Members of "${result.room}": ${nameList(result.members)}.`;
+      return `Members of "${shownName(result.room)}": ${shownNames(result.members)}.`;
     }
     case "wait":
       return waitText(client, call.room, (call.timeoutSeconds ?? TOOL_DEFAULT_WAIT_MS / 1000) * 1000, options);
@@ -311,13 +333,19 @@ function joinText(role: string, result: ResultFor<"join">): string {
   const unread =
     result.unread === 0 ? "Nothing unread." : `${plural(result.unread, "unread message")}: digest to catch up.`;
   return (
-    `Joined "${result.room}" as ${role}${result.created ? " (new room)" : ""}. ` +
-    `Members: ${nameList(result.members)}. ${unread}`
+    `Joined "${shownName(result.room)}" as ${shownName(role)}${result.created ? " (new room)" : ""}. ` +
+    `Members: ${shownNames(result.members)}. ${unread}`
   );
 }
 
+/**
+ * One fetched message as the digest shows a whole one: `[#seq author] body`, the author escaped, the body sanitised
+ * and every further line with text indented, so no line of a body can pass for another message's header.
+ */
 function messageText(message: FetchedMessage): string {
-  return `[#${message.seq} ${safeLine(message.author)}] ${safeText(message.body)}`;
+  const head = `[#${message.seq} ${shownName(message.author)}]`;
+  const body = indentContinuation(sanitizeText(message.body), "  ");
+  return body === "" || body.startsWith("\n") ? `${head}${body}` : `${head} ${body}`;
 }
 
 function fetchText(result: ResultFor<"fetch">): string {
@@ -326,12 +354,27 @@ function fetchText(result: ResultFor<"fetch">): string {
 
 function roomLine(summary: RoomSummary): string {
   const joined = summary.joined ? `joined, ${summary.unread ?? 0} unread` : "not joined";
-  return `${summary.room}: ${plural(summary.members, "member")}, newest #${summary.newestSeq}, ${joined}`;
+  return `${shownName(summary.room)}: ${plural(summary.members, "member")}, newest #${summary.newestSeq}, ${joined}`;
+}
+
+/**
+ * At most MAX_LISTED_ROOMS of `rooms`, joined ones chosen first, in their given order; and how many were left out,
+ * and how many of those are joined.
+ */
+function listedRooms(rooms: readonly RoomSummary[]): { listed: RoomSummary[]; rest: number; restJoined: number } {
+  if (rooms.length <= MAX_LISTED_ROOMS) return { listed: [...rooms], rest: 0, restJoined: 0 };
+  const chosen = new Set([...rooms.filter((r) => r.joined), ...rooms.filter((r) => !r.joined)].slice(0, MAX_LISTED_ROOMS));
+  const listed = rooms.filter((r) => chosen.has(r));
+  const left = rooms.filter((r) => !chosen.has(r));
+  return { listed, rest: left.length, restJoined: left.filter((r) => r.joined).length };
 }
 
 function roomsText(rooms: readonly RoomSummary[]): string {
   if (rooms.length === 0) return "No rooms yet: join one to create it.";
-  return rooms.map(roomLine).join("\n");
+  const { listed, rest, restJoined } = listedRooms(rooms);
+  const lines = listed.map(roomLine);
+  if (rest > 0) lines.push(`(${plural(rest, "more room")} not listed, ${restJoined} of them joined)`);
+  return lines.join("\n");
 }
 
 function unreadRooms(rooms: readonly RoomSummary[], only: string | undefined): RoomSummary[] {
@@ -339,7 +382,10 @@ function unreadRooms(rooms: readonly RoomSummary[], only: string | undefined): R
 }
 
 function unreadText(rooms: readonly RoomSummary[]): string {
-  return `${rooms.map((r) => `${r.room}: ${r.unread ?? 0} unread`).join(" · ")}. Digest to read.`;
+  const { listed, rest } = listedRooms(rooms);
+  const parts = listed.map((r) => `${shownName(r.room)}: ${r.unread ?? 0} unread`);
+  if (rest > 0) parts.push(`${plural(rest, "more room")} with unread messages`);
+  return `${parts.join(" · ")}. Digest to read.`;
 }
 
 /**
@@ -392,7 +438,7 @@ async function waitText(
       const after = unreadRooms((await client.rooms()).rooms, only);
       return after.length > 0
         ? unreadText(after)
-        : `${outcome.room}: new post by ${outcome.author} (#${outcome.seq}). Digest to read.`;
+        : `${shownName(outcome.room)}: new post by ${shownName(outcome.author)} (#${outcome.seq}). Digest to read.`;
     }
   } finally {
     if (tick !== undefined) timers.clearTimeout(tick);

@@ -112,7 +112,7 @@ test("a rendered notice is one line whatever the names hold", () => {
     otherMessages: 0,
     total: 1,
   });
-  expect(line).toBe("[roundtable] a b: 1 new from x\ufffd[2Jy and 1 other — digest to read");
+  expect(line).toBe("[roundtable] a\\u{A}b: 1 new from x\\u{1B}\\u{5B}2Jy and 1 other — digest to read");
 });
 
 test("flush delivers now and dispose drops what is pending", () => {

@@ -1,6 +1,7 @@
 import { expect, test } from "vitest";
 import * as client from "@orphus/roundtable-client";
-import { CLI_DEFAULT_ROLE, CLI_DEFAULT_TAIL_LINES, CLI_EXIT } from "../src/cli.js";
+import * as protocol from "@orphus/roundtable-protocol";
+import * as broker from "@orphus/roundtable-broker";
 
 test("the public surface is exactly this", () => {
   expect(Object.keys(client).sort()).toEqual([
@@ -14,28 +15,29 @@ test("the public surface is exactly this", () => {
     "BROKER_RETRY_MAX_DELAY_MS",
     "BrokerBusyError",
     "BrokerConnection",
+    "BrokerError",
     "BrokerFullError",
     "BrokerNotRunningError",
     "BrokerStartError",
     "CONNECT_ATTEMPT_TIMEOUT_MS",
     "CONNECT_BUSY_INITIAL_DELAY_MS",
-    "CliUsageError",
     "ClientClosedError",
     "ClientOptionError",
     "ConnectionLostError",
     "DEFAULT_BROKER_START_TIMEOUT_MS",
     "DEFAULT_POST_ATTEMPTS",
     "DEFAULT_REQUEST_TIMEOUT_MS",
-    "DOCTOR_FINDINGS",
-    "DOCTOR_MAX_ROOMS",
-    "DOCTOR_ROLE",
-    "DOCTOR_TIMEOUT_MS",
     "MAX_BROKER_LOG_BYTES",
     "MAX_BROKER_SPAWNS",
     "MAX_CONNECT_BUSY_RETRIES",
+    "MAX_ERROR_TEXT_CHARS",
+    "MAX_LISTED_NAMES",
+    "MAX_LISTED_ROOMS",
     "MAX_PENDING_REQUESTS",
     "MAX_PING_AUTHORS",
+    "MAX_PING_LINE_CHARS",
     "MAX_PING_ROOMS",
+    "MAX_SHOWN_PATH_CHARS",
     "NotJoinedError",
     "PING_MAX_DELAY_MS",
     "PING_WINDOW_MS",
@@ -46,6 +48,9 @@ test("the public surface is exactly this", () => {
     "RequestTimeoutError",
     "RoundtableClient",
     "RoundtableClientError",
+    "RoundtableProtocolError",
+    "ServerFrameInvalidError",
+    "SocketPathTooLongError",
     "TOOL_DEFAULT_DIGEST_BUDGET",
     "TOOL_DEFAULT_FETCH_CHARS",
     "TOOL_DEFAULT_FETCH_LIMIT",
@@ -58,10 +63,13 @@ test("the public surface is exactly this", () => {
     "TOOL_WAIT_POLL_MS",
     "TooManyPendingError",
     "ToolInputError",
+    "WireRefusalError",
+    "boundedText",
+    "brokerFullFrom",
     "connectBrokerSocket",
     "createRoundtableClient",
     "describeToolError",
-    "doctorExitCode",
+    "indentContinuation",
     "locateBroker",
     "newIdempotencyKey",
     "openBrokerSocket",
@@ -69,16 +77,18 @@ test("the public surface is exactly this", () => {
     "parseRoundtableToolInput",
     "readLogTail",
     "renderActivityNotice",
-    "renderDoctorReport",
+    "renderFetchPage",
     "resolveRoleName",
     "roleFromEnv",
     "roundtableActionSchemas",
     "roundtableToolInputSchema",
     "roundtableToolJsonSchema",
     "roundtableToolParameters",
-    "runDoctor",
     "runRoundtableTool",
     "sessionRoleName",
+    "shownName",
+    "shownNames",
+    "shownPath",
     "spawnDetachedBroker",
     "systemTimers",
   ]);
@@ -112,8 +122,11 @@ test("limits are pinned", () => {
     TOOL_MAX_WAIT_MS: client.TOOL_MAX_WAIT_MS,
     TOOL_WAIT_POLL_MS: client.TOOL_WAIT_POLL_MS,
     TOOL_MAX_POST_CHARS: client.TOOL_MAX_POST_CHARS,
-    DOCTOR_TIMEOUT_MS: client.DOCTOR_TIMEOUT_MS,
-    DOCTOR_MAX_ROOMS: client.DOCTOR_MAX_ROOMS,
+    MAX_PING_LINE_CHARS: client.MAX_PING_LINE_CHARS,
+    MAX_ERROR_TEXT_CHARS: client.MAX_ERROR_TEXT_CHARS,
+    MAX_LISTED_NAMES: client.MAX_LISTED_NAMES,
+    MAX_LISTED_ROOMS: client.MAX_LISTED_ROOMS,
+    MAX_SHOWN_PATH_CHARS: client.MAX_SHOWN_PATH_CHARS,
   }).toEqual({
     PING_WINDOW_MS: 1500,
     PING_MAX_DELAY_MS: 10000,
@@ -141,24 +154,26 @@ test("limits are pinned", () => {
     TOOL_MAX_WAIT_MS: 120000,
     TOOL_WAIT_POLL_MS: 2000,
     TOOL_MAX_POST_CHARS: 32768,
-    DOCTOR_TIMEOUT_MS: 2000,
-    DOCTOR_MAX_ROOMS: 64,
+    MAX_PING_LINE_CHARS: 4200,
+    MAX_ERROR_TEXT_CHARS: 2500,
+    MAX_LISTED_NAMES: 32,
+    MAX_LISTED_ROOMS: 32,
+    MAX_SHOWN_PATH_CHARS: 512,
   });
-  expect([client.ROLE_ENV, client.DOCTOR_ROLE]).toEqual(["ORPHUS_ROUNDTABLE_ROLE", "roundtable-doctor"]);
-  expect(Object.keys(client.DOCTOR_FINDINGS)).toEqual([
-    "split-fleet",
-    "stale-socket",
-    "unresponsive-broker",
-    "broker-full",
-    "socket-path-occupied",
-    "permissions",
-    "protocol-mismatch",
-    "ephemeral-role",
-    "store-unavailable",
-  ]);
-  expect(CLI_EXIT).toEqual({ ok: 0, failed: 1, usage: 2, noBroker: 3 });
-  expect(CLI_DEFAULT_ROLE).toBe("human");
-  expect(CLI_DEFAULT_TAIL_LINES).toBe(10);
+  expect(client.ROLE_ENV).toBe("ORPHUS_ROUNDTABLE_ROLE");
+});
+
+test("the errors a caller must catch are re-exported, the very classes the packages below throw", () => {
+  // A caller imports this package alone and still catches a broker's refusal, a reply the protocol does not allow,
+  // and what the broker folder throws from locateBroker and the first spawn.
+  expect(client.WireRefusalError).toBe(protocol.WireRefusalError);
+  expect(client.ServerFrameInvalidError).toBe(protocol.ServerFrameInvalidError);
+  expect(client.RoundtableProtocolError).toBe(protocol.RoundtableProtocolError);
+  expect(client.BrokerError).toBe(broker.BrokerError);
+  expect(client.SocketPathTooLongError).toBe(broker.SocketPathTooLongError);
+  expect(client.AgentDirError).toBe(broker.AgentDirError);
+  const refusal = new client.WireRefusalError({ code: "ERR_NOT_MEMBER", message: "Not a member" }, "post");
+  expect([refusal.name, refusal.code, refusal.wireCode]).toEqual(["WireRefusalError", "ERR_WIRE_REFUSED", "ERR_NOT_MEMBER"]);
 });
 
 test("error names and codes are stable", () => {
@@ -174,7 +189,6 @@ test("error names and codes are stable", () => {
     [new client.ClientClosedError("post"), "ClientClosedError", "ERR_CLIENT_CLOSED"],
     [new client.ToolInputError("bad", 1), "ToolInputError", "ERR_TOOL_INVALID_INPUT"],
     [new client.NotJoinedError("design"), "NotJoinedError", "ERR_NOT_JOINED"],
-    [new client.CliUsageError("bad"), "CliUsageError", "ERR_CLI_USAGE"],
   ];
   for (const [error, name, code] of cases) {
     expect(error.name).toBe(name);

@@ -97,7 +97,7 @@ test("each action's result reads well", async () => {
   expect(await run({ action: "fetch", room: "design", afterSeq: 2 })).toBe(
     [
       "(2 messages #1–#2 left the room's buffer and cannot be fetched.)",
-      "[#3 critic] line one\nline two\ufffd[31m",
+      "[#3 critic] line one\n  line two",
       "[#4 reviewer] ok",
       "(more after #4: fetch again with afterSeq=4; pages hold up to 8000 characters)",
     ].join("\n"),

@@ -1,4 +1,4 @@
-// Two figures, each a ratio to a floor measured in the same run:
+// Two figures, each a median ratio to a floor over alternating blocks of the same run (bench-support/harness.ts):
 // - mcp.call-overhead: a digest through the MCP server over stdio (an agent CLI's view) against the same digest by
 //   a native client on the same broker. Target <= 5x: the extra stdio hop, JSON-RPC and zod may not dominate.
 // - mcp.cold-start: spawning the server (from source, as the workspace runs it) until tools/list has answered,
@@ -10,10 +10,12 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { createRoundtableClient } from "@orphus/roundtable-client";
-import { quantile, reportRatio } from "../../../bench-support/report.js";
+import { compareInBlocks } from "../../../bench-support/harness.js";
+import { quantile } from "../../../bench-support/stats.js";
 import { connectSdkStdio, endBroker, packageRoot, shortAgentDir } from "../test/support/stdio.js";
 
-const CALLS = 300;
+const BLOCKS = 10;
+const CALLS_PER_BLOCK = 30;
 const WARM_UP = 50;
 const STARTS = 5;
 
@@ -34,53 +36,51 @@ try {
   const server = await connectSdkStdio("agent", agent.dir);
   mcp = server.client;
   await mcp.callTool({ name: "roundtable_join", arguments: { room: "bench" } });
-  // Interleaved, after a warm-up, so both sides see the same load on a shared machine.
+  // After a warm-up, in alternating blocks, so both sides see the same load on a shared machine.
   const digestOverMcp = (): Promise<unknown> =>
     (mcp as Client).callTool({ name: "roundtable_digest", arguments: { room: "bench" } });
   for (let i = 0; i < WARM_UP; i++) await Promise.all([digestOverMcp(), native.digest("bench")]);
-  const mcpTimes: number[] = [];
-  const nativeTimes: number[] = [];
-  for (let i = 0; i < CALLS; i++) {
-    mcpTimes.push(await timed(digestOverMcp));
-    nativeTimes.push(await timed(() => native.digest("bench")));
-  }
-  const overMcp = quantile(mcpTimes, 0.5);
-  const direct = quantile(nativeTimes, 0.5);
-  reportRatio({
+  const perCallMs = async (call: () => Promise<unknown>): Promise<number> => {
+    const times: number[] = [];
+    for (let i = 0; i < CALLS_PER_BLOCK; i++) times.push(await timed(call));
+    return quantile(times, 0.5);
+  };
+  await compareInBlocks({
     name: "mcp.call-overhead",
-    ratio: overMcp / direct,
+    blocks: BLOCKS,
+    warmupBlocks: 0,
+    subject: () => perCallMs(digestOverMcp),
+    baseline: () => perCallMs(() => native.digest("bench")),
     target: { kind: "at-most", value: 5 },
-    detail: `digest over MCP stdio ${overMcp.toFixed(3)} ms, native ${direct.toFixed(3)} ms (median of ${CALLS})`,
+    detail: ({ subject, baseline }) =>
+      `digest over MCP stdio ${subject.toFixed(3)} ms, native ${baseline.toFixed(3)} ms ` +
+      `(median call of the median block; ${BLOCKS} blocks of ${CALLS_PER_BLOCK} calls)`,
   });
   await mcp.close();
   mcp = undefined;
 
   const empty = join(agent.dir, "empty.mjs");
   writeFileSync(empty, "");
-  const floors: number[] = [];
-  const starts: number[] = [];
-  for (let i = 0; i < STARTS; i++) {
-    floors.push(
-      await timed(async () => {
-        spawnSync(process.execPath, ["--conditions=@orphus/source", "--import", "tsx", empty], { cwd: packageRoot });
-      }),
-    );
-    let client: Client | undefined;
-    starts.push(
-      await timed(async () => {
+  await compareInBlocks({
+    name: "mcp.cold-start",
+    blocks: STARTS,
+    subject: async () => {
+      let client: Client | undefined;
+      const ms = await timed(async () => {
         client = (await connectSdkStdio("starter", agent.dir)).client;
         await client.listTools();
+      });
+      await client?.close();
+      return ms;
+    },
+    baseline: () =>
+      timed(async () => {
+        spawnSync(process.execPath, ["--conditions=@orphus/source", "--import", "tsx", empty], { cwd: packageRoot });
       }),
-    );
-    await client?.close();
-  }
-  const floor = quantile(floors, 0.5);
-  const start = quantile(starts, 0.5);
-  reportRatio({
-    name: "mcp.cold-start",
-    ratio: start / floor,
     target: { kind: "at-most", value: 4 },
-    detail: `spawn to tools/list ${start.toFixed(0)} ms, node+tsx on an empty module ${floor.toFixed(0)} ms (median of ${STARTS})`,
+    detail: ({ subject, baseline }) =>
+      `spawn to tools/list ${subject.toFixed(0)} ms, node+tsx on an empty module ${baseline.toFixed(0)} ms ` +
+      `(median of ${STARTS} alternating blocks)`,
   });
 } finally {
   await mcp?.close();

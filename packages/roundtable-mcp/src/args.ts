@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { resolveRoleName } from "@orphus/roundtable-client";
-import { McpUsageError, preview } from "./errors.js";
+import { resolveRoleName, shownName } from "@orphus/roundtable-client";
+import { McpUsageError } from "./errors.js";
 import { ROUNDTABLE_MCP_TOOLS } from "./tools.js";
 
 /** What `orphus-roundtable-mcp --help` prints. */
@@ -39,7 +39,7 @@ const role = z
       context.addIssue({
         code: "custom",
         message:
-          `--as ${preview(value)} is not a role name: use 1 to 64 letters, digits, '.', '_' or '-', ` +
+          `--as "${shownName(value)}" is not a role name: use 1 to 64 letters, digits, '.', '_' or '-', ` +
           "starting with a letter or digit",
       });
     }

@@ -2,16 +2,19 @@ import { isAbsolute, resolve } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import {
   BrokerStartError,
+  boundedText,
   createRoundtableClient,
   locateBroker,
   openBrokerSocket,
+  shownName,
+  shownPath,
   type BrokerLocation,
   type RoundtableClient,
   type RoundtableToolClient,
 } from "@orphus/roundtable-client";
 import { MCP_USAGE, parseMcpArguments } from "./args.js";
 import { McpUsageError } from "./errors.js";
-import { MAX_MCP_INPUT_BYTES } from "./limits.js";
+import { MAX_MCP_DIAGNOSTIC_CHARS, MAX_MCP_INPUT_BYTES, MAX_MCP_LOG_TAIL_CHARS } from "./limits.js";
 import { createRoundtableMcpServer } from "./server.js";
 import { LineBoundedStdioTransport } from "./transport.js";
 import { MCP_SERVER_VERSION } from "./version.js";
@@ -40,28 +43,25 @@ export type StdioServerClient = RoundtableToolClient & Pick<RoundtableClient, "c
 
 const PREFIX = "orphus-roundtable-mcp";
 
-/** Longest diagnostic line, and the most of a broker log tail one folds in. */
-const MAX_DIAGNOSTIC_CHARS = 1000;
-const MAX_LOG_TAIL_CHARS = 400;
-
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Text on one line: line breaks become ` | `, other control characters spaces; cut to `max`, keeping the end when asked. */
-function oneLine(text: string, max: number, keep: "start" | "end" = "start"): string {
-  const folded = text
-    .trim()
-    .replace(/\s*[\r\n\u2028\u2029]+\s*/g, " | ")
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, " ");
-  if (folded.length <= max) return folded;
-  return keep === "end" ? `…${folded.slice(folded.length - max + 1)}` : `${folded.slice(0, max - 1)}…`;
+/**
+ * A stderr line's text: sanitised by the one sanitiser (no escape code can colour the host's log), line breaks
+ * folded into ` | ` (no echoed value can start a line of its own), cut to MAX_MCP_DIAGNOSTIC_CHARS.
+ */
+function oneLine(text: string): string {
+  return boundedText(text, MAX_MCP_DIAGNOSTIC_CHARS, { oneLine: true });
 }
 
 /** A broker start failure in one line: where, why, and the end of its log. */
 function startFailureLine(error: BrokerStartError): string {
-  const tail = error.logTail === undefined || error.logTail.trim() === "" ? "(empty)" : oneLine(error.logTail, MAX_LOG_TAIL_CHARS, "end");
-  return `broker start failed on ${error.socketPath}: ${error.reason}; broker log: ${tail}`;
+  const tail =
+    error.logTail === undefined || error.logTail.trim() === ""
+      ? "(empty)"
+      : boundedText(error.logTail, MAX_MCP_LOG_TAIL_CHARS, { oneLine: true, keep: "end" });
+  return `broker start failed on ${shownPath(error.socketPath)}: ${error.reason}; broker log: ${tail}`;
 }
 
 /** The variable that names the agent directory when `--agent-dir` does not. */
@@ -87,11 +87,11 @@ function chooseAgentDir(flag: string | undefined, env: NodeJS.ProcessEnv, cwd: s
 
 /** The one line naming the directory, and where it came from. */
 function agentDirLine(agentDir: string, choice: AgentDirChoice, cwd: string): string {
-  if (choice.given === undefined) return `agent directory ${agentDir} (the default)`;
+  if (choice.given === undefined) return `agent directory ${shownPath(agentDir)} (the default)`;
   const relative = choice.agentDir !== undefined && choice.agentDir !== choice.given && !choice.given.startsWith("~");
   return (
-    `agent directory ${agentDir} (from ${choice.setting} ${JSON.stringify(choice.given)}` +
-    `${relative ? `, resolved against ${cwd}` : ""})`
+    `agent directory ${shownPath(agentDir)} (from ${choice.setting} "${shownPath(choice.given)}"` +
+    `${relative ? `, resolved against ${shownPath(cwd)}` : ""})`
   );
 }
 
@@ -106,14 +106,14 @@ function agentDirLine(agentDir: string, choice: AgentDirChoice, cwd: string): st
  */
 export async function runStdioServer(argv: readonly string[], io: StdioServerIo): Promise<number> {
   const diagnostic = (line: string): void => {
-    io.stderr.write(`${PREFIX}: ${oneLine(line, MAX_DIAGNOSTIC_CHARS)}\n`);
+    io.stderr.write(`${PREFIX}: ${oneLine(line)}\n`);
   };
   let args: ReturnType<typeof parseMcpArguments>;
   try {
     args = parseMcpArguments(argv);
   } catch (error) {
     if (!(error instanceof McpUsageError)) throw error;
-    io.stderr.write(`${error.message}\n(orphus-roundtable-mcp --help shows the usage)\n`);
+    io.stderr.write(`${oneLine(error.message)}\n(orphus-roundtable-mcp --help shows the usage)\n`);
     return 2;
   }
   if (args.command === "help") {
@@ -151,19 +151,24 @@ export async function runStdioServer(argv: readonly string[], io: StdioServerIo)
         openBrokerSocket({
           socketPath: location.socketPath,
           spawn: location.spawn ?? false,
-          onSpawn: (broker) => diagnostic(`broker spawned: pid ${broker.pid ?? "unknown"}, socket ${location.socketPath}`),
+          onSpawn: (broker) => diagnostic(`broker spawned: pid ${broker.pid ?? "unknown"}, socket ${shownPath(location.socketPath)}`),
         }).catch((error: unknown) => {
           if (error instanceof BrokerStartError) diagnostic(startFailureLine(error));
           throw error;
         }),
     });
-  const server = createRoundtableMcpServer({ role: args.role, client });
+  const server = createRoundtableMcpServer({ role: args.role, client, env, agentDir: location.agentDir });
   const transport = new LineBoundedStdioTransport(io.stdin, io.stdout, { maxLineBytes: MAX_MCP_INPUT_BYTES });
 
   let hostEnded = false;
   let failure: string | undefined;
   const closed = new Promise<void>((resolve) => {
-    server.onclose = () => resolve();
+    // The server has close hooks of its own (the memory store it opened): run them, then end the session.
+    const hooks = server.onclose;
+    server.onclose = () => {
+      hooks?.();
+      resolve();
+    };
   });
   server.onerror = (error) => {
     // Malformed and oversized lines are reported here and skipped (an oversized request also got its error reply).
@@ -184,7 +189,8 @@ export async function runStdioServer(argv: readonly string[], io: StdioServerIo)
 
   await server.connect(transport);
   client.connect().then(
-    (hello) => diagnostic(`seated as "${client.role}"; broker pid ${hello.brokerPid} (version ${hello.brokerVersion})`),
+    (hello) =>
+      diagnostic(`seated as "${shownName(client.role)}"; broker pid ${hello.brokerPid} (version ${shownName(hello.brokerVersion)})`),
     (error: unknown) => {
       // A start failure was named by the connector already, in its own line.
       if (!hostEnded && !(error instanceof BrokerStartError)) {

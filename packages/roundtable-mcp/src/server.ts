@@ -6,13 +6,16 @@ import {
   type CallToolResult,
   type ListToolsResult,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { MemoryToolStore } from "@orphus/memory";
 import {
   createRoundtableClient,
   resolveRoleName,
   runRoundtableTool,
+  shownName,
   type RoundtableToolClient,
 } from "@orphus/roundtable-client";
 import { McpOptionError } from "./errors.js";
+import { createMemoryMcpTools, MEMORY_MCP_TOOLS } from "./memory-tools.js";
 import { findRoundtableMcpTool, mcpToolName, ROUNDTABLE_MCP_TOOLS, type RoundtableMcpTool } from "./tools.js";
 import { MCP_SERVER_NAME, MCP_SERVER_VERSION } from "./version.js";
 
@@ -31,14 +34,17 @@ export interface RoundtableMcpServerOptions {
   readonly client?: RoundtableToolClient;
   /** Receives client warnings; default process.emitWarning (stderr, never stdout). */
   readonly onWarning?: (message: string) => void;
+  /** The memory store behind the memory_* tools; default one at the resolved location, opened on first use. */
+  readonly memory?: MemoryToolStore;
 }
 
 /** What the server tells the host about itself in `initialize`; hosts may show it to the model. */
 export function roundtableMcpInstructions(role: string): string {
   return (
     `You sit at an Orphus roundtable as "${role}": rooms on a local broker where agents deliberate without ` +
-    "filling each other's context. Join a room, post to it, and read others through digests (bounded: newest in " +
-    "full, older as headlines) or fetch (in full, a page at a time). Nothing is pushed to you: call " +
+    "filling each other's context. Join a room, post to it, and read others through digests (bounded: the budget " +
+    "goes newest first to whole messages, excerpts and headlines, and a marker line counts the rest with the " +
+    "afterSeq that fetches it) or fetch (in full, a page at a time). Nothing is pushed to you: call " +
     `${mcpToolName("digest")} to catch up, or ${mcpToolName("wait")} to block until another agent posts.`
   );
 }
@@ -58,20 +64,20 @@ function kindOf(value: unknown): string {
   return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
-const TOOL_NAMES = ROUNDTABLE_MCP_TOOLS.map((t) => t.name).join(", ");
+const TOOL_NAMES = [...ROUNDTABLE_MCP_TOOLS, ...MEMORY_MCP_TOOLS].map((t) => t.name).join(", ");
 
 /**
  * Checks a tools/call request's params: the tool is one of ours and the arguments, when present, are an object.
  * Anything else is a protocol error, -32602 (InvalidParams), with a message naming what was expected.
  */
-function checkCall(params: unknown): { tool: RoundtableMcpTool; args: Record<string, unknown> } {
+function checkCall(params: unknown): { tool: { readonly name: string }; args: Record<string, unknown> } {
   const name = isRecord(params) ? params["name"] : undefined;
   if (typeof name !== "string") {
     throw new McpError(ErrorCode.InvalidParams, `tools/call needs params.name, one of ${TOOL_NAMES}`);
   }
-  const tool = findRoundtableMcpTool(name);
+  const tool = findRoundtableMcpTool(name) ?? MEMORY_MCP_TOOLS.find((t) => t.name === name);
   if (tool === undefined) {
-    throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(name).slice(0, 80)}; this server has ${TOOL_NAMES}`);
+    throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${shownName(name)}"; this server has ${TOOL_NAMES}`);
   }
   const args = (params as Record<string, unknown>)["arguments"];
   if (args !== undefined && args !== null && !isRecord(args)) {
@@ -118,6 +124,12 @@ export function createRoundtableMcpServer(options: RoundtableMcpServerOptions): 
         })
       : undefined;
   const client: RoundtableToolClient = options.client ?? (owned as RoundtableToolClient);
+  const memory = createMemoryMcpTools({
+    role,
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.agentDir === undefined ? {} : { agentDir: options.agentDir }),
+    ...(options.memory === undefined ? {} : { store: options.memory }),
+  });
 
   // The low-level Server rather than McpServer.registerTool: McpServer validates arguments with its own schema
   // before the handler runs, which would replace the shared tool's error texts and its tolerance of null members.
@@ -126,13 +138,16 @@ export function createRoundtableMcpServer(options: RoundtableMcpServerOptions): 
     { capabilities: { tools: {} }, instructions: roundtableMcpInstructions(role) },
   );
   const listed: ListToolsResult = {
-    tools: ROUNDTABLE_MCP_TOOLS.map((tool) => ({
-      name: tool.name,
-      title: tool.title,
-      description: tool.description,
-      inputSchema: tool.inputSchema,
-      annotations: { ...tool.annotations },
-    })),
+    tools: [
+      ...ROUNDTABLE_MCP_TOOLS.map((tool) => ({
+        name: tool.name,
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        annotations: { ...tool.annotations },
+      })),
+      ...memory.tools,
+    ],
   };
   server.setRequestHandler(ListToolsRequestSchema, () => listed);
   // tools/call is served by the fallback handler rather than setRequestHandler(CallToolRequestSchema): the SDK parses
@@ -140,19 +155,21 @@ export function createRoundtableMcpServer(options: RoundtableMcpServerOptions): 
   // a schema dump. Here checkCall answers them with -32602 and one sentence.
   server.fallbackRequestHandler = async (request, extra) => {
     if (request.method !== "tools/call") {
-      throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method.slice(0, 80)}`);
+      throw new McpError(ErrorCode.MethodNotFound, `Method not found: "${shownName(request.method)}"`);
     }
     const { tool, args } = checkCall(request.params);
+    const memoryResult = memory.call(tool.name, args);
+    if (memoryResult !== undefined) return memoryResult;
+    const roundtableTool = findRoundtableMcpTool(tool.name) as RoundtableMcpTool;
     // The action comes from the tool's name; an `action` member in the arguments is refused as unknown.
-    const result = await runRoundtableTool(client, args, { action: tool.action, signal: extra.signal });
+    const result = await runRoundtableTool(client, args, { action: roundtableTool.action, signal: extra.signal });
     return toolResult(result.text, result.isError);
   };
-  if (owned !== undefined) {
-    const previous = server.onclose;
-    server.onclose = () => {
-      previous?.();
-      owned.close();
-    };
-  }
+  const previous = server.onclose;
+  server.onclose = () => {
+    previous?.();
+    owned?.close();
+    memory.close();
+  };
   return server;
 }

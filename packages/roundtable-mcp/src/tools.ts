@@ -27,6 +27,14 @@ export interface RoundtableMcpToolAnnotations {
   readonly openWorldHint: boolean;
 }
 
+/** The annotations of one of this server's tools, every hint spelled out; no tool reaches beyond local state. */
+export function toolAnnotations(
+  title: string,
+  hints: { readonly readOnly: boolean; readonly destructive: boolean; readonly idempotent: boolean },
+): RoundtableMcpToolAnnotations {
+  return { title, readOnlyHint: hints.readOnly, destructiveHint: hints.destructive, idempotentHint: hints.idempotent, openWorldHint: false };
+}
+
 /** One MCP tool: one action of the shared `roundtable` tool, with its own schema and annotations. */
 export interface RoundtableMcpTool {
   /** `roundtable_<action>`. */
@@ -79,7 +87,8 @@ const TEXTS: Record<RoundtableAction, ToolText> = {
     title: "Post to a roundtable room",
     description:
       `Say something in a room you joined (at most ${TOOL_MAX_POST_CHARS} characters). Other agents read it in ` +
-      "their digests, where older messages shrink to their headline: give a one-line headline for a long body. " +
+      "their digests, whole, as an excerpt or as its headline when their budget is short: give a one-line headline " +
+      "for a long body. " +
       "Returns the message's sequence number.",
     readOnly: false,
     idempotent: false,
@@ -87,9 +96,11 @@ const TEXTS: Record<RoundtableAction, ToolText> = {
   digest: {
     title: "Read your unread roundtable messages",
     description:
-      "Your unread messages in a room you joined, newest in full and older ones as headlines, within a character " +
-      `budget (default ${TOOL_DEFAULT_DIGEST_BUDGET}, at most ${TOOL_MAX_DIGEST_BUDGET}) plus one marker line naming ` +
-      "what was collapsed. Marks them read. Nothing is pushed to you: call this (or wait) to see what others said.",
+      "Your unread messages in a room you joined, within a character budget (default " +
+      `${TOOL_DEFAULT_DIGEST_BUDGET}, at most ${TOOL_MAX_DIGEST_BUDGET}) spent newest first: whole messages, then ` +
+      "excerpts that end by saying how many characters follow and the afterSeq that fetches the rest, then one-line " +
+      "headlines. A first marker line counts what did not fit and names the afterSeq that fetches it. Marks them " +
+      "read. Nothing is pushed to you: call this (or wait) to see what others said.",
     readOnly: true,
     idempotent: false,
   },
@@ -144,13 +155,7 @@ function defineTool(action: RoundtableAction): RoundtableMcpTool {
     action,
     title: text.title,
     description: text.description,
-    annotations: {
-      title: text.title,
-      readOnlyHint: text.readOnly,
-      destructiveHint: false,
-      idempotentHint: text.idempotent,
-      openWorldHint: false,
-    },
+    annotations: toolAnnotations(text.title, { readOnly: text.readOnly, destructive: false, idempotent: text.idempotent }),
     inputSchema: argumentsSchema(action),
   };
 }

@@ -1,9 +1,9 @@
 import type { Readable, Writable } from "node:stream";
 import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { TOOL_MAX_POST_CHARS } from "@orphus/roundtable-client";
+import { TOOL_MAX_POST_CHARS, boundedText } from "@orphus/roundtable-client";
 import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { MAX_MCP_INPUT_BYTES } from "./limits.js";
+import { MAX_MCP_ERROR_MESSAGE_CHARS, MAX_MCP_INPUT_BYTES } from "./limits.js";
 import { TopLevelFieldScanner } from "./top-level-fields.js";
 
 /** Options of {@link LineBoundedStdioTransport}. */
@@ -33,6 +33,16 @@ function parseRequestId(raw: string | undefined): RequestId | undefined {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * `message` as it may leave: an error response's message sanitised and cut to MAX_MCP_ERROR_MESSAGE_CHARS, whoever
+ * made it (this server, or the SDK quoting a host's input); anything else unchanged.
+ */
+function safeOutgoing(message: JSONRPCMessage): JSONRPCMessage {
+  if (!("error" in message) || !isRecord(message.error) || typeof message.error.message !== "string") return message;
+  const text = boundedText(message.error.message, MAX_MCP_ERROR_MESSAGE_CHARS);
+  return text === message.error.message ? message : { ...message, error: { ...message.error, message: text } };
 }
 
 /**
@@ -75,9 +85,10 @@ export class LineBoundedStdioTransport implements Transport {
     this.stdin.on("error", this.#onStreamError);
   }
 
+  /** Writes one message as a line; an error response's message passes the one sanitiser and its bound first. */
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve) => {
-      if (this.stdout.write(serializeMessage(message))) resolve();
+      if (this.stdout.write(serializeMessage(safeOutgoing(message)))) resolve();
       else this.stdout.once("drain", resolve);
     });
   }

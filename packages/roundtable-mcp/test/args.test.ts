@@ -34,7 +34,7 @@ test("help and version need no role", () => {
 
 test("bad arguments are refused with what was wrong", () => {
   expect(usageError(["--as", "Bad Role"])).toBe(
-    `orphus-roundtable-mcp: --as "Bad Role" is not a role name: use 1 to 64 letters, digits, '.', '_' or '-', ` +
+    `orphus-roundtable-mcp: --as "Bad\\u{20}Role" is not a role name: use 1 to 64 letters, digits, '.', '_' or '-', ` +
       "starting with a letter or digit",
   );
   expect(usageError(["--as", ""])).toBe("orphus-roundtable-mcp: --as needs a role name");

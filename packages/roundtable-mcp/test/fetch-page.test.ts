@@ -47,7 +47,7 @@ interface Page {
   readonly next: number | undefined;
 }
 
-const MESSAGE = /^\[#(\d+) planner\] (.*)$/;
+const MESSAGE = /^\[#(\d+) planner\](?: (.*))?$/;
 const READ_ON = /^\(more after #(\d+): fetch again with afterSeq=(\d+); pages hold up to \d+ characters\)$/;
 
 /** Reads a fetch result back: message lines, notes, and where it says to read on (bodies here are one line). */

@@ -1,53 +1,10 @@
-import { PassThrough } from "node:stream";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
 import { expect, test } from "vitest";
-import { MAX_MCP_INPUT_BYTES, MCP_USAGE, runStdioServer } from "@orphus/roundtable-mcp";
-import { FakeToolClient } from "./support/fake-client.js";
-
-/** runStdioServer over in-memory pipes, with the fake client; the bin does the same over the process's stdio. */
-function harness(argv: string[], env: NodeJS.ProcessEnv = {}) {
-  const stdin = new PassThrough();
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = "";
-  let err = "";
-  stdout.on("data", (chunk: Buffer) => (out += chunk.toString("utf8")));
-  stderr.on("data", (chunk: Buffer) => (err += chunk.toString("utf8")));
-  const created: { role: string; agentDir?: string }[] = [];
-  const fake = new FakeToolClient("codex");
-  const exit = runStdioServer(argv, {
-    stdin,
-    stdout,
-    stderr,
-    env,
-    cwd: "/work/here",
-    createClient: (options) => {
-      created.push({ role: options.role, ...(options.agentDir === undefined ? {} : { agentDir: options.agentDir }) });
-      return fake;
-    },
-  });
-  const lines = (): unknown[] =>
-    out
-      .split("\n")
-      .filter((line) => line !== "")
-      .map((line) => JSON.parse(line) as unknown);
-  const request = async (id: number, method: string, params: unknown = {}): Promise<Record<string, unknown>> => {
-    stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
-    for (;;) {
-      const reply = lines().find((line) => (line as { id?: unknown }).id === id);
-      if (reply !== undefined) return reply as Record<string, unknown>;
-      await new Promise((resolve) => setTimeout(resolve, 2));
-    }
-  };
-  const initialize = async (): Promise<void> => {
-    await request(0, "initialize", {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "raw", version: "0" },
-    });
-    stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
-  };
-  return { stdin, exit, fake, created, request, initialize, lines, out: () => out, err: () => err };
-}
+import { openMemory } from "@orphus/memory";
+import { MAX_MCP_INPUT_BYTES, MCP_USAGE } from "@orphus/roundtable-mcp";
+import { harness } from "./support/harness.js";
 
 test("--help prints the usage to stdout and exits 0; --version prints the version", async () => {
   const help = harness(["--help"]);
@@ -77,7 +34,8 @@ test("serves MCP on stdout only, ensures the broker at start, and exits 0 when s
   expect(run.created).toEqual([{ role: "codex", agentDir: "/tmp/fleet" }]);
   await expect.poll(() => run.fake.calls).toContain("connect");
   const listed = await run.request(1, "tools/list");
-  expect((listed["result"] as { tools: unknown[] }).tools).toHaveLength(8);
+  // Eight roundtable tools and five memory tools.
+  expect((listed["result"] as { tools: unknown[] }).tools).toHaveLength(13);
   const joined = await run.request(2, "tools/call", { name: "roundtable_join", arguments: { room: "design" } });
   expect(joined["result"]).toEqual({
     content: [{ type: "text", text: 'Joined "design" as codex (new room). Members: codex. Nothing unread.' }],
@@ -207,4 +165,28 @@ test("a request line over the limit gets an error naming the limit, addressed to
   expect((await run.request(9, "tools/list"))["result"]).toBeDefined();
   run.stdin.end();
   expect(await run.exit).toBe(0);
+});
+
+test("when the session ends, the server's own close hooks run too: the memory store it opened is closed", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "mcp-run-memory-"));
+  try {
+    const librarian = openMemory({ dir, role: "librarian", env: {} });
+    librarian.ingestTexts([{ title: "Release policy", body: "Packages release with changesets." }]);
+    librarian.close();
+    const store = path.join(dir, "memory.db");
+    // SQLite removes a store's write-ahead log when the last connection to it closes, so the log's presence
+    // says whether this process still holds the store open.
+    expect(existsSync(`${store}-wal`)).toBe(false);
+    const run = harness(["--as", "codex"], { ORPHUS_MEMORY_DIR: dir });
+    await run.initialize();
+    const answer = await run.request(1, "tools/call", { name: "memory_query", arguments: { query: "release" } });
+    expect((answer["result"] as { isError: boolean }).isError).toBe(false);
+    expect(existsSync(`${store}-wal`)).toBe(true);
+    run.stdin.end();
+    expect(await run.exit).toBe(0);
+    expect(run.fake.closed).toBe(true);
+    expect(existsSync(`${store}-wal`)).toBe(false);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -33,6 +33,15 @@ import {
 /** Where the generated document lives, relative to the repository root. */
 export const PROTOCOL_DOC_PATH = "docs/protocol.md";
 
+/**
+ * Limits a client meets on the wire that are the broker's settings rather than the protocol's: their defaults live
+ * in @orphus/roundtable-broker and @orphus/rooms, which this package does not import. A broker test checks the
+ * generated rows against those defaults, so the page cannot drift from them.
+ */
+const BROKER_DEFAULT_LIMITS = { bodyBytes: 32 * 1024, headlineBytes: 256, frameBytes: 1024 * 1024 } as const;
+
+const bytes = (count: number): string => count.toLocaleString("en");
+
 /** The frame of an example: its 4-byte header in hex and its payload, exactly as they travel. */
 export function exampleFrame(value: unknown): { header: string; payload: string; bytes: number } {
   const payload = JSON.stringify(value);
@@ -208,6 +217,13 @@ export function renderProtocolDoc(): string {
     `| error message | at most ${MAX_ERROR_MESSAGE_LENGTH} characters |`,
     `| idempotency-key syntax | \`${IDEMPOTENCY_KEY_PATTERN.source}\` |`,
     `| idempotency keys remembered | the last ${IDEMPOTENCY_KEY_WINDOW} keyed posts of each room (broker default) |`,
+    `| post body | at most ${bytes(BROKER_DEFAULT_LIMITS.bodyBytes)} bytes of UTF-8 (32 KiB) by the broker's default ` +
+      "(its `maxBodyBytes` option); a longer body is refused with `ERR_BODY_TOO_LARGE` |",
+    `| post headline | at most ${bytes(BROKER_DEFAULT_LIMITS.headlineBytes)} bytes of UTF-8 by the broker's default ` +
+      "(`maxHeadlineBytes`); a longer one is refused with `ERR_HEADLINE_TOO_LARGE` |",
+    `| frame | at most ${bytes(BROKER_DEFAULT_LIMITS.frameBytes)} bytes (1 MiB) in either direction by the broker's ` +
+      "default (`maxFrameBytes`); a larger request frame closes the connection, a larger reply is refused with " +
+      "`ERR_REPLY_TOO_LARGE` |",
     "",
     "## Versions",
     "",

@@ -3,7 +3,7 @@ import { DEFAULT_MAX_PLAN_BATCHES, DEFAULT_SESSION_READ_TIMEOUT_MS } from "../li
 import { modeEntryOf, ORKEON_MODES, type ModeTable } from "../modes.js";
 import { noMask, resolveInteger, type Mask } from "../options.js";
 import type { CrewLaunchOptions } from "../runtime.js";
-import { MAX_TIMER_MS, systemTimers, within, type Timers } from "../timers.js";
+import { MAX_TIMER_MS, crewSystemTimers, within, type Timers } from "../timers.js";
 import { outgoing, reasonOf } from "../outgoing.js";
 import { parseSessionContextRead, type SessionContextPort, type SessionContextRead } from "./context.js";
 import { DEV_BATCHES_CREW, DEV_IMPLEMENT_CREW, parseHopInput, type DevCommand, type HopInput } from "./input.js";
@@ -114,7 +114,7 @@ async function writingHop(
       `${hopLabel(hop)} goes on with the context recorded when the run started.`;
     return launch(plan, hop, outgoing(notice, mask));
   };
-  const answer = await within(() => options.session.readPullRequestContext(), timeoutMs, options.timers ?? systemTimers);
+  const answer = await within(() => options.session.readPullRequestContext(), timeoutMs, options.timers ?? crewSystemTimers);
   if (answer.kind === "timed-out") return withRecord(`the read did not answer within ${timeoutMs} ms`);
   let read: SessionContextRead;
   try {

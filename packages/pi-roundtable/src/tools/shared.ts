@@ -1,3 +1,5 @@
+import { sanitizeText } from "@orphus/digest";
+import { boundedText, MAX_ERROR_TEXT_CHARS } from "@orphus/roundtable-client";
 import type { PiContext, PiExtensionApi } from "../pi.js";
 
 /** What a call of a shared tool returns: text for the model, and whether the call failed. */
@@ -43,7 +45,8 @@ async function runSafely(tool: SharedTool, input: unknown, signal: AbortSignal |
   try {
     return await tool.run(input, signal, ctx);
   } catch (error) {
-    return { text: `${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`, isError: true };
+    const message = error instanceof Error ? error.message : String(error);
+    return { text: boundedText(`${tool.name} failed: ${message}`, MAX_ERROR_TEXT_CHARS), isError: true };
   }
 }
 
@@ -65,7 +68,9 @@ export function registerSharedTools(pi: Pick<PiExtensionApi, "registerTool" | "o
       async execute(_toolCallId, params, signal, _onUpdate, ctx) {
         const result = await runSafely(tool, params, signal, ctx);
         const details: SharedToolDetails = { tool: tool.name, isError: result.isError };
-        return { content: [{ type: "text", text: result.text }], details };
+        // Each shared tool bounds and sanitises its own texts; this last pass of the one sanitiser holds for any
+        // tool registered here, so nothing a shared tool returns reaches the session unsanitised.
+        return { content: [{ type: "text", text: sanitizeText(result.text) }], details };
       },
     });
   }

@@ -1,17 +1,15 @@
 // A full broker and a crowd at its door. At its 256-connection limit the broker answers each newcomer's hello with
 // ERR_TOO_MANY_CONNECTIONS before closing, so every one of them reads why (before, most met a bare EPIPE); the
-// client names it BrokerFullError, and the doctor calls it full, never a broker to kill. Then 1000 connects at once
-// while the broker is briefly stopped: its accept queue overflows (EAGAIN), and every connect still succeeds.
+// client names it BrokerFullError (what the doctor says of a full broker is tried in @orphus/roundtable-cli's
+// reliability suite). Then 1000 connects at once while the broker is briefly stopped: its accept queue overflows
+// (EAGAIN), and every connect still succeeds.
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { resolveRegistryDir } from "@orphus/roundtable-broker";
 import {
   BrokerFullError,
   connectBrokerSocket,
   createRoundtableClient,
   openBrokerSocket,
-  renderDoctorReport,
-  runDoctor,
   type RoundtableClient,
 } from "../../src/index.js";
 import { bounded, onCleanup, report, sleep, spawnBroker, tempDir, useHarness, within } from "./support/harness.js";
@@ -29,7 +27,7 @@ function seat(agentDir: string, role: string): RoundtableClient {
   return client;
 }
 
-test(`${LATE} clients meeting a full broker all read the refusal; the doctor calls it full`, async () => {
+test(`${LATE} clients meeting a full broker all read the refusal`, async () => {
   const bundles = harness.bundles();
   const agentDir = tempDir();
   const broker = await spawnBroker(bundles, agentDir, ["--idle-ms", "60000"]);
@@ -51,10 +49,6 @@ test(`${LATE} clients meeting a full broker all read the refusal; the doctor cal
   expect(kinds).toEqual(["ERR_BROKER_FULL"]);
   expect(refused[0]).toMatchObject({ maxConnections: LIMIT, brokerPid: broker.pid });
 
-  const doctor = await runDoctor({ agentDir, env: { ORPHUS_ROUNDTABLE_ROLE: "planner" }, registryDir: resolveRegistryDir() });
-  expect(doctor.findings.map((f) => f.code)).toEqual(["broker-full"]);
-  expect(renderDoctorReport(doctor)).not.toMatch(/\bkill\b/);
-
   // A seat freed is a seat taken, once the broker has seen it go.
   seated.pop()?.close();
   const next = seat(agentDir, "next");
@@ -65,8 +59,6 @@ test(`${LATE} clients meeting a full broker all read the refusal; the doctor cal
     lateClients: LATE,
     refusalsReceived: refused.length,
     otherOutcomes: LATE - refused.length,
-    doctor: doctor.findings.map((f) => f.code).join(","),
-    doctorAdvisesKill: /\bkill\b/.test(renderDoctorReport(doctor)),
     seatFreedThenTaken: true,
   });
 });

@@ -55,6 +55,11 @@ export class FakeToolClient implements RoundtableToolClient {
     return { room: name, seq, postedAt: 1_796_000_000_000 + seq };
   }
 
+  /** Another role takes a seat in a room, as a join from another session would. */
+  seat(name: string, role: string): void {
+    this.#room(name).members.add(role);
+  }
+
   /** A post by another role, as the broker would relay it. */
   inject(name: string, author: string, body: string): void {
     const room = this.#room(name);
@@ -140,6 +145,9 @@ export class FakeToolClient implements RoundtableToolClient {
 
   closed = false;
 
+  /** The broker version the connect answer names. */
+  brokerVersion = "0.0.0";
+
   /** What the server calls at start-up to ensure the broker. */
   async connect(): Promise<{
     protocol: string;
@@ -155,7 +163,7 @@ export class FakeToolClient implements RoundtableToolClient {
       version: 2,
       role: this.role,
       brokerPid: 4242,
-      brokerVersion: "0.0.0",
+      brokerVersion: this.brokerVersion,
       store: "memory",
     };
   }

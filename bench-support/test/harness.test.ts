@@ -1,0 +1,155 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { alternateBlocks, blockRatios, compareInBlocks, summarise } from "../harness.js";
+import { formatRatio, reportRatio, RESULTS_FILE_ENV } from "../report.js";
+import { BENCH_CPU_ENV, benchCpu, parseCpu, pinnedCommand } from "../cpu.js";
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  process.exitCode = undefined;
+});
+
+const silence = () => vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+
+describe("alternateBlocks", () => {
+  test("rotates which side goes first, so neither always runs first (A B | B A | A B ...)", async () => {
+    const order: string[] = [];
+    const figures = await alternateBlocks(
+      { a: () => (order.push("a"), 1), b: () => (order.push("b"), 2) },
+      { blocks: 4, warmupBlocks: 1, collectGarbage: false },
+    );
+    expect(order.join("")).toBe("ab" + "ba" + "ab" + "ba" + "ab");
+    expect(figures).toEqual({ a: [1, 1, 1, 1], b: [2, 2, 2, 2] });
+  });
+
+  test("with three sides each goes first in turn; warm-up blocks are run but not kept", async () => {
+    const order: string[] = [];
+    let n = 0;
+    const figures = await alternateBlocks(
+      { x: () => (order.push("x"), n++), y: () => (order.push("y"), n++), z: () => (order.push("z"), n++) },
+      { blocks: 2, warmupBlocks: 1, collectGarbage: false },
+    );
+    expect(order.join(" ")).toBe("x y z y z x z x y");
+    // The warm-up block produced 0, 1, 2; the kept blocks 3..8 in the order run.
+    expect(figures).toEqual({ x: [5, 7], y: [3, 8], z: [4, 6] });
+  });
+
+  test("awaits asynchronous sides one at a time", async () => {
+    let running = 0;
+    let most = 0;
+    const side = async () => {
+      running++;
+      most = Math.max(most, running);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      running--;
+      return 1;
+    };
+    await alternateBlocks({ a: side, b: side }, { blocks: 3, collectGarbage: false });
+    expect(most).toBe(1);
+  });
+
+  test("refuses a block count that is not a positive integer, and no sides", async () => {
+    await expect(alternateBlocks({ a: () => 1 }, { blocks: 0 })).rejects.toThrow(/blocks must be an integer of at least 1, got 0/);
+    await expect(alternateBlocks({ a: () => 1 }, { warmupBlocks: -1 })).rejects.toThrow(/warmupBlocks/);
+    await expect(alternateBlocks({}, {})).rejects.toThrow(/at least one side/);
+  });
+});
+
+describe("summaries", () => {
+  test("median, quartiles and range of per-block ratios", () => {
+    expect(summarise([3, 1, 2, 5, 4])).toEqual({ median: 3, q1: 2, q3: 4, min: 1, max: 5, blocks: 5 });
+  });
+
+  test("block ratios pair the blocks of each side", () => {
+    expect(blockRatios([2, 4, 9], [1, 2, 3])).toEqual({ median: 2, q1: 2, q3: 3, min: 2, max: 3, blocks: 3 });
+    expect(() => blockRatios([1], [1, 2])).toThrow(/blocks differ: 1 numerators, 2 denominators/);
+    expect(() => summarise([])).toThrow(/no blocks/);
+  });
+
+  test("a summary prints as the median with its spread", () => {
+    expect(formatRatio({ median: 1.2345, q1: 1.18, q3: 1.31, min: 1.05, max: 1.6, blocks: 11 })).toBe(
+      "1.234x [IQR 1.180–1.310, range 1.050–1.600, 11 blocks]",
+    );
+    expect(formatRatio(0.5)).toBe("0.500x");
+  });
+});
+
+describe("compareInBlocks and reportRatio", () => {
+  test("a cost ratio is subject over baseline; the verdict follows the median, not one lucky block", async () => {
+    const lines: string[] = [];
+    vi.spyOn(process.stdout, "write").mockImplementation((chunk) => (lines.push(String(chunk)), true));
+    const subject = [30, 10, 30, 30, 30];
+    const result = await compareInBlocks({
+      name: "demo.cost",
+      blocks: 5,
+      warmupBlocks: 0,
+      collectGarbage: false,
+      subject: () => subject.shift() as number,
+      baseline: () => 10,
+      target: { kind: "at-most", value: 2 },
+      detail: ({ subject: s, baseline: b }) => `${s} vs ${b}`,
+    });
+    expect(result.met).toBe(false);
+    expect(result.summary.median).toBe(3);
+    expect(result.summary.min).toBe(1);
+    expect(lines.join("")).toBe(
+      "demo.cost: 3.000x [IQR 3.000–3.000, range 1.000–3.000, 5 blocks] (target <= 2x) MISSED — 30 vs 10\n",
+    );
+    expect(process.exitCode).toBe(1);
+  });
+
+  test("a throughput ratio is baseline over subject: the subject's speed as a share of the ceiling's", async () => {
+    silence();
+    const result = await compareInBlocks({
+      name: "demo.speed",
+      ratio: "throughput",
+      blocks: 3,
+      collectGarbage: false,
+      subject: () => 20,
+      baseline: () => 10,
+      target: { kind: "at-least", value: 0.4 },
+    });
+    expect(result.summary.median).toBe(0.5);
+    expect(result.met).toBe(true);
+  });
+
+  test("every reported figure is appended to the runner's results file", () => {
+    silence();
+    const dir = mkdtempSync(join(tmpdir(), "bench-results-"));
+    try {
+      const file = join(dir, "results.jsonl");
+      const env = { [RESULTS_FILE_ENV]: file };
+      reportRatio({ name: "a.met", ratio: 1, target: { kind: "at-most", value: 2 } }, env);
+      reportRatio({ name: "b.missed", ratio: 3, target: { kind: "at-most", value: 2 } }, env);
+      reportRatio({ name: "c.informative", ratio: 9 }, env);
+      expect(readFileSync(file, "utf8").trim().split("\n").map((line) => JSON.parse(line))).toEqual([
+        { name: "a.met", ratio: 1, met: true, hasTarget: true },
+        { name: "b.missed", ratio: 3, met: false, hasTarget: true },
+        { name: "c.informative", ratio: 9, met: true, hasTarget: false },
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("CPU pinning", () => {
+  test("a pinned command runs under taskset -c; an unpinned one is unchanged", () => {
+    expect(pinnedCommand("node", ["a.js"], undefined)).toEqual({ command: "node", args: ["a.js"] });
+    if (process.platform === "linux") {
+      expect(pinnedCommand("node", ["a.js"], 0)).toEqual({ command: "taskset", args: ["-c", "0", "node", "a.js"] });
+    } else {
+      expect(() => pinnedCommand("node", ["a.js"], 0)).toThrow(/needs taskset/);
+    }
+  });
+
+  test("the runner's CPU comes from the environment and must be a number", () => {
+    expect(benchCpu({})).toBeUndefined();
+    expect(benchCpu({ [BENCH_CPU_ENV]: "1" })).toBe(1);
+    expect(parseCpu("12")).toBe(12);
+    expect(() => parseCpu("0-3")).toThrow(/a CPU is a number such as 0, got "0-3"/);
+    expect(() => parseCpu("")).toThrow(/a CPU is a number/);
+  });
+});

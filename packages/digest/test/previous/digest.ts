@@ -1,0 +1,80 @@
+// A frozen copy of src/digest.ts as it was before the digest was made fast (issue 13's follow-up): the oracle that
+// test/differential.test.ts compares the optimised renderer with. Keep it as it is; it shares with src/ only the
+// modules the speed work left alone.
+import { renderMarker } from "../../src/marker.js";
+import { planDigest } from "./plan.js";
+import { pinnedLine } from "./text.js";
+import type { DigestInput, DigestItem, DigestResult } from "../../src/types.js";
+import { checkInput } from "../../src/validate.js";
+
+/**
+ * Item indexes by priority, highest first, then by seq: newest first for spending the budget, oldest first for
+ * showing. Without priorities that is plain index order, reversed or not.
+ */
+function byPriority(items: readonly DigestItem[], prioritised: boolean, newestFirst: boolean): number[] {
+  const n = items.length;
+  const order = new Array<number>(n);
+  for (let k = 0; k < n; k++) order[k] = newestFirst ? n - 1 - k : k;
+  if (prioritised) {
+    const priority = (i: number): number => items[i]?.priority ?? 0;
+    order.sort((a, b) => priority(b) - priority(a) || (newestFirst ? b - a : a - b));
+  }
+  return order;
+}
+
+/**
+ * Renders the digest of `input.items` within `input.budget`: the input is validated and copied once, then every
+ * item takes its full text, an excerpt, a headline or a place in the marker (see plan.ts for how the budget is
+ * spent). Text outside the marker and the pinned lines is at most `budget` characters.
+ */
+export function renderDigest(input: DigestInput): DigestResult {
+  const { items, budget, evicted, recovery, prioritised } = checkInput(input);
+  const { placed, left } = planDigest(items, byPriority(items, prioritised, true), budget, recovery);
+
+  const full: number[] = [];
+  const excerpts: number[] = [];
+  const headlines: number[] = [];
+  const collapsed: number[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const seq = (items[i] as DigestItem).seq;
+    const form = placed[i]?.form;
+    (form === "full" ? full : form === "excerpt" ? excerpts : form === "headline" ? headlines : collapsed).push(seq);
+  }
+  const fromSeq = collapsed[0];
+  const toSeq = collapsed[collapsed.length - 1];
+  const marker =
+    evicted === null && fromSeq === undefined
+      ? null
+      : renderMarker(
+          evicted,
+          fromSeq === undefined || toSeq === undefined ? null : { count: collapsed.length, fromSeq, toSeq },
+          recovery,
+        );
+
+  const lines: string[] = marker === null ? [] : [marker];
+  for (const index of byPriority(items, prioritised, false)) {
+    const item = items[index] as DigestItem;
+    if (item.pinned !== undefined) {
+      const stub = pinnedLine(item.pinned);
+      if (stub !== "") lines.push(stub);
+    }
+    const block = placed[index];
+    if (block !== null && block !== undefined) lines.push(block.text);
+  }
+
+  const newestItem = items[items.length - 1]?.seq ?? null;
+  const newestSeq = evicted === null ? newestItem : Math.max(newestItem ?? 0, evicted.toSeq);
+  return {
+    text: lines.join("\n"),
+    marker,
+    full,
+    excerpts,
+    headlines,
+    collapsed,
+    afterSeq: fromSeq === undefined ? null : fromSeq - 1,
+    evicted,
+    newestSeq,
+    budget,
+    used: Math.max(0, budget - left),
+  };
+}

@@ -1,0 +1,54 @@
+// The store's schema, as migrations from the first release on. A migration is applied once, in order, inside one
+// write transaction that re-reads the version first, so two processes opening an old store at once migrate it once.
+
+/** One step of the schema: what to run to go from `version - 1` to `version`. */
+export interface Migration {
+  readonly version: number;
+  readonly statements: readonly string[];
+}
+
+/**
+ * The tokenizer of the full-text index. A word is a run of letters, digits (Unicode categories L and N) and
+ * private-use characters; everything else separates words. Case and diacritics are ignored, and English endings are
+ * stemmed (Porter), so "Ingesting" finds "ingest". A query word matches an indexed word when both reduce to the same
+ * stem.
+ */
+export const TOKENIZER = "porter unicode61 remove_diacritics 2";
+
+/** BM25 column weights: a word in the title counts 4 times, in the tags twice, in the body once. */
+export const RANK = "bm25(4.0, 2.0, 1.0)";
+
+/** Every migration, oldest first; the last one's version is SCHEMA_VERSION. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    statements: [
+      `CREATE TABLE sources (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        kind TEXT NOT NULL CHECK (kind IN ('file', 'text')),
+        hash TEXT NOT NULL,
+        chunks INTEGER NOT NULL,
+        ingested_at INTEGER NOT NULL
+      ) STRICT`,
+      `CREATE TABLE entries (
+        id INTEGER PRIMARY KEY,
+        source_id INTEGER NOT NULL REFERENCES sources(id),
+        part INTEGER NOT NULL,
+        title TEXT NOT NULL,
+        tags TEXT NOT NULL,
+        body TEXT NOT NULL,
+        ingested_at INTEGER NOT NULL
+      ) STRICT`,
+      "CREATE INDEX entries_by_source ON entries(source_id, part)",
+      `CREATE VIRTUAL TABLE entries_fts USING fts5(title, tags, body, content='entries', content_rowid='id', tokenize='${TOKENIZER}')`,
+      `INSERT INTO entries_fts(entries_fts, rank) VALUES('rank', '${RANK}')`,
+      `CREATE TRIGGER entries_ai AFTER INSERT ON entries BEGIN
+        INSERT INTO entries_fts(rowid, title, tags, body) VALUES (new.id, new.title, new.tags, new.body);
+      END`,
+      `CREATE TRIGGER entries_ad AFTER DELETE ON entries BEGIN
+        INSERT INTO entries_fts(entries_fts, rowid, title, tags, body) VALUES ('delete', old.id, old.title, old.tags, old.body);
+      END`,
+    ],
+  },
+];

@@ -1,0 +1,81 @@
+// Every SQL statement the store runs, prepared once per connection.
+import type { Connection } from "./open.js";
+
+/** The part of a better-sqlite3 prepared statement the store uses, with its parameters and row type. */
+export interface Statement<P extends unknown[], R> {
+  run(...params: P): { changes: number; lastInsertRowid: number | bigint };
+  get(...params: P): R | undefined;
+  all(...params: P): R[];
+}
+
+/** What a hit's header shows besides its id. */
+export interface HitFactsRow {
+  readonly id: number;
+  readonly title: string;
+  readonly part: number;
+  readonly source: string;
+  readonly chunks: number;
+}
+
+/** The prepared statements of one connection. */
+export function prepareStatements(db: Connection) {
+  const prepare = <P extends unknown[], R = unknown>(sql: string): Statement<P, R> => db.prepare<P, R>(sql);
+  // One statement per number of hits (at most MAX_QUERY_LIMIT of them), prepared on first use: a page of hits'
+  // facts in one step rather than one step a hit.
+  const factsByCount = new Map<number, Statement<number[], HitFactsRow>>();
+  const hitFacts = (ids: readonly number[]): HitFactsRow[] => {
+    if (ids.length === 0) return [];
+    let statement = factsByCount.get(ids.length);
+    if (statement === undefined) {
+      statement = prepare<number[], HitFactsRow>(
+        "SELECT e.id, e.title, e.part, s.name AS source, s.chunks FROM entries e JOIN sources s ON s.id = e.source_id " +
+          `WHERE e.id IN (${"?, ".repeat(ids.length - 1)}?)`,
+      );
+      factsByCount.set(ids.length, statement);
+    }
+    return statement.all(...ids);
+  };
+  return {
+    hitFacts,
+    sourceByName: prepare<[string], { id: number; hash: string }>("SELECT id, hash FROM sources WHERE name = ?"),
+    insertSource: prepare<[string, string, string, number, number]>(
+      "INSERT INTO sources (name, kind, hash, chunks, ingested_at) VALUES (?, ?, ?, ?, ?)",
+    ),
+    updateSource: prepare<[string, string, number, number, number]>(
+      "UPDATE sources SET kind = ?, hash = ?, chunks = ?, ingested_at = ? WHERE id = ?",
+    ),
+    deleteSourceEntries: prepare<[number]>("DELETE FROM entries WHERE source_id = ?"),
+    deleteSource: prepare<[number]>("DELETE FROM sources WHERE id = ?"),
+    insertEntry: prepare<[number, number, string, string, string, number]>(
+      "INSERT INTO entries (source_id, part, title, tags, body, ingested_at) VALUES (?, ?, ?, ?, ?, ?)",
+    ),
+    entry: prepare<
+      [number],
+      { id: number; source_id: number; part: number; title: string; tags: string; body: string; ingested_at: number; source: string; chunks: number }
+    >(
+      "SELECT e.id, e.source_id, e.part, e.title, e.tags, e.body, e.ingested_at, s.name AS source, s.chunks " +
+        "FROM entries e JOIN sources s ON s.id = e.source_id WHERE e.id = ?",
+    ),
+    deleteEntry: prepare<[number]>("DELETE FROM entries WHERE id = ?"),
+    // A source missing an entry is no longer what its hash says: its next ingest replaces it whole.
+    staleSource: prepare<[number]>("UPDATE sources SET hash = '' WHERE id = ?"),
+    sourceEntryCount: prepare<[number], { n: number }>("SELECT count(*) AS n FROM entries WHERE source_id = ?"),
+    // The ranking alone, ids only, as bare as a MATCH can be: excerpts are found afterwards, for the hits shown.
+    hits: db.prepare<[string, number, number], number>(
+      "SELECT rowid FROM entries_fts WHERE entries_fts MATCH ? ORDER BY rank LIMIT ? OFFSET ?",
+    ).pluck() as Statement<[string, number, number], number>,
+    body: prepare<[number], { body: string }>("SELECT body FROM entries WHERE id = ?"),
+    // Counting stops at the cap it is given.
+    matchCount: prepare<[string, number], { n: number }>(
+      "SELECT count(*) AS n FROM (SELECT 1 FROM entries_fts WHERE entries_fts MATCH ? LIMIT ?)",
+    ),
+    anyEntry: prepare<[], { one: number }>("SELECT 1 AS one FROM entries LIMIT 1"),
+    counts: prepare<[], { entries: number; sources: number; last: number | null }>(
+      "SELECT (SELECT count(*) FROM entries) AS entries, (SELECT count(*) FROM sources) AS sources, " +
+        "(SELECT max(ingested_at) FROM sources) AS last",
+    ),
+  };
+}
+
+/** The statements of a connection, by name. */
+export type Statements = ReturnType<typeof prepareStatements>;

@@ -1,0 +1,674 @@
+import { createHash } from "node:crypto";
+import { statSync } from "node:fs";
+import * as path from "node:path";
+import { resolveMemoryDir, roleFromEnv, ROLE_ENV, type EnvLike } from "@orphus/agent-env";
+import { EntryNotFoundError, MemoryInputError, NotLibrarianError, StoreMissingError } from "../errors.js";
+import { chunkDocument } from "../ingest/chunk.js";
+import { findFiles, readTextFile, type SkippedPath } from "../ingest/files.js";
+import {
+  BUSY_TIMEOUT_MS,
+  DEFAULT_GET_PAGE_CHARS,
+  DEFAULT_QUERY_BUDGET,
+  DEFAULT_QUERY_LIMIT,
+  EXCERPT_MAX_CHARS,
+  LIBRARIAN_ROLE,
+  MAX_CHUNK_CHARS,
+  MAX_COUNTED_MATCHES,
+  MAX_GET_PAGE_CHARS,
+  MAX_LISTED_SKIPS,
+  MAX_QUERY_BUDGET,
+  MAX_QUERY_CHARS,
+  MAX_QUERY_LIMIT,
+  MAX_SOURCE_CHARS,
+  MAX_TAG_CHARS,
+  MAX_TAGS,
+  MAX_TEXT_CHARS,
+  MAX_TEXTS_PER_INGEST,
+  MAX_TITLE_CHARS,
+  SCHEMA_VERSION,
+  STORE_FILE_NAME,
+} from "../limits.js";
+import {
+  emptyStoreText,
+  markerLine,
+  missingStoreText,
+  noMatchText,
+  noWordsText,
+  plural,
+  renderEntryPage,
+  renderQuery,
+  type EntryFacts,
+  type HitRow,
+} from "../render/answers.js";
+import { safeLine } from "../render/safe-text.js";
+import { ExcerptFinder } from "./excerpt.js";
+import { openStoreFile, storeExists, storeFailure, type Connection } from "./open.js";
+import { queryWords } from "./query-text.js";
+import type { Migration } from "./schema.js";
+import { prepareStatements, type Statements } from "./statements.js";
+
+/** Options of {@link openMemory}. */
+export interface MemoryOptions {
+  /** The memory directory; default `ORPHUS_MEMORY_DIR`, else `<agent dir>/memory` (see @orphus/agent-env). */
+  readonly dir?: string;
+  /** The role this caller acts as; default `ORPHUS_ROUNDTABLE_ROLE`. Only `librarian` may ingest and forget. */
+  readonly role?: string;
+  /** Where the directory and the role are resolved from; default process.env. */
+  readonly env?: EnvLike;
+  /** How long a statement waits for another writer; default {@link BUSY_TIMEOUT_MS}. */
+  readonly busyTimeoutMs?: number;
+  /** The clock stamping ingests, in ms since the epoch; default Date.now. */
+  readonly now?: () => number;
+  /** Schema migrations; default the package's own (tests add later versions). */
+  readonly migrations?: readonly Migration[];
+}
+
+/** Where a store lives and where that came from. */
+export interface MemoryLocation {
+  readonly dir: string;
+  /** The store file: `<dir>/memory.db`. */
+  readonly path: string;
+  /** `option`, `ORPHUS_MEMORY_DIR`, `ORPHUS_CODING_AGENT_DIR` or `default`. */
+  readonly source: string;
+}
+
+/** A text to ingest: one entry. */
+export interface MemoryText {
+  /** Shown in every hit; 1 to MAX_TITLE_CHARS characters. */
+  readonly title: string;
+  /** The entry's text; at most MAX_TEXT_CHARS characters, else it is skipped. */
+  readonly body: string;
+  readonly tags?: readonly string[];
+  /**
+   * What the text is about or came from (an ADR name, a URL). A later ingest under the same source replaces it;
+   * without one the source is `note:<hash>`, so the same text ingested twice is stored once.
+   */
+  readonly source?: string;
+}
+
+/** Progress of an ingest of paths, reported after each file. */
+export interface IngestProgress {
+  readonly filesDone: number;
+  readonly filesTotal: number;
+  readonly entriesAdded: number;
+  readonly skipped: number;
+}
+
+/** Options of {@link MemoryStore.ingestPaths}. */
+export interface IngestPathsOptions {
+  readonly onProgress?: (progress: IngestProgress) => void;
+}
+
+/** What an ingest did. */
+export interface IngestReport {
+  readonly store: string;
+  /** Sources new to the store, sources whose content changed (entries replaced), sources unchanged (no-op). */
+  readonly added: number;
+  readonly replaced: number;
+  readonly unchanged: number;
+  readonly entriesAdded: number;
+  readonly entriesRemoved: number;
+  /** Everything skipped, counted; the first MAX_LISTED_SKIPS listed with their reason. */
+  readonly skippedCount: number;
+  readonly skipped: readonly SkippedPath[];
+  /** A summary for a person or a model. */
+  readonly text: string;
+}
+
+/** Options of {@link MemoryStore.query}. */
+export interface QueryOptions {
+  /** Characters the hits may take (the marker line is extra); default DEFAULT_QUERY_BUDGET. */
+  readonly budget?: number;
+  /** Most hits to show; default DEFAULT_QUERY_LIMIT. */
+  readonly limit?: number;
+  /** Hits of the ranking to pass over (the marker of a previous answer names it); default 0. */
+  readonly offset?: number;
+}
+
+/** One hit of a query. */
+export interface MemoryHit {
+  readonly id: number;
+  readonly title: string;
+  readonly source: string;
+  readonly part: number;
+  readonly parts: number;
+  /**
+   * The passage around the words the query matched, raw (the answer text shows it sanitised and cut to fit); only
+   * for the hits whose excerpt the answer shows, since finding one reads the entry.
+   */
+  readonly excerpt?: string;
+}
+
+/** What a query found: `missing` (no store), `empty` (a store with nothing in it), `no-match`, `no-words`, or `hits`. */
+export type QueryStatus = "missing" | "empty" | "no-match" | "no-words" | "hits";
+
+/** A query's answer. */
+export interface QueryAnswer {
+  readonly store: string;
+  readonly status: QueryStatus;
+  /** At most `budget` characters of hits plus one marker line (the first), naming the store. */
+  readonly text: string;
+  /** The hits shown in `text`, best first. */
+  readonly hits: readonly MemoryHit[];
+  /** Entries matching, in all; when not `totalExact`, a lower bound (counting stops MAX_COUNTED_MATCHES past the page). */
+  readonly total: number;
+  /** False when more than `total` entries matched. */
+  readonly totalExact: boolean;
+  readonly offset: number;
+  /** "any" when no entry had every word. */
+  readonly mode: "all" | "any";
+}
+
+/** Options of {@link MemoryStore.get}. */
+export interface GetOptions {
+  /** First character of the page; default 0. */
+  readonly offset?: number;
+  /** Characters in the page; default DEFAULT_GET_PAGE_CHARS, at most MAX_GET_PAGE_CHARS. */
+  readonly limit?: number;
+}
+
+/** One entry's page. */
+export interface GetAnswer extends EntryFacts {
+  readonly store: string;
+  /** Characters of the whole entry. */
+  readonly length: number;
+  readonly offset: number;
+  /** Where the page ends; the next page's offset when `more`. */
+  readonly end: number;
+  readonly more: boolean;
+  /** The page, raw. */
+  readonly body: string;
+  /** The marker line, a header line and the page, sanitised. */
+  readonly text: string;
+}
+
+/** What a store holds. */
+export interface MemoryStats {
+  readonly store: string;
+  readonly locationSource: string;
+  /** `missing`: no file; `empty`: no entries; `ready`: entries to query. */
+  readonly status: "missing" | "empty" | "ready";
+  readonly schemaVersion: number | null;
+  readonly entries: number;
+  readonly sources: number;
+  /** Bytes of the store file and its write-ahead log. */
+  readonly bytes: number;
+  /** Latest ingest, ms since the epoch; null when none. */
+  readonly lastIngestAt: number | null;
+  readonly text: string;
+}
+
+/** What to forget: one entry, or everything from one source. */
+export type ForgetTarget = { readonly id: number } | { readonly source: string };
+
+/** What forget removed. */
+export interface ForgetReport {
+  readonly store: string;
+  readonly entriesRemoved: number;
+  readonly sourcesRemoved: number;
+  readonly text: string;
+}
+
+/** A source ready to write: its name, kind, content hash and entries. */
+interface PreparedSource {
+  readonly name: string;
+  readonly kind: "file" | "text";
+  readonly hash: string;
+  readonly entries: readonly { readonly title: string; readonly tags: string; readonly body: string }[];
+}
+
+function sha256(...parts: readonly (string | Buffer)[]): string {
+  const hash = createHash("sha256");
+  for (const part of parts) hash.update(typeof part === "string" ? Buffer.from(part, "utf8") : part).update("\u0000");
+  return hash.digest("hex");
+}
+
+function checkInteger(what: string, value: unknown, min: number, max: number): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw new MemoryInputError(what, `an integer from ${min} to ${max}`, value);
+  }
+  return value;
+}
+
+function checkTags(tags: unknown): string[] {
+  if (tags === undefined) return [];
+  if (!Array.isArray(tags) || tags.length > MAX_TAGS) {
+    throw new MemoryInputError("tags", `an array of at most ${MAX_TAGS} strings`, tags);
+  }
+  const out = new Set<string>();
+  for (const tag of tags) {
+    if (typeof tag !== "string" || tag.trim() === "" || tag.trim().length > MAX_TAG_CHARS) {
+      throw new MemoryInputError("tag", `1 to ${MAX_TAG_CHARS} characters of text`, tag);
+    }
+    out.add(tag.trim());
+  }
+  return [...out];
+}
+
+/** The tags column: the tags one per line (a line break cannot be inside a tag's words). */
+function tagsColumn(tags: readonly string[]): string {
+  return tags.join("\n");
+}
+
+function tagsOf(column: string): string[] {
+  return column === "" ? [] : column.split("\n");
+}
+
+/** A page's end: `limit` characters on, pulled back to a line break in the last quarter, never inside a pair. */
+function pageEnd(body: string, offset: number, limit: number): number {
+  let end = Math.min(body.length, offset + limit);
+  if (end < body.length) {
+    const newline = body.lastIndexOf("\n", end - 1);
+    if (newline >= offset + Math.floor((limit * 3) / 4)) end = newline + 1;
+    const code = body.charCodeAt(end - 1);
+    if (code >= 0xd800 && code <= 0xdbff && end - 1 > offset) end--;
+  }
+  return end;
+}
+
+/**
+ * A memory store: opened lazily, on the first call that needs it. Reads (query, get, stats) never create a store;
+ * the librarian's first ingest does. One connection per instance; close() releases it.
+ */
+export class MemoryStore {
+  /** Where the store lives. */
+  readonly location: MemoryLocation;
+  /** The role this caller acts as, or undefined when none is configured. */
+  readonly role: string | undefined;
+  /** Where the role came from: `option`, `ORPHUS_ROUNDTABLE_ROLE` or `none`. */
+  readonly roleSource: string;
+  private readonly busyTimeoutMs: number;
+  private readonly now: () => number;
+  private readonly migrations: readonly Migration[] | undefined;
+  private db: Connection | undefined;
+  private sql: Statements | undefined;
+
+  constructor(options: MemoryOptions = {}) {
+    const env = options.env ?? process.env;
+    const resolved = options.dir === undefined ? resolveMemoryDir(env) : { dir: path.resolve(options.dir), source: "option" };
+    this.location = { dir: resolved.dir, path: path.join(resolved.dir, STORE_FILE_NAME), source: resolved.source };
+    const role = options.role?.trim() === "" ? undefined : options.role?.trim();
+    this.role = role ?? roleFromEnv(env);
+    this.roleSource = role !== undefined ? "option" : this.role !== undefined ? ROLE_ENV : "none";
+    this.busyTimeoutMs = checkInteger("busyTimeoutMs", options.busyTimeoutMs ?? BUSY_TIMEOUT_MS, 0, 600_000);
+    this.now = options.now ?? Date.now;
+    this.migrations = options.migrations;
+  }
+
+  /** The store file's path. */
+  get path(): string {
+    return this.location.path;
+  }
+
+  /** Whether the caller may ingest and forget. */
+  get isLibrarian(): boolean {
+    return this.role === LIBRARIAN_ROLE;
+  }
+
+  /** Releases the connection; a later call opens it again. */
+  close(): void {
+    this.db?.close();
+    this.db = undefined;
+    this.sql = undefined;
+  }
+
+  private open(create: boolean): Statements | undefined {
+    if (this.sql !== undefined) return this.sql;
+    const db = openStoreFile(this.path, {
+      create,
+      busyTimeoutMs: this.busyTimeoutMs,
+      ...(this.migrations === undefined ? {} : { migrations: this.migrations }),
+    });
+    if (db === undefined) return undefined;
+    this.db = db;
+    this.sql = prepareStatements(db);
+    return this.sql;
+  }
+
+  /** Runs `fn` with the store's statements, mapping SQLite's failures to this package's errors. */
+  private run<T>(create: boolean, fn: (sql: Statements, db: Connection) => T): T | undefined {
+    try {
+      const sql = this.open(create);
+      if (sql === undefined || this.db === undefined) return undefined;
+      return fn(sql, this.db);
+    } catch (error) {
+      throw storeFailure(this.path, error, this.busyTimeoutMs);
+    }
+  }
+
+  private readOrThrow<T>(fn: (sql: Statements, db: Connection) => T): T {
+    const result = this.run(false, fn);
+    if (result === undefined) throw new StoreMissingError(this.path, this.location.source);
+    return result;
+  }
+
+  private checkLibrarian(operation: string): void {
+    if (!this.isLibrarian) throw new NotLibrarianError(operation, this.role, this.roleSource === "none" ? `no --as, no ${ROLE_ENV}` : this.roleSource, this.path);
+  }
+
+  /** Writes prepared sources in one write transaction: unchanged ones are left alone, changed ones replaced whole. */
+  private write(sql: Statements, db: Connection, sources: readonly PreparedSource[]) {
+    const tally = { added: 0, replaced: 0, unchanged: 0, entriesAdded: 0, entriesRemoved: 0 };
+    const at = this.now();
+    db.transaction(() => {
+      for (const source of sources) {
+        const existing = sql.sourceByName.get(source.name);
+        let id: number;
+        if (existing !== undefined && existing.hash === source.hash) {
+          tally.unchanged++;
+          continue;
+        }
+        if (existing !== undefined) {
+          tally.entriesRemoved += sql.deleteSourceEntries.run(existing.id).changes;
+          sql.updateSource.run(source.kind, source.hash, source.entries.length, at, existing.id);
+          id = existing.id;
+          tally.replaced++;
+        } else {
+          id = Number(sql.insertSource.run(source.name, source.kind, source.hash, source.entries.length, at).lastInsertRowid);
+          tally.added++;
+        }
+        source.entries.forEach((entry, part) => sql.insertEntry.run(id, part + 1, entry.title, entry.tags, entry.body, at));
+        tally.entriesAdded += source.entries.length;
+      }
+    }).immediate();
+    return tally;
+  }
+
+  private report(tally: ReturnType<MemoryStore["write"]>, skipped: readonly SkippedPath[]): IngestReport {
+    const parts = [
+      `ingested: ${plural(tally.added, "new source")}, ${plural(tally.replaced, "changed source")} replaced, ` +
+        `${plural(tally.unchanged, "unchanged source")} left as they were; ${plural(tally.entriesAdded, "entry", "entries")} added` +
+        (tally.entriesRemoved > 0 ? `, ${plural(tally.entriesRemoved, "entry", "entries")} replaced` : ""),
+    ];
+    if (skipped.length > 0) parts.push(`skipped ${plural(skipped.length, "item")}`);
+    const lines = [markerLine(this.path, parts.join("; "))];
+    for (const skip of skipped.slice(0, MAX_LISTED_SKIPS)) lines.push(`  skipped ${safeLine(`${skip.path}: ${skip.reason}`, MAX_SOURCE_CHARS)}`);
+    if (skipped.length > MAX_LISTED_SKIPS) lines.push(`  … and ${skipped.length - MAX_LISTED_SKIPS} more skipped`);
+    return {
+      store: this.path,
+      ...tally,
+      skippedCount: skipped.length,
+      skipped: skipped.slice(0, MAX_LISTED_SKIPS),
+      text: lines.join("\n"),
+    };
+  }
+
+  /**
+   * Ingests texts, one entry each, in one transaction (librarian only; creates the store when there is none).
+   * A text under a source already stored with the same content is a no-op; with other content it replaces it.
+   * A text longer than MAX_TEXT_CHARS, or with no visible text, is skipped and counted.
+   */
+  ingestTexts(texts: readonly MemoryText[]): IngestReport {
+    this.checkLibrarian("ingest");
+    if (!Array.isArray(texts) || texts.length > MAX_TEXTS_PER_INGEST) {
+      throw new MemoryInputError("texts", `an array of at most ${MAX_TEXTS_PER_INGEST} texts`, texts);
+    }
+    const skipped: SkippedPath[] = [];
+    const sources: PreparedSource[] = [];
+    texts.forEach((text, index) => {
+      const title = typeof text?.title === "string" ? text.title.trim() : "";
+      if (title === "" || title.length > MAX_TITLE_CHARS) {
+        throw new MemoryInputError(`texts[${index}].title`, `1 to ${MAX_TITLE_CHARS} characters`, text?.title);
+      }
+      if (typeof text.body !== "string") throw new MemoryInputError(`texts[${index}].body`, "a string", text.body);
+      const tags = checkTags(text.tags);
+      const given = text.source?.trim();
+      if (text.source !== undefined && (typeof text.source !== "string" || given === "" || (given?.length ?? 0) > MAX_SOURCE_CHARS)) {
+        throw new MemoryInputError(`texts[${index}].source`, `1 to ${MAX_SOURCE_CHARS} characters`, text.source);
+      }
+      const label = given ?? title;
+      if (text.body.length > MAX_TEXT_CHARS) {
+        skipped.push({ path: label, reason: `longer than ${MAX_TEXT_CHARS} characters (${text.body.length})` });
+        return;
+      }
+      const body = text.body.replace(/\r\n?/g, "\n").trim();
+      if (body === "") {
+        skipped.push({ path: label, reason: "no text" });
+        return;
+      }
+      const hash = sha256("text", title, tagsColumn(tags), body);
+      sources.push({
+        name: given ?? `note:${hash.slice(0, 16)}`,
+        kind: "text",
+        hash,
+        entries: [{ title, tags: tagsColumn(tags), body }],
+      });
+    });
+    const tally = this.run(true, (sql, db) => this.write(sql, db, sources)) ?? { added: 0, replaced: 0, unchanged: 0, entriesAdded: 0, entriesRemoved: 0 };
+    return this.report(tally, skipped);
+  }
+
+  /**
+   * Ingests files and folders (librarian only): each file is a source named by its absolute path, split into
+   * chunks of at most MAX_CHUNK_CHARS at headings, then paragraphs. An unchanged file (same bytes) is a no-op; a
+   * changed one has its chunks replaced. Oversized, binary and unreadable paths are skipped and counted. Files are
+   * written in batches, each in one transaction, so a reader never sees half a file.
+   */
+  ingestPaths(paths: readonly string[], options: IngestPathsOptions = {}): IngestReport {
+    this.checkLibrarian("ingest");
+    if (!Array.isArray(paths) || paths.some((p) => typeof p !== "string" || p === "")) {
+      throw new MemoryInputError("paths", "an array of file or folder paths", paths);
+    }
+    const found = findFiles(paths, this.location.dir);
+    const skipped = [...found.skipped];
+    const tally = { added: 0, replaced: 0, unchanged: 0, entriesAdded: 0, entriesRemoved: 0 };
+    let batch: PreparedSource[] = [];
+    let batchEntries = 0;
+    const flush = (): void => {
+      if (batch.length === 0) return;
+      const done = this.run(true, (sql, db) => this.write(sql, db, batch));
+      if (done !== undefined) for (const key of Object.keys(tally) as (keyof typeof tally)[]) tally[key] += done[key];
+      batch = [];
+      batchEntries = 0;
+    };
+    found.files.forEach((file, index) => {
+      const read = readTextFile(file);
+      if ("skip" in read) skipped.push({ path: file, reason: read.skip });
+      else {
+        const hash = sha256("file", read.bytes);
+        const chunks = chunkDocument(read.text, MAX_CHUNK_CHARS);
+        if (chunks.length === 0) skipped.push({ path: file, reason: "no text" });
+        else {
+          const name = path.basename(file);
+          batch.push({
+            name: file,
+            kind: "file",
+            hash,
+            entries: chunks.map((chunk) => ({ title: chunk.heading === "" ? name : `${name} › ${chunk.heading}`, tags: "", body: chunk.text })),
+          });
+          batchEntries += chunks.length;
+          if (batchEntries >= 500) flush();
+        }
+      }
+      options.onProgress?.({
+        filesDone: index + 1,
+        filesTotal: found.files.length,
+        entriesAdded: tally.entriesAdded + batchEntries,
+        skipped: skipped.length,
+      });
+    });
+    flush();
+    return this.report(tally, skipped);
+  }
+
+  /**
+   * Full-text query, ranked by BM25 (title 4×, tags 2×, body 1×). Every word must match; when no entry has them
+   * all, entries with any are ranked instead and the answer says so. The text is at most `budget` characters of
+   * hits plus one marker line that names the store and says how many more matched and how to get them. A missing
+   * store, an empty one and no match are answers of their own (`status`), never an empty success.
+   */
+  query(text: string, options: QueryOptions = {}): QueryAnswer {
+    if (typeof text !== "string" || text.length > MAX_QUERY_CHARS) {
+      throw new MemoryInputError("query", `text of at most ${MAX_QUERY_CHARS} characters`, text);
+    }
+    const budget = checkInteger("budget", options.budget ?? DEFAULT_QUERY_BUDGET, 0, MAX_QUERY_BUDGET);
+    const limit = checkInteger("limit", options.limit ?? DEFAULT_QUERY_LIMIT, 1, MAX_QUERY_LIMIT);
+    const offset = checkInteger("offset", options.offset ?? 0, 0, Number.MAX_SAFE_INTEGER);
+    const store = this.path;
+    const none = (status: QueryStatus, answer: string): QueryAnswer => ({ store, status, text: answer, hits: [], total: 0, totalExact: true, offset, mode: "all" });
+    const answer = this.run(false, (sql) => {
+      const words = queryWords(text);
+      if (words.words.length === 0) {
+        return sql.anyEntry.get() === undefined ? none("empty", emptyStoreText(store)) : none("no-words", noWordsText(store, text));
+      }
+      // One ranked MATCH answers both what to show and how many more there are: it returns the page and up to
+      // MAX_COUNTED_MATCHES ids past it, so the marker can say "N more" or "more than N more" without a second MATCH.
+      const fetch = limit + MAX_COUNTED_MATCHES + 1;
+      let mode: "all" | "any" = "all";
+      let ids = sql.hits.all(words.all, fetch, offset);
+      let match = words.all;
+      if (ids.length === 0 && offset === 0 && words.words.length > 1) {
+        ids = sql.hits.all(words.any, fetch, offset);
+        match = words.any;
+        mode = "any";
+      }
+      const totalExact = ids.length < fetch;
+      let total = offset + Math.min(ids.length, fetch - 1);
+      // Past the end of the ranking: how many there were (fewer than the offset, so the count is short).
+      if (ids.length === 0 && offset > 0) total = sql.matchCount.get(match, offset)?.n ?? 0;
+      const rows = ids.slice(0, limit);
+      if (total === 0) {
+        const counts = sql.counts.get();
+        if (counts === undefined || counts.entries === 0) return none("empty", emptyStoreText(store));
+        return none("no-match", noMatchText(store, text, counts.entries, counts.sources));
+      }
+      const facts = new Map(sql.hitFacts(rows).map((row) => [row.id, row]));
+      const hits: HitRow[] = rows.map((id) => {
+        const row = facts.get(id);
+        return { id, title: row?.title ?? "", source: row?.source ?? "", part: row?.part ?? 1, parts: row?.chunks ?? 1 };
+      });
+      const finder = new ExcerptFinder(words.words, EXCERPT_MAX_CHARS);
+      const rendered = renderQuery({
+        store,
+        query: text,
+        hits,
+        excerpt: (index) => finder.find(sql.body.get((hits[index] as HitRow).id)?.body ?? ""),
+        total,
+        totalExact,
+        offset,
+        budget,
+        mode,
+        ignoredWords: words.ignored,
+      });
+      const shown: MemoryHit[] = hits.slice(0, rendered.shown).map((hit, index) => {
+        const excerpt = rendered.excerpts[index];
+        return excerpt === undefined ? hit : { ...hit, excerpt };
+      });
+      return { store, status: "hits" as const, text: rendered.text, hits: shown, total, totalExact, offset, mode };
+    });
+    return answer ?? none("missing", missingStoreText(store, this.location.source));
+  }
+
+  /** One entry in full, a page of characters at a time: the marker names where the page ends and the next offset. */
+  get(id: number, options: GetOptions = {}): GetAnswer {
+    checkInteger("id", id, 1, Number.MAX_SAFE_INTEGER);
+    const offset = checkInteger("offset", options.offset ?? 0, 0, Number.MAX_SAFE_INTEGER);
+    const limit = checkInteger("limit", options.limit ?? DEFAULT_GET_PAGE_CHARS, 1, MAX_GET_PAGE_CHARS);
+    return this.readOrThrow((sql) => {
+      const row = sql.entry.get(id);
+      if (row === undefined) throw new EntryNotFoundError(id, this.path);
+      const start = Math.min(offset, row.body.length);
+      const end = pageEnd(row.body, start, limit);
+      const entry = {
+        store: this.path,
+        id,
+        title: row.title,
+        tags: tagsOf(row.tags),
+        source: row.source,
+        part: row.part,
+        parts: row.chunks,
+        ingestedAt: row.ingested_at,
+        length: row.body.length,
+        offset: start,
+        end,
+        more: end < row.body.length,
+        body: row.body.slice(start, end),
+      };
+      return { ...entry, text: renderEntryPage({ ...entry, body: row.body }) };
+    });
+  }
+
+  /** What the store holds: entries, sources, bytes, the latest ingest, the schema version; `missing` without a file. */
+  stats(): MemoryStats {
+    const store = this.path;
+    const base = { store, locationSource: this.location.source };
+    const found = this.run(false, (sql, db) => {
+      const counts = sql.counts.get() ?? { entries: 0, sources: 0, last: null };
+      const bytes = [store, `${store}-wal`].reduce((sum, file) => {
+        try {
+          return sum + statSync(file).size;
+        } catch {
+          return sum;
+        }
+      }, 0);
+      const schemaVersion = db.pragma("user_version", { simple: true }) as number;
+      const status = counts.entries === 0 ? ("empty" as const) : ("ready" as const);
+      const summary =
+        `schema v${schemaVersion}, ${plural(counts.entries, "entry", "entries")} from ${plural(counts.sources, "source")}, ` +
+        `${plural(bytes, "byte")}, last ingest ${counts.last === null ? "never" : new Date(counts.last).toISOString()} ` +
+        `(location from ${this.location.source})` +
+        (status === "empty" ? ". The store is EMPTY: every query will say so until a librarian ingests" : "");
+      return { ...base, status, schemaVersion, entries: counts.entries, sources: counts.sources, bytes, lastIngestAt: counts.last, text: markerLine(store, summary) };
+    });
+    if (found !== undefined) return found;
+    return {
+      ...base,
+      status: "missing",
+      schemaVersion: null,
+      entries: 0,
+      sources: 0,
+      bytes: 0,
+      lastIngestAt: null,
+      text: missingStoreText(store, this.location.source),
+    };
+  }
+
+  /** Forgets one entry (its source is then re-ingested whole next time) or every entry of a source (librarian only). */
+  forget(target: ForgetTarget): ForgetReport {
+    this.checkLibrarian("forget");
+    const byId = typeof target === "object" && target !== null && "id" in target;
+    if (byId) checkInteger("id", target.id, 1, Number.MAX_SAFE_INTEGER);
+    else if (typeof (target as { source?: unknown })?.source !== "string" || (target as { source: string }).source === "") {
+      throw new MemoryInputError("forget", "{ id } or { source }", target);
+    }
+    return this.readOrThrow((sql, db) =>
+      db.transaction((): ForgetReport => {
+        if (byId) {
+          const row = sql.entry.get(target.id);
+          if (row === undefined) throw new EntryNotFoundError(target.id, this.path);
+          sql.deleteEntry.run(target.id);
+          const left = sql.sourceEntryCount.get(row.source_id)?.n ?? 0;
+          if (left === 0) sql.deleteSource.run(row.source_id);
+          else sql.staleSource.run(row.source_id);
+          return { store: this.path, entriesRemoved: 1, sourcesRemoved: left === 0 ? 1 : 0, text: markerLine(this.path, `forgot entry #${target.id}`) };
+        }
+        const name = (target as { source: string }).source;
+        const source = sql.sourceByName.get(name) ?? (name.startsWith("note:") ? undefined : sql.sourceByName.get(path.resolve(name)));
+        if (source === undefined) {
+          return { store: this.path, entriesRemoved: 0, sourcesRemoved: 0, text: markerLine(this.path, `no source ${JSON.stringify(name.slice(0, 200))}: nothing forgotten`) };
+        }
+        const removed = sql.deleteSourceEntries.run(source.id).changes;
+        sql.deleteSource.run(source.id);
+        return {
+          store: this.path,
+          entriesRemoved: removed,
+          sourcesRemoved: 1,
+          text: markerLine(this.path, `forgot ${plural(removed, "entry", "entries")} of source ${JSON.stringify(name.slice(0, 200))}`),
+        };
+      }).immediate(),
+    );
+  }
+}
+
+/** A memory store at the resolved location, opened lazily; see {@link MemoryStore}. */
+export function openMemory(options: MemoryOptions = {}): MemoryStore {
+  return new MemoryStore(options);
+}
+
+/** The schema version this release reads and writes. */
+export const MEMORY_SCHEMA_VERSION = SCHEMA_VERSION;
+
+/** Whether a store file exists at the location `options` resolve to (reads nothing else). */
+export function memoryStoreExists(options: MemoryOptions = {}): boolean {
+  return storeExists(new MemoryStore(options).path);
+}

@@ -1,0 +1,107 @@
+// The demo's accounting, apart from its processes: what reached each role's context by kind, set against what the
+// room holds and against what the others wrote (a role's own posts are nothing it was spared), and each digest
+// against its bound (the budget plus one marker line).
+import { MARKER_PREFIX } from "@orphus/digest";
+import type { Turn } from "./script.js";
+import type { ContextEntry } from "./shared.js";
+
+/** Count and characters of one kind of context entry. */
+export interface Tally {
+  readonly count: number;
+  readonly chars: number;
+}
+
+/** What reached one role's context, and what the room held for it. */
+export interface RoleIntake {
+  readonly role: string;
+  readonly byKind: Readonly<Record<ContextEntry["kind"], Tally>>;
+  /** Characters of everything that entered the context. */
+  readonly total: number;
+  /** Characters of every post in the room. */
+  readonly roomChars: number;
+  /** Characters of the role's own posts: it wrote them, so no share of them was spared it. */
+  readonly ownChars: number;
+  /** total / roomChars. */
+  readonly shareOfRoom: number;
+  /** total / (roomChars - ownChars): the share of what the others wrote. */
+  readonly shareOfOthers: number;
+}
+
+const KINDS: readonly ContextEntry["kind"][] = ["ping", "digest", "fetch", "memory", "reply"];
+
+/** Sums one role's context by kind and sets it against the room, with and without the role's own posts. */
+export function intakeOf(role: string, context: readonly ContextEntry[], script: readonly Turn[]): RoleIntake {
+  const byKind = Object.fromEntries(
+    KINDS.map((kind) => {
+      const entries = context.filter((entry) => entry.kind === kind);
+      return [kind, { count: entries.length, chars: entries.reduce((sum, entry) => sum + entry.text.length, 0) }];
+    }),
+  ) as Record<ContextEntry["kind"], Tally>;
+  const total = KINDS.reduce((sum, kind) => sum + byKind[kind].chars, 0);
+  const roomChars = script.reduce((sum, turn) => sum + turn.body.length, 0);
+  const ownChars = script.filter((turn) => turn.role === role).reduce((sum, turn) => sum + turn.body.length, 0);
+  return {
+    role,
+    byKind,
+    total,
+    roomChars,
+    ownChars,
+    shareOfRoom: total / roomChars,
+    shareOfOthers: total / Math.max(1, roomChars - ownChars),
+  };
+}
+
+/** A digest's text measured against its bound: characters within the budget, and its marker line. */
+export interface DigestMeasure {
+  /** Characters of the digest without its marker line (and that line's line break). */
+  readonly budgeted: number;
+  /** Characters of its marker line, 0 when it has none. */
+  readonly marker: number;
+  /** Marker lines found: at most one in any digest. */
+  readonly markers: number;
+}
+
+/** Splits a digest into the part its budget bounds and its marker line. */
+export function measureDigest(text: string): DigestMeasure {
+  const lines = text.split("\n");
+  const markerLines = lines.filter((line) => line.startsWith(MARKER_PREFIX));
+  const budgeted = lines.filter((line) => !line.startsWith(MARKER_PREFIX)).join("\n").length;
+  return { budgeted, marker: markerLines.reduce((sum, line) => sum + line.length, 0), markers: markerLines.length };
+}
+
+/** Whether a digest keeps its bound: at most `budget` characters plus one marker line. */
+export function withinBound(measure: DigestMeasure, budget: number): boolean {
+  return measure.budgeted <= budget && measure.markers <= 1;
+}
+
+/** `1,234`. */
+export function n(value: number): string {
+  return value.toLocaleString("en-US");
+}
+
+/** `12.3%`. */
+export function percent(share: number): string {
+  return `${(share * 100).toFixed(1)}%`;
+}
+
+/** The rows of the context table: a header, then one row per role; cells right-aligned but the first. */
+export function contextTable(intakes: readonly RoleIntake[]): string[] {
+  const tally = (t: Tally): string => (t.count === 0 ? "—" : `${t.count} = ${n(t.chars)}`);
+  const header = ["role", "pings", "digests", "fetches", "memory", "replies", "in context", "others wrote", "of the room", "of others'"];
+  const rows = intakes.map((intake) => [
+    intake.role,
+    tally(intake.byKind.ping),
+    tally(intake.byKind.digest),
+    tally(intake.byKind.fetch),
+    tally(intake.byKind.memory),
+    tally(intake.byKind.reply),
+    n(intake.total),
+    n(intake.roomChars - intake.ownChars),
+    percent(intake.shareOfRoom),
+    percent(intake.shareOfOthers),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? "").length)));
+  const render = (row: readonly string[]): string =>
+    row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join("  ");
+  return [render(header), ...rows.map(render)];
+}

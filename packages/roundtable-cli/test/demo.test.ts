@@ -1,0 +1,78 @@
+// `pnpm demo` (the repository's main job) shows the whole promise: its accounting sets each context against what the
+// others wrote as well as against the room, measures every digest against its bound, and the run itself fetches one
+// big message whole on demand and has the memory answer one role with what another filed.
+import { spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { expect, test } from "vitest";
+import { contextTable, intakeOf, measureDigest, withinBound } from "../demo/report.js";
+import type { Turn } from "../demo/script.js";
+
+const script: Turn[] = [
+  { role: "planner", headline: "a", body: "p".repeat(600) },
+  { role: "critic", headline: "b", body: "c".repeat(300) },
+  { role: "reviewer", headline: "c", body: "r".repeat(100) },
+];
+
+test("a role's share is set against the room and against what the others wrote, its own posts left out", () => {
+  const intake = intakeOf(
+    "planner",
+    [
+      { kind: "ping", text: "x".repeat(20) },
+      { kind: "digest", text: "x".repeat(80) },
+      { kind: "fetch", text: "x".repeat(60) },
+      { kind: "memory", text: "x".repeat(30) },
+      { kind: "reply", text: "x".repeat(10) },
+    ],
+    script,
+  );
+  expect(intake).toMatchObject({ total: 200, roomChars: 1000, ownChars: 600, shareOfRoom: 0.2, shareOfOthers: 0.5 });
+  expect(intake.byKind).toEqual({
+    ping: { count: 1, chars: 20 },
+    digest: { count: 1, chars: 80 },
+    fetch: { count: 1, chars: 60 },
+    memory: { count: 1, chars: 30 },
+    reply: { count: 1, chars: 10 },
+  });
+  expect(contextTable([intake])).toEqual([
+    "role      pings  digests  fetches  memory  replies  in context  others wrote  of the room  of others'",
+    "planner  1 = 20   1 = 80   1 = 60  1 = 30   1 = 10         200           400        20.0%       50.0%",
+  ]);
+});
+
+test("a digest is measured against its bound: the budget, plus one marker line", () => {
+  const marker = "[digest] 3 messages collapsed (#1–#3), fetch afterSeq=0 to read them.";
+  const text = `${marker}\n[#4 critic] ${"b".repeat(50)}`;
+  expect(measureDigest(text)).toEqual({ budgeted: 62, marker: marker.length, markers: 1 });
+  expect(withinBound(measureDigest(text), 62)).toBe(true);
+  expect(withinBound(measureDigest(text), 61)).toBe(false);
+  expect(withinBound(measureDigest(`${marker}\n${marker}`), 800)).toBe(false);
+  expect(measureDigest("[#1 planner] hello")).toEqual({ budgeted: 18, marker: 0, markers: 0 });
+});
+
+test("pnpm demo runs to the end and shows a fetch on demand, both shares, the largest digest and the memory", { timeout: 120_000 }, () => {
+  const tsx = createRequire(import.meta.url).resolve("tsx/cli");
+  const demo = join(import.meta.dirname, "..", "demo", "demo.ts");
+  // As `pnpm demo` runs it, with the registry of this test run (test-support/global-setup.ts) in the environment.
+  const run = spawnSync(process.execPath, [tsx, "--conditions=@orphus/source", demo], {
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+    timeout: 110_000,
+  });
+  expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: "" });
+  const out = run.stdout;
+  expect(out).toMatch(/^ {7}planner {3}fetched #33 whole before speaking: [\d,]+ characters, on demand$/m);
+  expect(out).toMatch(/^Full text on demand: the planner fetched #33 \("Shadow dry run: 0 diffs in 40 sends", 5,342 characters\) whole\.$/m);
+  expect(out).toMatch(/^ {2}role +pings +digests +fetches +memory +replies +in context +others wrote +of the room +of others'$/m);
+  for (const role of ["planner", "critic", "reviewer", "librarian"]) {
+    expect(out).toMatch(new RegExp(`^ {2}${role} .* \\d+\\.\\d% +\\d+\\.\\d%$`, "m"));
+  }
+  expect(out).toMatch(/^The largest of all \d+ digests, beside its budget of 800: [\d,]+ characters \(the \w+'s\) = \d+ within the budget/m);
+  expect(out).toContain("Every digest kept that bound, whatever the room held.");
+  expect(out).toMatch(/^ {7}librarian memory ingest "Webhook retries: the decision", from roundtable:webhook-retries#34$/m);
+  expect(out).toMatch(/^ {2}│ \[memory .*memory\.db\] hits 1–1 of 1 for "shadow mode gated decision"/m);
+  expect(out).toMatch(/^ {2}│ \[#1\] Webhook retries: the decision · roundtable:webhook-retries#34$/m);
+  expect(out).toMatch(/^ {2}│ {3}Decision: plan v2 with the per-shard nit/m);
+  expect(out).toMatch(/exited by itself [\d.]+ s after the last agent disconnected/);
+  expect(out).toMatch(/^Done in [\d.]+ s\./m);
+});

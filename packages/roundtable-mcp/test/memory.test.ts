@@ -1,0 +1,84 @@
+// The memory_* tools: listed with truthful annotations, the three empty answers through the real server over stdio
+// (the SDK's own Client), and writes refused unless the server runs --as librarian.
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { openMemory } from "@orphus/memory";
+import { MEMORY_MCP_TOOLS } from "../src/memory-tools.js";
+import { connectSdkStdio, endBroker, shortAgentDir } from "./support/stdio.js";
+
+async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ text: string; isError: boolean }> {
+  const result = (await client.callTool({ name, arguments: args })) as { content: { text: string }[]; isError?: boolean };
+  return { text: result.content[0]?.text ?? "", isError: result.isError === true };
+}
+
+test("the memory tools and their annotations", () => {
+  expect(MEMORY_MCP_TOOLS.map((t) => [t.name, t.annotations.readOnlyHint, t.annotations.destructiveHint])).toEqual([
+    ["memory_query", true, false],
+    ["memory_get", true, false],
+    ["memory_stats", true, false],
+    ["memory_ingest", false, true],
+    ["memory_forget", false, true],
+  ]);
+  for (const tool of MEMORY_MCP_TOOLS) {
+    expect(tool.annotations.openWorldHint).toBe(false);
+    expect(tool.inputSchema["properties"]).not.toHaveProperty("action");
+  }
+  expect(MEMORY_MCP_TOOLS.find((t) => t.name === "memory_query")?.inputSchema["required"]).toEqual(["query"]);
+});
+
+describe("over stdio", () => {
+  let agent: ReturnType<typeof shortAgentDir>;
+  let critic: { client: Client; stderr: () => string };
+  let librarian: { client: Client; stderr: () => string };
+
+  beforeAll(async () => {
+    agent = shortAgentDir();
+    [critic, librarian] = await Promise.all([connectSdkStdio("critic", agent.dir), connectSdkStdio("librarian", agent.dir)]);
+  });
+
+  afterAll(async () => {
+    await critic?.client.close();
+    await librarian?.client.close();
+    if (agent !== undefined) {
+      await endBroker(agent.dir);
+      agent.remove();
+    }
+  });
+
+  test("lists the memory tools after the roundtable ones", async () => {
+    const { tools } = await critic.client.listTools();
+    expect(tools.map((t) => t.name).slice(8)).toEqual(["memory_query", "memory_get", "memory_stats", "memory_ingest", "memory_forget"]);
+  });
+
+  test("missing, empty and no match are three different answers; writes need --as librarian", async () => {
+    const store = `${agent.dir}/memory/memory.db`;
+    const missing = await call(critic.client, "memory_query", { query: "release" });
+    expect(missing.isError).toBe(true);
+    expect(missing.text).toContain(`[memory ${store}] no memory store exists here (location from ORPHUS_CODING_AGENT_DIR)`);
+
+    const refused = await call(critic.client, "memory_ingest", { title: "t", body: "b" });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain('this session\'s role is "critic" (from option)');
+    expect(refused.text).toContain("--as librarian");
+
+    expect((await call(librarian.client, "memory_ingest", { title: "tmp", body: "soon gone", source: "tmp" })).isError).toBe(false);
+    expect((await call(librarian.client, "memory_forget", { source: "tmp" })).text).toContain("forgot 1 entry");
+    const empty = await call(critic.client, "memory_query", { query: "release" });
+    expect(empty.isError).toBe(true);
+    expect(empty.text).toContain("the memory store is empty");
+
+    await call(librarian.client, "memory_ingest", { title: "Release policy", body: "We release with changesets.", tags: ["release"] });
+    const none = await call(critic.client, "memory_query", { query: "kubernetes" });
+    expect(none).toEqual({ isError: false, text: expect.stringContaining('no entry matches "kubernetes" among 1 entry') });
+    const hits = await call(critic.client, "memory_query", { query: "changesets" });
+    expect(hits.text).toMatch(/^\[#\d+\] Release policy/m);
+    const stats = await call(critic.client, "memory_stats");
+    expect(stats.text).toContain("1 entry from 1 source");
+    const reader = openMemory({ env: { ORPHUS_CODING_AGENT_DIR: agent.dir } });
+    try {
+      expect(reader.path).toBe(store);
+    } finally {
+      reader.close();
+    }
+  });
+});

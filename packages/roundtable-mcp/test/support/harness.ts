@@ -1,0 +1,48 @@
+import { PassThrough } from "node:stream";
+import { runStdioServer } from "@orphus/roundtable-mcp";
+import { FakeToolClient } from "./fake-client.js";
+
+/** runStdioServer over in-memory pipes, with the fake client; the bin does the same over the process's stdio. */
+export function harness(argv: string[], env: NodeJS.ProcessEnv = {}, fake = new FakeToolClient("codex")) {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = "";
+  let err = "";
+  stdout.on("data", (chunk: Buffer) => (out += chunk.toString("utf8")));
+  stderr.on("data", (chunk: Buffer) => (err += chunk.toString("utf8")));
+  const created: { role: string; agentDir?: string }[] = [];
+  const exit = runStdioServer(argv, {
+    stdin,
+    stdout,
+    stderr,
+    env,
+    cwd: "/work/here",
+    createClient: (options) => {
+      created.push({ role: options.role, ...(options.agentDir === undefined ? {} : { agentDir: options.agentDir }) });
+      return fake;
+    },
+  });
+  const lines = (): unknown[] =>
+    out
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((line) => JSON.parse(line) as unknown);
+  const request = async (id: number, method: string, params: unknown = {}): Promise<Record<string, unknown>> => {
+    stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
+    for (;;) {
+      const reply = lines().find((line) => (line as { id?: unknown }).id === id);
+      if (reply !== undefined) return reply as Record<string, unknown>;
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  };
+  const initialize = async (): Promise<void> => {
+    await request(0, "initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "raw", version: "0" },
+    });
+    stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+  };
+  return { stdin, exit, fake, created, request, initialize, lines, out: () => out, err: () => err };
+}

@@ -1,0 +1,144 @@
+// The logic of `pnpm bench`: which benchmark files to run, how to run each in its own process, and the closing
+// line that names every missed figure. scripts/bench.ts is the command around it.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { BENCH_CPU_ENV, parseCpu, pinnedCommand } from "../../bench-support/cpu.js";
+import { RESULTS_FILE_ENV, type ReportedResult } from "../../bench-support/report.js";
+
+/** The one-line form, printed after a usage mistake. */
+export const BENCH_SYNOPSIS = "usage: pnpm bench [package ...] [--cpu N]";
+
+export const BENCH_USAGE =
+  `${BENCH_SYNOPSIS}\n` +
+  "  package   a folder under packages/ that has bench/*.bench.ts (default: every one)\n" +
+  "  --cpu N   run each benchmark process, and what it spawns, on CPU N (taskset -c N)\n";
+
+/** What the command line asked for. */
+export interface BenchArguments {
+  readonly packages: readonly string[];
+  readonly cpu?: number;
+  readonly help: boolean;
+}
+
+/** A command-line mistake: `pnpm bench` exits 2 with this message and the usage. */
+export class BenchUsageError extends Error {
+  override readonly name = "BenchUsageError";
+  readonly code = "ERR_BENCH_USAGE";
+}
+
+/** Parses `pnpm bench`'s arguments; throws BenchUsageError on an unknown option or a bad CPU. */
+export function parseBenchArguments(argv: readonly string[]): BenchArguments {
+  const packages: string[] = [];
+  let cpu: number | undefined;
+  let help = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === "--help" || arg === "-h") help = true;
+    else if (arg === "--cpu" || arg.startsWith("--cpu=")) {
+      const value = arg === "--cpu" ? argv[++i] : arg.slice("--cpu=".length);
+      if (value === undefined) throw new BenchUsageError("--cpu needs a CPU number, e.g. --cpu 0");
+      try {
+        cpu = parseCpu(value);
+      } catch (error) {
+        throw new BenchUsageError(`--cpu: ${(error as Error).message}`, { cause: error });
+      }
+    } else if (arg.startsWith("-")) throw new BenchUsageError(`unknown option ${JSON.stringify(arg.slice(0, 40))}`);
+    else packages.push(arg);
+  }
+  return { packages, help, ...(cpu === undefined ? {} : { cpu }) };
+}
+
+/** One benchmark file to run. */
+export interface BenchFile {
+  readonly packageName: string;
+  readonly file: string;
+  readonly path: string;
+}
+
+/** Every packages/<name>/bench/*.bench.ts of the selected packages; throws BenchUsageError for a name that has none. */
+export function selectBenchFiles(packagesDir: string, only: readonly string[]): BenchFile[] {
+  const all = readdirSync(packagesDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(packagesDir, entry.name, "package.json")))
+    .map((entry) => entry.name)
+    .sort();
+  const filesOf = (name: string): BenchFile[] => {
+    const dir = join(packagesDir, name, "bench");
+    if (!existsSync(dir)) return [];
+    return readdirSync(dir)
+      .filter((file) => file.endsWith(".bench.ts"))
+      .sort()
+      .map((file) => ({ packageName: name, file, path: join(dir, file) }));
+  };
+  const withBenchmarks = all.filter((name) => filesOf(name).length > 0);
+  for (const name of only) {
+    if (withBenchmarks.includes(name)) continue;
+    const known = `packages with benchmarks: ${withBenchmarks.join(", ")}`;
+    throw new BenchUsageError(
+      all.includes(name)
+        ? `${name} has no benchmarks (no bench/*.bench.ts); ${known}`
+        : `no package named ${JSON.stringify(name.slice(0, 60))}; ${known}`,
+    );
+  }
+  return (only.length === 0 ? withBenchmarks : withBenchmarks.filter((name) => only.includes(name))).flatMap(filesOf);
+}
+
+/** What one benchmark file did. */
+export interface FileOutcome {
+  readonly file: BenchFile;
+  readonly status: number | null;
+  readonly results: readonly ReportedResult[];
+}
+
+/** Runs one file in its own process with --expose-gc, workspace packages from source, pinned when `cpu` is set. */
+export function runBenchFile(
+  file: BenchFile,
+  env: NodeJS.ProcessEnv,
+  cpu: number | undefined,
+  stdio: "inherit" | "ignore" = "inherit",
+): FileOutcome {
+  const resultsDir = mkdtempSync(join(tmpdir(), "orphus-bench-results-"));
+  const resultsFile = join(resultsDir, "results.jsonl");
+  try {
+    const tsx = import.meta.resolve("tsx");
+    const { command, args } = pinnedCommand(
+      process.execPath,
+      ["--expose-gc", "--conditions=@orphus/source", "--import", tsx, file.path],
+      cpu,
+    );
+    const result = spawnSync(command, args, {
+      cwd: join(file.path, "..", ".."),
+      stdio,
+      env: {
+        ...env,
+        [RESULTS_FILE_ENV]: resultsFile,
+        ...(cpu === undefined ? {} : { [BENCH_CPU_ENV]: String(cpu) }),
+      },
+    });
+    const lines = existsSync(resultsFile) ? readFileSync(resultsFile, "utf8").split("\n").filter(Boolean) : [];
+    return { file, status: result.status, results: lines.map((line) => JSON.parse(line) as ReportedResult) };
+  } finally {
+    rmSync(resultsDir, { recursive: true, force: true });
+  }
+}
+
+/** The closing line: how many figures met their targets, and the name of every missed figure and failed file. */
+export function closingLine(outcomes: readonly FileOutcome[]): { line: string; ok: boolean } {
+  const results = outcomes.flatMap((outcome) => outcome.results);
+  const targeted = results.filter((result) => result.hasTarget);
+  const missed = targeted.filter((result) => !result.met).map((result) => result.name);
+  const failed = outcomes
+    .filter((outcome) => outcome.results.length === 0 || (outcome.status !== 0 && outcome.results.every((r) => r.met)))
+    .map((outcome) => {
+      const why = outcome.results.length === 0 ? "reported no figure" : "failed after reporting";
+      return `${outcome.file.packageName}/${outcome.file.file} (${why}, exit ${outcome.status ?? "by signal"})`;
+    });
+  const parts = [
+    `${results.length} figures from ${outcomes.length} files`,
+    `${targeted.length - missed.length} of ${targeted.length} targets met`,
+    missed.length === 0 ? "none missed" : `missed: ${missed.join(", ")}`,
+  ];
+  if (failed.length > 0) parts.push(`failed: ${failed.join(", ")}`);
+  return { line: `bench: ${parts.join("; ")}`, ok: missed.length === 0 && failed.length === 0 };
+}

@@ -1,0 +1,87 @@
+// What a registry page and an installer need from each published manifest, checked against the one statement of
+// where the project lives: the root package.json's "repository". Every package points at that repository (with its
+// own directory), its README there, and the repository's issues; every package promises the root's "engines".
+
+/** Where the project lives, as the root manifest states it. */
+export interface RepositoryHome {
+  /** The "repository.url" every manifest carries, e.g. git+https://github.com/orphus/roundtable.git. */
+  readonly gitUrl: string;
+  /** The web address READMEs link to, e.g. https://github.com/orphus/roundtable. */
+  readonly webUrl: string;
+}
+
+type Manifest = Record<string, unknown>;
+
+/** Reads the repository from the root manifest: a git+https GitHub URL ending in .git. */
+export function repositoryHome(root: Manifest): RepositoryHome {
+  const url = (root["repository"] as { url?: unknown } | undefined)?.url;
+  const match = typeof url === "string" ? /^git\+(https:\/\/github\.com\/[\w.-]+\/[\w.-]+)\.git$/.exec(url) : null;
+  if (match === null) {
+    throw new Error(
+      `the root package.json must state "repository": { "url": "git+https://github.com/<owner>/<name>.git" }, ` +
+        `got ${JSON.stringify(url)}`,
+    );
+  }
+  return { gitUrl: url as string, webUrl: match[1] as string };
+}
+
+/** The findings for one published package's manifest (packages/<dir>/package.json). */
+export function publishedMetadataFindings(manifest: Manifest, dir: string, root: Manifest): string[] {
+  const home = repositoryHome(root);
+  const findings: string[] = [];
+  const expect = (field: string, wanted: unknown): void => {
+    if (JSON.stringify(manifest[field]) !== JSON.stringify(wanted)) {
+      findings.push(`"${field}" must be ${JSON.stringify(wanted)}, got ${JSON.stringify(manifest[field])}`);
+    }
+  };
+  expect("repository", { type: "git", url: home.gitUrl, directory: `packages/${dir}` });
+  expect("homepage", `${home.webUrl}/tree/main/packages/${dir}#readme`);
+  expect("bugs", { url: `${home.webUrl}/issues` });
+  expect("license", root["license"]);
+  expect("engines", root["engines"]);
+  const keywords = manifest["keywords"];
+  if (!Array.isArray(keywords) || keywords.length < 3 || keywords.some((k) => typeof k !== "string" || !/^[a-z0-9-]+$/.test(k))) {
+    findings.push('"keywords" must list at least three lowercase words, so a registry search finds the package');
+  }
+  // `workspace:*` publishes the exact version, so a patch of one package would force a release of every dependent;
+  // the release rehearsal checks each published range is ^<version>. An optional peer is the exception: changesets
+  // bumps a dependent's major whenever a peer's new version leaves its range, and ^0.x leaves it at every minor, so
+  // an optional peer names the whole range it works with (the broker's Redis store: `>=0.0.0 <1.0.0`).
+  const optionalPeers = (manifest["peerDependenciesMeta"] as Record<string, { optional?: unknown }> | undefined) ?? {};
+  for (const field of INSTALLED_FIELDS) {
+    for (const [name, range] of Object.entries((manifest[field] as Record<string, string> | undefined) ?? {})) {
+      if (field === "peerDependencies" && optionalPeers[name]?.optional === true) continue;
+      if (range.startsWith("workspace:") && range !== "workspace:^") {
+        findings.push(`${field}.${name} is "${range}"; a package of the workspace is depended on as "workspace:^" (published as ^<version>)`);
+      }
+    }
+  }
+  const publishConfig = manifest["publishConfig"] as { provenance?: unknown; access?: unknown } | undefined;
+  if (publishConfig?.provenance !== true || publishConfig.access !== "public") {
+    findings.push('"publishConfig" must set "access": "public" and "provenance": true (the release workflow attests each tarball)');
+  }
+  return findings;
+}
+
+/** Dependency fields a consumer's installer reads. */
+const INSTALLED_FIELDS = ["dependencies", "optionalDependencies", "peerDependencies"] as const;
+
+/**
+ * Findings for a manifest as it is published (read back out of a packed tarball): no `workspace:` range an
+ * installer outside this workspace cannot resolve (`npm pack` leaves them in; `pnpm pack` rewrites them), and no
+ * source export condition.
+ */
+export function publishedManifestFindings(manifest: Manifest): string[] {
+  const findings: string[] = [];
+  for (const field of [...INSTALLED_FIELDS, "devDependencies"]) {
+    for (const [name, range] of Object.entries((manifest[field] as Record<string, string> | undefined) ?? {})) {
+      if (range.startsWith("workspace:")) {
+        findings.push(`${field}.${name} is "${range}", which no installer outside the workspace resolves (pack with pnpm pack)`);
+      }
+    }
+  }
+  if (JSON.stringify(manifest["exports"] ?? {}).includes('"@orphus/source"')) {
+    findings.push('exports still carry the "@orphus/source" condition, which points at src/ that is not published');
+  }
+  return findings;
+}
