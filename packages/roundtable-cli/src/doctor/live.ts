@@ -9,12 +9,13 @@ import {
   shownPath,
 } from "@orphus/roundtable-client";
 import { plural } from "../text.js";
-import { checkBrokerStore } from "./store.js";
+import { checkBrokerStore, isStoreRefusal } from "./store.js";
 import {
   brokerFull,
   ephemeralMembers,
   protocolMismatch,
   staleSocket,
+  storeUnavailable,
   unresponsiveBroker,
   type DoctorFinding,
 } from "./findings.js";
@@ -118,12 +119,20 @@ async function attemptLiveBroker(
     ];
     const stored = checkBrokerStore(status, store.description, store.source);
     notes.push(...stored.notes);
-    const { rooms } = await connection.request("rooms", {});
     const ephemeral: { room: string; roles: string[] }[] = [];
-    for (const room of rooms.slice(0, DOCTOR_MAX_ROOMS)) {
-      const { members } = await connection.request("members", { room: room.room });
-      const roles = members.filter((role) => SESSION_ROLE.test(role));
-      if (roles.length > 0) ephemeral.push({ room: room.room, roles });
+    try {
+      const { rooms } = await connection.request("rooms", {});
+      for (const room of rooms.slice(0, DOCTOR_MAX_ROOMS)) {
+        const { members } = await connection.request("members", { room: room.room });
+        const roles = members.filter((role) => SESSION_ROLE.test(role));
+        if (roles.length > 0) ephemeral.push({ room: room.room, roles });
+      }
+    } catch (error) {
+      // Status is the broker's own and always answers; rooms and members come from the store. A store that went
+      // away meanwhile (status had not noticed yet) is the finding, not a refusal of the doctor.
+      if (!isStoreRefusal(error)) throw error;
+      notes.push(`rooms not listed: ${error.message}`);
+      if (status.storeAvailable) stored.findings.push(storeUnavailable(status.pid, shownPath(status.store)));
     }
     const findings = [...stored.findings, ...(ephemeral.length === 0 ? [] : [ephemeralMembers(ephemeral)])];
     return { pid: hello.brokerPid, notes, findings };
