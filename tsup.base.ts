@@ -39,6 +39,11 @@ export function bundledProgramBuild(entry: Readonly<Record<string, string>>): Op
     minify: true,
     splitting: false,
     noExternal: [/./],
+    // CommonJS dependencies bundled into ESM (ioredis, when a test bundles the broker with its Redis store) call
+    // require() for Node's built-ins; esbuild's ESM output has no require of its own, so one is made here.
+    banner: {
+      js: 'import { createRequire as __bundleCreateRequire } from "node:module"; const require = __bundleCreateRequire(import.meta.url);',
+    },
     esbuildOptions(options) {
       options.conditions = ["@orphus/source"];
     },

@@ -4,6 +4,8 @@ import { defineConfig } from "vitest/config";
 
 // One project per package, discovered from the folder so a new package is tested without editing this file.
 // Workspace imports resolve to src/ through the "@orphus/source" export condition: no build before tests.
+// `pnpm test` needs nothing but Node: tests that need a redis-server live in test/redis/ and run under
+// `pnpm test:redis` (vitest.redis.config.ts); scenarios that run for seconds live in test/reliability/.
 const packagesDir = join(import.meta.dirname, "packages");
 const packageNames = readdirSync(packagesDir, { withFileTypes: true })
   .filter((entry) => entry.isDirectory() && existsSync(join(packagesDir, entry.name, "package.json")))
@@ -26,7 +28,7 @@ export default defineConfig({
           name,
           root: join(packagesDir, name),
           include: ["test/**/*.test.ts"],
-          exclude: ["test/reliability/**"],
+          exclude: ["test/reliability/**", "test/redis/**"],
         },
       })),
       // The repository's own tooling: the benchmark harness and runner, the release and lint scripts.

@@ -84,14 +84,17 @@ export function describeRoomStoreContract(harness: StoreHarness): void {
       }
     });
 
-    test("activity reaches the other brokers' subscribers, body-free, and never the broker that caused it", async () => {
+    test("activity reaches the brokers that hold a recipient, body-free, never the broker that caused it", async () => {
       const backend = await harness.open({});
       try {
-        const [a, b] = [await backend.store("a"), await backend.store("b")];
+        const [a, b, c] = [await backend.store("a"), await backend.store("b"), await backend.store("c")];
         const heardByA = listen(a);
         const heardByB = listen(b);
+        // c holds a role of no member: it hears nothing of the room.
+        await c.attach("cy");
+        const heardByC = listen(c);
+        await a.join("lobby", "ann");
         await b.join("hall", "bob");
-        await heardByA.waitFor(1);
         const joined = await a.join("hall", "ann");
         expect(joined).toMatchObject({ created: false, joined: true, members: ["ann", "bob"] });
         expect(sorted(joined.recipients)).toEqual(["ann", "bob"]);
@@ -105,9 +108,13 @@ export function describeRoomStoreContract(harness: StoreHarness): void {
           { type: "activity", kind: "leave", room: "hall", seq: 0, role: "ann", recipients: ["ann", "bob"] },
         ]);
         expect(JSON.stringify(events)).not.toContain("secret body");
-        expect(heardByA.events).toEqual([
-          { type: "activity", kind: "join", room: "hall", seq: 0, role: "bob", recipients: ["bob"] },
-        ]);
+        // bob's join reached nobody: a held no member of the hall then. a caused the rest.
+        await b.post("hall", "bob", "after ann left");
+        await b.join("lobby", "bob");
+        const [heard] = await heardByA.waitFor(1);
+        expect(heard).toMatchObject({ type: "activity", kind: "join", room: "lobby", role: "bob" });
+        expect(heardByA.events).toHaveLength(1);
+        expect(heardByC.events).toEqual([]);
       } finally {
         await backend.close();
       }
@@ -133,11 +140,13 @@ export function describeRoomStoreContract(harness: StoreHarness): void {
         expect(await a.members("none")).toBeUndefined();
         // b caused those departures, so only a would hear them; b's own subscriber hears nothing of its own.
         expect(heardByB.events).toEqual([]);
+        // a holds cy, a member of "one", so it hears bob leave when b closes.
+        await a.join("one", "cy");
         const heardByA = listen(a);
         await b.close();
         const [left] = await heardByA.waitFor(1);
-        expect(left).toEqual({ type: "activity", kind: "disconnect", room: "one", seq: 0, role: "bob", recipients: [] });
-        expect(await a.members("one")).toEqual([]);
+        expect(left).toEqual({ type: "activity", kind: "disconnect", room: "one", seq: 0, role: "bob", recipients: ["cy"] });
+        expect(await a.members("one")).toEqual(["cy"]);
         await expect(outcome(() => b.list("bob"))).resolves.toEqual({ code: "ERR_STORE_CLOSED" });
       } finally {
         await backend.close();
@@ -155,12 +164,19 @@ export function describeRoomStoreContract(harness: StoreHarness): void {
         const restarted = await backend.store("a2");
         const again = await restarted.post("keys", "ann", "once", { key: "k-1" });
         expect(again).toEqual({ seq: 1, postedAt: first.postedAt, replayed: true, recipients: [] });
-        // Scoped to the author: another role's equal key is another post (and it must be a member to post).
-        await expect(outcome(() => restarted.post("keys", "bob", "mine", { key: "k-1" }))).resolves.toEqual({
-          code: "ERR_NOT_MEMBER",
+        // A key names one post: another role's equal key, or the author's with other text, is refused, before
+        // membership is asked, and stores nothing.
+        await expect(outcome(() => restarted.post("keys", "bob", "once", { key: "k-1" }))).resolves.toEqual({
+          code: "ERR_POST_KEY_REUSED",
         });
+        await expect(outcome(() => restarted.post("keys", "ann", "twice", { key: "k-1" }))).resolves.toEqual({
+          code: "ERR_POST_KEY_REUSED",
+        });
+        await expect(
+          outcome(() => restarted.post("keys", "ann", "once", { key: "k-1", headline: "h" })),
+        ).resolves.toEqual({ code: "ERR_POST_KEY_REUSED" });
         await restarted.join("keys", "bob");
-        expect(await restarted.post("keys", "bob", "mine", { key: "k-1" })).toMatchObject({ seq: 2, replayed: false });
+        expect(await restarted.post("keys", "bob", "mine", { key: "k-2" })).toMatchObject({ seq: 2, replayed: false });
         await expect(outcome(() => restarted.post("keys", "bob", "x", { key: "" }))).resolves.toEqual({
           code: "ERR_POST_KEY_INVALID",
         });
@@ -242,8 +258,8 @@ interface ModelRoom {
   readonly cursors: Map<string, number>;
   /** Departed roles with a retained cursor, earliest departure first. */
   readonly departed: string[];
-  /** Author and key → the post it named, oldest first. */
-  readonly keys: Map<string, { seq: number; postedAt: number }>;
+  /** Key → the post it named, oldest first. */
+  readonly keys: Map<string, { author: string; seq: number; postedAt: number }>;
 }
 
 interface Model {
@@ -427,9 +443,14 @@ class Post extends StoreCommand {
       this.store(real).post(this.room, this.role, this.body, options),
     );
     const room = model.rooms.get(this.room);
-    const keyed = `${this.role}|${this.key ?? ""}`;
-    const earlier = this.key === undefined ? undefined : room?.keys.get(keyed);
-    if (earlier !== undefined) return expect(actual).toEqual({ ok: { ...earlier, replayed: true, recipients: [] } });
+    const earlier = this.key === undefined ? undefined : room?.keys.get(this.key);
+    if (room !== undefined && earlier !== undefined) {
+      // The same author's repeat, with the same text while the message is retained: the earlier post. Else a reuse.
+      const kept = retained(room).find((m) => m.seq === earlier.seq);
+      const same = earlier.author === this.role && (kept === undefined || (kept.body === this.body && kept.headline === this.headline));
+      if (!same) return expect(actual).toEqual({ code: "ERR_POST_KEY_REUSED" });
+      return expect(actual).toEqual({ ok: { seq: earlier.seq, postedAt: earlier.postedAt, replayed: true, recipients: [] } });
+    }
     if (room === undefined || !room.members.has(this.role)) return expect(actual).toEqual({ code: "ERR_NOT_MEMBER" });
     if (Buffer.byteLength(this.body) > MODEL_LIMITS.maxBodyBytes) return expect(actual).toEqual({ code: "ERR_BODY_TOO_LARGE" });
     if (this.headline !== undefined && Buffer.byteLength(this.headline) > MODEL_LIMITS.maxHeadlineBytes) {
@@ -442,7 +463,7 @@ class Post extends StoreCommand {
     room.all.push({ seq, author: this.role, body: this.body, ...(this.headline === undefined ? {} : { headline: this.headline }), postedAt });
     if (room.cursors.get(this.role) === seq - 1) room.cursors.set(this.role, seq);
     if (this.key !== undefined) {
-      room.keys.set(keyed, { seq, postedAt });
+      room.keys.set(this.key, { author: this.role, seq, postedAt });
       if (room.keys.size > MODEL_LIMITS.maxPostKeys) room.keys.delete(room.keys.keys().next().value as string);
     }
     expectSame(actual, { ok: { seq, postedAt, replayed: false, recipients: [...room.members] } });

@@ -44,9 +44,13 @@ export function publishedMetadataFindings(manifest: Manifest, dir: string, root:
     findings.push('"keywords" must list at least three lowercase words, so a registry search finds the package');
   }
   // `workspace:*` publishes the exact version, so a patch of one package would force a release of every dependent;
-  // the release rehearsal checks each published range is ^<version>.
+  // the release rehearsal checks each published range is ^<version>. An optional peer is the exception: changesets
+  // bumps a dependent's major whenever a peer's new version leaves its range, and ^0.x leaves it at every minor, so
+  // an optional peer names the whole range it works with (the broker's Redis store: `>=0.0.0 <1.0.0`).
+  const optionalPeers = (manifest["peerDependenciesMeta"] as Record<string, { optional?: unknown }> | undefined) ?? {};
   for (const field of INSTALLED_FIELDS) {
     for (const [name, range] of Object.entries((manifest[field] as Record<string, string> | undefined) ?? {})) {
+      if (field === "peerDependencies" && optionalPeers[name]?.optional === true) continue;
       if (range.startsWith("workspace:") && range !== "workspace:^") {
         findings.push(`${field}.${name} is "${range}"; a package of the workspace is depended on as "workspace:^" (published as ^<version>)`);
       }

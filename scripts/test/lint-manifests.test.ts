@@ -47,6 +47,15 @@ describe("the repository, stated once", () => {
       'peerDependencies.@orphus/digest is "workspace:~"; a package of the workspace is depended on as "workspace:^" (published as ^<version>)',
     ]);
   });
+  test("an optional peer names the whole range it works with, so a peer's minor release bumps no major", () => {
+    const manifest = read("packages/roundtable-broker/package.json");
+    expect(manifest["peerDependencies"]).toEqual({ "@orphus/rooms-redis": "workspace:>=0.0.0 <1.0.0" });
+    expect(publishedMetadataFindings(manifest, "roundtable-broker", rootManifest)).toEqual([]);
+    const required = { ...manifest, peerDependenciesMeta: {} };
+    expect(publishedMetadataFindings(required, "roundtable-broker", rootManifest)).toEqual([
+      'peerDependencies.@orphus/rooms-redis is "workspace:>=0.0.0 <1.0.0"; a package of the workspace is depended on as "workspace:^" (published as ^<version>)',
+    ]);
+  });
 });
 
 describe("a published manifest", () => {

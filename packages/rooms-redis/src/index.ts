@@ -2,7 +2,8 @@
  * @orphus/rooms-redis — a roundtable room store on Redis Streams, so brokers on several hosts share rooms. One
  * stream per room holds its ring (entry ID = seq, appended by one Lua script that allocates the seq and trims to the
  * capacity); cursors per role live in a hash, members per broker expire with its heartbeat, and other brokers'
- * activity arrives by blocking reads on a dedicated connection. A Redis that lost its data is detected by its epoch.
+ * activity arrives in its inbox, read by blocking reads on a dedicated connection. A Redis that lost its data is
+ * detected by its epoch.
  *
  * ```ts
  * import { openRedisRoomStore } from "@orphus/rooms-redis";

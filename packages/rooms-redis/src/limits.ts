@@ -10,7 +10,7 @@ export const DEFAULT_MEMBER_TTL_MS = 15_000;
 /** Default longest a blocking read of activity waits before it asks again, in ms. */
 export const DEFAULT_WATCH_BLOCK_MS = 5_000;
 
-/** Default number of entries kept per activity stream (approximately, as XADD MAXLEN ~ keeps them). */
+/** Default number of entries kept per broker inbox of activity (approximately, as XADD MAXLEN ~ keeps them). */
 export const DEFAULT_ACTIVITY_RETAINED = 256;
 
 /** Activity entries one blocking read takes at most. */

@@ -3,7 +3,7 @@
 // the ring's capacity), and no two brokers can interleave inside a join, a post or a departure.
 //
 // ARGV: 1 op, 2 key prefix, 3 epoch, 4 broker id, 5 capacity, 6 max rooms, 7 max members, 8 max retained cursors,
-// 9 max post keys, 10 activity entries kept per stream, 11 member TTL (ms), then the op's own arguments from 12.
+// 9 max post keys, 10 activity entries kept per inbox, 11 member TTL (ms), then the op's own arguments from 12.
 // Replies are arrays whose first element says how it went: "ok", "reset" (the epoch is not ours: the data was
 // lost), or a refusal ("not-member", "room-limit", "member-limit", "refused", "no-room"), or "replay" for a post key.
 //
@@ -23,14 +23,32 @@ local function R(room) return P .. 'room:' .. string.len(room) .. ':' .. room en
 local function ROLE(role) return P .. 'role:' .. string.len(role) .. ':' .. role end
 local function BROKER(b) return P .. 'broker:' .. string.len(b) .. ':' .. b end
 local function json_list(t) if #t == 0 then return '[]' end return cjson.encode(t) end
-local function last_id(stream)
-  local e = redis.call('XREVRANGE', stream, '+', '-', 'COUNT', 1)
-  if #e == 0 then return '0-0' end
-  return e[1][1]
+local function INBOX(b) return BROKER(b) .. ':inbox' end
+
+-- Broker b holds role (has an open connection of it); kept both ways, so activity finds the brokers of its recipients.
+local function hold(b, role)
+  redis.call('SADD', BROKER(b) .. ':roles', role)
+  redis.call('SADD', ROLE(role) .. ':brokers', b)
 end
+local function release(b, role)
+  redis.call('SREM', ROLE(role) .. ':brokers', b)
+  return redis.call('SREM', BROKER(b) .. ':roles', role)
+end
+
+-- Body-free activity goes to the inbox of every broker that holds a recipient, once each, except the broker whose
+-- call caused it (its call's result already named the recipients): a broker reads one stream, and only what it must
+-- deliver, and no broker wakes for its own posts.
 local function activity(room, kind, role, seq, cause, recipients)
-  redis.call('XADD', R(room) .. ':activity', 'MAXLEN', '~', activityMax, '*',
-    'k', kind, 'p', role, 's', seq, 'c', cause, 'to', json_list(recipients))
+  local to = json_list(recipients)
+  local sent = {}
+  for _, r in ipairs(recipients) do
+    for _, b in ipairs(redis.call('SMEMBERS', ROLE(r) .. ':brokers')) do
+      if b ~= cause and not sent[b] then
+        sent[b] = true
+        redis.call('XADD', INBOX(b), 'MAXLEN', '~', activityMax, '*', 'k', kind, 'r', room, 'p', role, 's', seq, 'to', to)
+      end
+    end
+  end
 end
 
 -- Takes role out of room: its cursor joins the departed (the earliest dropped past maxRetained); the others hear it.
@@ -51,8 +69,9 @@ end
 
 -- Whether role has an open connection on any broker whose heartbeat has not expired.
 local function present(role, now)
-  for _, b in ipairs(redis.call('ZRANGEBYSCORE', P .. 'brokers', now, '+inf')) do
-    if redis.call('SISMEMBER', BROKER(b) .. ':roles', role) == 1 then return true end
+  for _, b in ipairs(redis.call('SMEMBERS', ROLE(role) .. ':brokers')) do
+    local expiry = tonumber(redis.call('ZSCORE', P .. 'brokers', b))
+    if expiry ~= nil and expiry >= now then return true end
   end
   return false
 end
@@ -74,7 +93,8 @@ end
 local function drop_broker(b, cause, now)
   local key = BROKER(b) .. ':roles'
   local roles = redis.call('SMEMBERS', key)
-  redis.call('DEL', key, BROKER(b) .. ':wake')
+  for _, role in ipairs(roles) do redis.call('SREM', ROLE(role) .. ':brokers', b) end
+  redis.call('DEL', key, INBOX(b))
   redis.call('ZREM', P .. 'brokers', b)
   table.sort(roles)
   for _, role in ipairs(roles) do
@@ -85,7 +105,7 @@ end
 if op == 'open' then
   redis.call('HSETNX', P .. 'meta', 'epoch', epoch)
   redis.call('HSETNX', P .. 'meta', 'limits', ARGV[12])
-  return {'ok', redis.call('HGET', P .. 'meta', 'epoch'), redis.call('HGET', P .. 'meta', 'limits'), last_id(P .. 'joins')}
+  return {'ok', redis.call('HGET', P .. 'meta', 'epoch'), redis.call('HGET', P .. 'meta', 'limits')}
 end
 
 if op == 'recover' then
@@ -98,7 +118,7 @@ if op == 'recover' then
     redis.call('SADD', P .. 'rooms', room)
     if (tonumber(redis.call('HGET', R(room), 'seq')) or 0) < floor then redis.call('HSET', R(room), 'seq', floor) end
   end
-  return {'ok', redis.call('HGET', P .. 'meta', 'epoch'), last_id(P .. 'joins')}
+  return {'ok', redis.call('HGET', P .. 'meta', 'epoch')}
 end
 
 local found = redis.call('HGET', P .. 'meta', 'epoch')
@@ -113,7 +133,7 @@ if op == 'heartbeat' then
   local held = {}
   for i = 12, #ARGV do
     held[ARGV[i]] = true
-    redis.call('SADD', BROKER(B) .. ':roles', ARGV[i])
+    hold(B, ARGV[i])
   end
   local stale = {}
   for _, role in ipairs(redis.call('SMEMBERS', BROKER(B) .. ':roles')) do
@@ -121,7 +141,7 @@ if op == 'heartbeat' then
   end
   table.sort(stale)
   for _, role in ipairs(stale) do
-    redis.call('SREM', BROKER(B) .. ':roles', role)
+    release(B, role)
     if not present(role, now) then depart(role, '', {}) end
   end
   local expired = redis.call('ZRANGEBYSCORE', P .. 'brokers', '-inf', '(' .. now)
@@ -135,20 +155,14 @@ if op == 'close' then
 end
 
 if op == 'attach' then
-  local role = ARGV[12]
-  redis.call('SADD', BROKER(B) .. ':roles', role)
-  local out = {'ok'}
-  for _, room in ipairs(redis.call('SMEMBERS', ROLE(role) .. ':rooms')) do
-    table.insert(out, room)
-    table.insert(out, last_id(R(room) .. ':activity'))
-  end
-  return out
+  hold(B, ARGV[12])
+  return {'ok'}
 end
 
 if op == 'detach' then
   local role = ARGV[12]
   local out = {'ok'}
-  if redis.call('SREM', BROKER(B) .. ':roles', role) == 0 then return out end
+  if release(B, role) == 0 then return out end
   if present(role, now_ms()) then return out end
   depart(role, B, out)
   return out
@@ -165,9 +179,8 @@ if op == 'join' then
     redis.call('SADD', P .. 'rooms', room)
     redis.call('HSETNX', r, 'seq', 0)
   end
-  redis.call('SADD', BROKER(B) .. ':roles', role)
+  hold(B, role)
   local seq = tonumber(redis.call('HGET', r, 'seq'))
-  local since = last_id(r .. ':activity')
   if joined then
     redis.call('SADD', r .. ':members', role)
     redis.call('SADD', ROLE(role) .. ':rooms', room)
@@ -177,11 +190,8 @@ if op == 'join' then
     end
   end
   local members = redis.call('SMEMBERS', r .. ':members')
-  if joined then
-    redis.call('XADD', P .. 'joins', 'MAXLEN', '~', activityMax, '*',
-      'r', room, 'p', role, 'c', B, 'to', json_list(members))
-  end
-  local out = {'ok', created and 1 or 0, joined and 1 or 0, seq, tonumber(redis.call('HGET', r .. ':cursors', role)), since}
+  if joined then activity(room, 'join', role, 0, B, members) end
+  local out = {'ok', created and 1 or 0, joined and 1 or 0, seq, tonumber(redis.call('HGET', r .. ':cursors', role))}
   for _, m in ipairs(members) do table.insert(out, m) end
   return out
 end
@@ -223,11 +233,24 @@ local r = R(room)
 
 if op == 'post' then
   local key = ARGV[17]
-  local keyed = nil
   if key ~= '' then
-    keyed = string.len(role) .. ':' .. role .. key
-    local earlier = redis.call('HGET', r .. ':keys', keyed)
-    if earlier then return {'replay', earlier} end
+    -- seq:postedAt:author. A repeat by the same author with the same text (or of a message no longer retained)
+    -- answers with the earlier post; anything else is a reuse, refused: someone else's seq would be a lie.
+    local earlier = redis.call('HGET', r .. ':keys', key)
+    if earlier then
+      local seq, t, author = string.match(earlier, '^(%d+):(%d+):(.*)$')
+      if author ~= role then return {'key-reused', seq} end
+      local kept = redis.call('XRANGE', r .. ':log', seq .. '-0', seq .. '-0')
+      if #kept == 1 then
+        local body, headline = nil, ''
+        local fields = kept[1][2]
+        for i = 1, #fields, 2 do
+          if fields[i] == 'b' then body = fields[i + 1] elseif fields[i] == 'h' then headline = fields[i + 1] end
+        end
+        if body ~= ARGV[15] or headline ~= ARGV[16] then return {'key-reused', seq} end
+      end
+      return {'replay', seq .. ':' .. t}
+    end
   end
   if redis.call('SISMEMBER', r .. ':members', role) == 0 then return {'not-member'} end
   if refuse == '1' then return {'refused'} end
@@ -241,9 +264,9 @@ if op == 'post' then
     redis.call('XADD', r .. ':log', 'MAXLEN', capacity, seq .. '-0', 'a', role, 'b', body, 't', t, 'h', headline)
   end
   if tonumber(redis.call('HGET', r .. ':cursors', role)) == seq - 1 then redis.call('HSET', r .. ':cursors', role, seq) end
-  if keyed ~= nil and maxKeys > 0 then
-    redis.call('HSET', r .. ':keys', keyed, seq .. ':' .. t)
-    redis.call('RPUSH', r .. ':key-order', keyed)
+  if key ~= '' and maxKeys > 0 then
+    redis.call('HSET', r .. ':keys', key, seq .. ':' .. t .. ':' .. role)
+    redis.call('RPUSH', r .. ':key-order', key)
     if redis.call('LLEN', r .. ':key-order') > maxKeys then
       redis.call('HDEL', r .. ':keys', redis.call('LPOP', r .. ':key-order'))
     end

@@ -3,6 +3,7 @@ import type { ConnectionOptions } from "node:tls";
 import {
   MemberLimitError,
   NotMemberError,
+  PostKeyReusedError,
   RoomLimitError,
   StoreClosedError,
   StoreResetError,
@@ -39,7 +40,7 @@ import {
   DEFAULT_WATCH_BLOCK_MS,
   MAX_RECONNECT_DELAY_MS,
 } from "./limits.js";
-import { activityKey, joinsKey } from "./keys.js";
+import { inboxKey } from "./keys.js";
 import { positiveInteger } from "./options.js";
 import { STORE_SCRIPT } from "./script.js";
 import { parseStoreUrl, scrub, type StoreUrl } from "./url.js";
@@ -61,7 +62,7 @@ export interface RedisRoomStoreOptions extends RoomStoreOptions {
   readonly memberTtlMs?: number;
   /** Longest one blocking read of activity waits; default {@link DEFAULT_WATCH_BLOCK_MS}. */
   readonly watchBlockMs?: number;
-  /** Entries kept per activity stream; default {@link DEFAULT_ACTIVITY_RETAINED}. */
+  /** Entries kept per broker inbox of activity; default {@link DEFAULT_ACTIVITY_RETAINED}. */
   readonly activityRetained?: number;
   /** TLS options for `rediss://` (a CA, a client certificate); default Node's. */
   readonly tls?: ConnectionOptions;
@@ -201,8 +202,6 @@ export class RedisRoomStore implements RoomStore {
         keyPrefix: this.keyPrefix,
         brokerId,
         blockMs: settings.watchBlockMs,
-        isAttached: (role) => this.#attached.has(role),
-        wake: (key) => void this.#client.call("XADD", key, "MAXLEN", "1", "*", "w", "1").catch(() => undefined),
         hear: (activity) => {
           if (activity.kind === "post") this.#saw(activity.room, activity.seq);
           this.#emit(activity);
@@ -215,10 +214,9 @@ export class RedisRoomStore implements RoomStore {
   /** Takes up the epoch, checks the limits, registers this broker and starts its heartbeat. Called once by open. */
   async start(): Promise<void> {
     const proposed = randomBytes(8).toString("hex");
-    const [, epoch, limits, joinsId] = await this.#send("open", proposed, [this.#limitsJson]);
+    const [, epoch, limits] = await this.#send("open", proposed, [this.#limitsJson]);
     if (limits !== this.#limitsJson) throw new StoreLimitsMismatchError(this.description, this.#limitsJson, String(limits));
     this.#epoch = String(epoch);
-    this.#watcher.restart(String(joinsId));
     await this.#call("heartbeat", this.#held());
     this.#heartbeat = setInterval(() => void this.#beat(), this.#settings.heartbeatMs);
     this.#heartbeat.unref();
@@ -228,8 +226,7 @@ export class RedisRoomStore implements RoomStore {
     checkRoleName(role, this.limits.maxRoleNameBytes);
     // Held from now on, before the reply: a heartbeat sent meanwhile names exactly the roles this broker holds.
     this.#attached.add(role);
-    const reply = await this.#call("attach", [role]);
-    for (let i = 1; i + 1 < reply.length; i += 2) this.#watcher.watch(String(reply[i]), String(reply[i + 1]));
+    await this.#call("attach", [role]);
   }
 
   async detach(role: string): Promise<readonly StoreDeparture[]> {
@@ -257,10 +254,9 @@ export class RedisRoomStore implements RoomStore {
       if (left === 0) this.#joining.delete(role);
       else this.#joining.set(role, left);
     }
-    const [, created, joined, seq, cursor, since] = reply;
+    const [, created, joined, seq, cursor] = reply;
     this.#saw(room, Number(seq));
-    this.#watcher.watch(room, String(since));
-    const members = strings(reply, 6);
+    const members = strings(reply, 5);
     return {
       created: created === 1,
       joined: joined === 1,
@@ -296,6 +292,7 @@ export class RedisRoomStore implements RoomStore {
       const [seq, postedAt] = String(reply[1]).split(":").map(Number) as [number, number];
       return { seq, postedAt, replayed: true, recipients: [] };
     }
+    if (reply[0] === "key-reused") throw new PostKeyReusedError(room, key ?? "", Number(reply[1]));
     this.#refusal(reply, room, author, refused);
     const seq = Number(reply[1]);
     this.#saw(room, seq);
@@ -412,13 +409,13 @@ export class RedisRoomStore implements RoomStore {
   async #recover(lost: string): Promise<void> {
     const rooms = [...this.#known].map(([room, continuesAfter]) => ({ room, continuesAfter }));
     const floors = rooms.flatMap(({ room, continuesAfter }) => [room, String(continuesAfter)]);
-    const [, epoch, joinsId] = await this.#send("recover", lost, [
+    const [, epoch] = await this.#send("recover", lost, [
       randomBytes(8).toString("hex"),
       this.#limitsJson,
       ...floors,
     ]);
     this.#epoch = String(epoch);
-    this.#watcher.restart(String(joinsId));
+    this.#watcher.restart();
     this.#emit({ type: "reset", epoch: this.#epoch, rooms });
     await this.#call("heartbeat", this.#held()).catch(() => undefined);
   }
@@ -440,19 +437,11 @@ export class RedisRoomStore implements RoomStore {
       connectionName: "orphus-roundtable-watch",
     });
     connection.on("error", () => {});
-    // Where each stream stands now, asked on the command connection so the answer is ordered with this store's
-    // calls: a subscriber hears what happened after it subscribed, nothing from before.
-    const rooms = this.#watcher.rooms();
-    const pipeline = this.#client.pipeline();
-    pipeline.call("XREVRANGE", joinsKey(this.keyPrefix), "+", "-", "COUNT", "1");
-    for (const room of rooms) pipeline.call("XREVRANGE", activityKey(this.keyPrefix, room), "+", "-", "COUNT", "1");
-    pipeline
-      .exec()
-      .then((results) => {
-        const last = (i: number): string => ((results?.[i]?.[1] ?? []) as [string][])[0]?.[0] ?? "0-0";
-        if (results === null || results.some(([error]) => error !== null)) return undefined;
-        return { joins: last(0), rooms: new Map(rooms.map((room, i) => [room, last(i + 1)])) };
-      })
+    // Where the inbox stands now, asked on the command connection so the answer is ordered with this store's calls:
+    // a subscriber hears what happened after it subscribed, nothing from before.
+    this.#client
+      .call("XREVRANGE", inboxKey(this.keyPrefix, this.brokerId), "+", "-", "COUNT", "1")
+      .then((reply) => ((reply as [string][])[0]?.[0] ?? "0-0") as string | undefined)
       .catch(() => undefined)
       .then((from) => this.#watcher.start(connection, from));
   }

@@ -152,6 +152,25 @@ export class PostKeyInvalidError extends RoomsError {
 }
 
 /**
+ * A post named an idempotency key its room already holds for another post: another author's, or the same author's
+ * with other text while that message is still retained. Nothing was stored; `seq` is the post the key names.
+ */
+export class PostKeyReusedError extends RoomsError {
+  override readonly name = "PostKeyReusedError";
+  readonly code = "ERR_POST_KEY_REUSED";
+  constructor(
+    readonly roomName: string,
+    readonly key: string,
+    readonly seq: number,
+  ) {
+    super(
+      `Post key ${previewValue(key)} in room ${previewValue(roomName)} already names another post (#${seq}); ` +
+        "a key may be repeated only to retry the same post by the same author",
+    );
+  }
+}
+
+/**
  * A room store could not be reached, or did not answer within its timeout; the call may or may not have taken
  * effect (a post retried with the same key is stored once). `store` is the store's masked description.
  */

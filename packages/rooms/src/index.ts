@@ -65,6 +65,7 @@ export {
   PageLimitInvalidError,
   RoomsOptionError,
   PostKeyInvalidError,
+  PostKeyReusedError,
   StoreUnavailableError,
   StoreResetError,
   StoreClosedError,

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { checkPostKey, checkRoleName } from "./checks.js";
-import { NotMemberError, StoreClosedError } from "./errors.js";
+import { NotMemberError, PostKeyReusedError, StoreClosedError } from "./errors.js";
 import type { Clock } from "./options.js";
 import { RoomRegistry } from "./registry.js";
 import type { Room } from "./room.js";
@@ -26,8 +26,9 @@ export interface MemoryRoomStoreOptions extends RoomStoreOptions {
   readonly brokerId?: string;
 }
 
-/** A remembered post of an idempotency key. */
+/** A remembered post of an idempotency key: enough to answer a repeat, and to tell a repeat from a reuse. */
 interface KeyedPost {
+  readonly author: string;
   readonly seq: number;
   readonly postedAt: number;
 }
@@ -37,7 +38,7 @@ class MemorySpace {
   readonly registry: RoomRegistry;
   /** Role → the brokers it has an open connection on. */
   readonly presence = new Map<string, Set<string>>();
-  /** Room → post key (author and key) → the post it named, oldest first. */
+  /** Room → post key → the post it named, oldest first. */
   readonly postKeys = new Map<string, Map<string, KeyedPost>>();
   readonly stores = new Set<MemoryRoomStore>();
 
@@ -49,7 +50,10 @@ class MemorySpace {
     this.registry = new RoomRegistry({ ...limits, clock });
   }
 
-  /** Hands the activity to the subscribers of every store but `origin`, after the current call has returned. */
+  /**
+   * Hands the activity to the subscribers of every store but `origin` that holds one of its recipients (the others
+   * have nobody to tell), after the current call has returned.
+   */
   deliver(
     origin: MemoryRoomStore,
     kind: RoomActivity["kind"],
@@ -61,7 +65,9 @@ class MemorySpace {
     // A lone store (one broker: the usual case) has nobody to tell, and makes no event.
     if (this.stores.size < 2) return;
     const event: RoomActivity = { type: "activity", kind, room, seq, role, recipients };
-    for (const store of this.stores) if (store !== origin) store.hear(event);
+    for (const store of this.stores) {
+      if (store !== origin && recipients.some((role) => store.holds(role))) store.hear(event);
+    }
   }
 }
 
@@ -74,8 +80,8 @@ let joiningSpace: MemorySpace | undefined;
  * process); each peer hears the others' activity.
  */
 export class MemoryRoomStore implements RoomStore {
-  readonly kind = "memory";
-  readonly description = "memory";
+  readonly kind: string = "memory";
+  readonly description: string = "memory";
   readonly brokerId: string;
   readonly limits: RoomStoreLimits;
   readonly #space: MemorySpace;
@@ -147,20 +153,18 @@ export class MemoryRoomStore implements RoomStore {
     this.#open("post");
     const key = options?.key;
     let keys: Map<string, KeyedPost> | undefined;
-    let keyed: string | undefined;
     if (key !== undefined) {
       checkRoleName(author, this.limits.maxRoleNameBytes);
       checkPostKey(key);
-      // Scoped to the author, so one role's key never swallows another's post; asked before membership, so a retry
-      // after the role lost its membership still learns that its first attempt was stored.
-      keyed = `${author.length}:${author}${key}`;
+      // Asked before membership, so a retry after the role lost its membership still learns that its first attempt
+      // was stored.
       keys = this.#space.postKeys.get(name);
-      const earlier = keys?.get(keyed);
-      if (earlier !== undefined) return { seq: earlier.seq, postedAt: earlier.postedAt, replayed: true, recipients: [] };
+      const earlier = keys?.get(key);
+      if (earlier !== undefined) return this.#replay(name, key, earlier, author, body, options?.headline);
     }
     const room = this.#memberRoom(name, author);
     const { seq, postedAt } = room.post(author, body, options?.headline);
-    if (keyed !== undefined) this.#remember(name, keys, keyed, { seq, postedAt });
+    if (key !== undefined) this.#remember(name, keys, key, { author, seq, postedAt });
     const recipients = room.members();
     this.#space.deliver(this, "post", name, seq, author, recipients);
     return { seq, postedAt, replayed: false, recipients };
@@ -217,6 +221,11 @@ export class MemoryRoomStore implements RoomStore {
     return Promise.resolve();
   }
 
+  /** Whether `role` has an open connection on this broker (is attached here). */
+  holds(role: string): boolean {
+    return this.#attached.has(role);
+  }
+
   /** Queues `event` for this store's subscribers (called by the space for activity of another store). */
   hear(event: RoomStoreEvent): void {
     if (this.#listeners.size === 0) return;
@@ -251,11 +260,24 @@ export class MemoryRoomStore implements RoomStore {
     return departures;
   }
 
-  #remember(room: string, keys: Map<string, KeyedPost> | undefined, keyed: string, post: KeyedPost): void {
+  /**
+   * The answer to a key the room holds: the earlier post when it is the same author's and (while that message is
+   * retained) the same text; else PostKeyReusedError, since answering with someone else's seq would be a lie.
+   */
+  #replay(name: string, key: string, earlier: KeyedPost, author: string, body: string, headline?: string): StorePost {
+    const [retained] = (this.#space.registry.get(name) as Room).page(earlier.seq - 1, 1).messages;
+    const same =
+      earlier.author === author &&
+      (retained?.seq !== earlier.seq || (retained.body === body && retained.headline === headline));
+    if (!same) throw new PostKeyReusedError(name, key, earlier.seq);
+    return { seq: earlier.seq, postedAt: earlier.postedAt, replayed: true, recipients: [] };
+  }
+
+  #remember(room: string, keys: Map<string, KeyedPost> | undefined, key: string, post: KeyedPost): void {
     const { maxPostKeys } = this.limits;
     if (maxPostKeys === 0) return;
     if (keys === undefined) this.#space.postKeys.set(room, (keys = new Map()));
-    keys.set(keyed, post);
+    keys.set(key, post);
     if (keys.size > maxPostKeys) keys.delete(keys.keys().next().value as string);
   }
 

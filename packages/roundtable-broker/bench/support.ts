@@ -11,6 +11,8 @@ import { performance } from "node:perf_hooks";
 import { FrameDecoder, encodeFrame } from "@orphus/framing";
 import { applyPlacement, latencyPlacements, type Placement } from "../../../bench-support/cpu.js";
 import type { RatioReport } from "../../../bench-support/report.js";
+import { brokerSourceBinPath } from "@orphus/roundtable-broker";
+import { bundledProgramBuild } from "../../../tsup.base.js";
 import { bundleBrokerBin, bundleProgram } from "../test/bundle-bin.js";
 
 /** The body of every benchmark post (180 characters), so a post frame and its floor's frame are 228 bytes. */
@@ -92,6 +94,16 @@ export async function bundledFanOutBroker(cleanups: (() => void)[]): Promise<str
   return program;
 }
 
+/**
+ * Builds the bin with the Redis store bundled in (the published bin imports `@orphus/rooms-redis` from beside it,
+ * which a bundle in a temporary directory has not): the same code, resolved at build time. Removed by `cleanup`.
+ */
+export async function bundledBinWithRedisStore(cleanups: (() => void)[]): Promise<string> {
+  const bin = await bundleProgram("bin/broker", brokerSourceBinPath(), bundledProgramBuild({}));
+  cleanups.push(() => rmSync(dirname(dirname(bin)), { recursive: true, force: true }));
+  return bin;
+}
+
 /** Connects to `socketPath`, retrying every millisecond while nothing listens there yet. */
 export function connectWhenReady(socketPath: string): Promise<Socket> {
   return new Promise((resolve) => {
@@ -112,25 +124,41 @@ export function brokerSocket(agentDir: string): string {
   return join(agentDir, "roundtable", "broker.sock");
 }
 
-/** Spawns a broker program (the bin, or the fan-out entry) over `agentDir`; resolves once it accepts connections. */
-export async function spawnBroker(program: string, agentDir: string): Promise<ChildProcess> {
+/**
+ * Spawns a broker program (the bin, or the fan-out entry) over `agentDir`, with `env` added; resolves once it
+ * accepts connections.
+ */
+export async function spawnBroker(program: string, agentDir: string, env?: NodeJS.ProcessEnv): Promise<ChildProcess> {
   const args = program.endsWith("broker-entry.js")
     ? [program, agentDir]
     : [program, "--agent-dir", agentDir, "--idle-ms", "600000"];
-  const child = spawn(process.execPath, args, { stdio: "ignore" });
+  const child = spawn(process.execPath, args, { stdio: "ignore", env: { ...process.env, ...env } });
   (await connectWhenReady(brokerSocket(agentDir))).destroy();
   return child;
 }
 
-/** The floors: a raw echo, a framed JS echo (decodes and encodes), a raw forwarder (answers and forwards). */
-export type Floor = "echo" | "framed-echo" | "forwarder";
+/**
+ * The floors: a raw echo, a framed JS echo (decodes and encodes), a raw forwarder (answers and forwards), or another
+ * server of this folder run from source with its arguments after the socket (the Redis benchmark's EVALSHA proxy).
+ */
+export type Floor = "echo" | "framed-echo" | "forwarder" | { readonly program: string; readonly args: readonly string[] };
 
 /** Spawns a floor server on `socketPath`; resolves once it listens. */
 export async function spawnFloor(floor: Floor, socketPath: string): Promise<ChildProcess> {
+  const fromSource = (program: string, args: readonly string[] = []): string[] => [
+    "--conditions=@orphus/source",
+    "--import",
+    "tsx",
+    join(import.meta.dirname, program),
+    socketPath,
+    ...args,
+  ];
   const args =
-    floor === "framed-echo"
-      ? ["--conditions=@orphus/source", "--import", "tsx", join(import.meta.dirname, "framed-echo-server.ts"), socketPath]
-      : [join(import.meta.dirname, floor === "echo" ? "echo-server.mjs" : "forwarder-server.mjs"), socketPath];
+    typeof floor === "object"
+      ? fromSource(floor.program, floor.args)
+      : floor === "framed-echo"
+        ? fromSource("framed-echo-server.ts")
+        : [join(import.meta.dirname, floor === "echo" ? "echo-server.mjs" : "forwarder-server.mjs"), socketPath];
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
   await new Promise<void>((resolve) => child.stdout?.once("data", () => resolve()));
   return child;

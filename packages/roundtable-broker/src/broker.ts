@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type Server, type Socket } from "node:net";
 import { FrameTooLargeError, encodeFrame } from "@orphus/framing";
+import { isPromiseLike, type Awaitable, type RoomStore } from "@orphus/rooms";
 import {
   PROTOCOL_NAME,
   PROTOCOL_VERSION,
@@ -9,8 +10,10 @@ import {
   parseRequest,
   protocolMismatchMessage,
   readPeerProtocol,
+  wireCodeForPeer,
   type ErrorReply,
   type OkReply,
+  type Op,
   type ResultFor,
   type RoundtableRequest,
   type WireError,
@@ -30,7 +33,12 @@ import type { ProbeAnswer } from "./probe.js";
 import { registerBroker, removeRegistryEntry } from "./registry.js";
 import { RoomService } from "./service.js";
 import { releaseSocket, type SocketIdentity } from "./socket-file.js";
+import { openBrokerStore } from "./store.js";
+import { refusalFor, storeDescription } from "./store-refusal.js";
 import { BROKER_VERSION } from "./version.js";
+
+/** A request the room service serves: every op but hello, which the broker answers itself. */
+type ServedRequest = Exclude<RoundtableRequest, { op: "hello" }>;
 
 /** Why a broker closed. */
 export interface BrokerClosed {
@@ -44,6 +52,7 @@ export interface BrokerClosed {
 /** Counters of a running broker. */
 export interface BrokerStats {
   readonly connections: number;
+  /** Rooms this broker has served; on a shared store, other brokers may hold more (the rooms op lists them all). */
   readonly rooms: number;
   /** Pings dropped for slow readers since start. */
   readonly pingsDropped: number;
@@ -67,6 +76,8 @@ export interface Broker {
   readonly startedAt: number;
   /** This broker's entry in the registry of running brokers; undefined when it registers nowhere or could not. */
   readonly registryEntry: string | undefined;
+  /** Where its rooms are, every secret masked: "memory", or the store URL with its password masked. */
+  readonly store: string;
   /** Resolves once the broker has closed, for whatever reason; never rejects. */
   readonly closed: Promise<BrokerClosed>;
   /** Stops listening, removes its own socket file and pid file, closes every connection; resolves with `closed`. */
@@ -89,9 +100,12 @@ export type BrokerStart =
 /**
  * Starts the broker of `options.agentDir`, or stands down when one already answers there.
  *
- * Resolves `{ status: "listening", broker }` once the socket is claimed and the pid file written, or
- * `{ status: "stood-down" }` when a live broker holds the path (which is not an error: the caller's broker is
- * running). Throws BrokerOptionError, SocketPathTooLongError, BrokerDirectoryError, SocketPathOccupiedError or
+ * The room store is opened first (`options.store`; by default the memory store), so a broker configured for a
+ * store it cannot reach never claims the socket: it throws StoreOpenError within the store's timeout and never
+ * falls back to memory. Resolves `{ status: "listening", broker }` once the socket is claimed and the pid file
+ * written, or `{ status: "stood-down" }` when a live broker holds the path (which is not an error: the caller's
+ * broker is running; the store it opened is closed). Throws BrokerOptionError, StoreOpenError,
+ * StorePackageMissingError, SocketPathTooLongError, BrokerDirectoryError, SocketPathOccupiedError or
  * BrokerListenError.
  */
 export async function startBroker(options: BrokerOptions): Promise<BrokerStart> {
@@ -99,6 +113,16 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerStart> 
   const socketPath = brokerSocketPath(resolved.agentDir, resolved.platform);
   checkSocketPath(socketPath, resolved.platform);
   ensureBrokerDir(resolved.agentDir, resolved.platform);
+  const store = await openBrokerStore(resolved);
+  try {
+    return await claimAndListen(resolved, socketPath, store);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
+async function claimAndListen(resolved: ResolvedBrokerOptions, socketPath: string, store: RoomStore): Promise<BrokerStart> {
   const server = createServer();
   const claim = await claimSocket({
     server,
@@ -116,10 +140,11 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerStart> 
       reason: claim.reason,
       peerPid: claim.peer?.pid,
     });
+    await store.close();
     const stood = { status: "stood-down" as const, socketPath, reason: claim.reason };
     return claim.peer === undefined ? stood : { ...stood, peer: claim.peer };
   }
-  const broker = new RunningBroker(resolved, server, socketPath, claim.identity);
+  const broker = new RunningBroker(resolved, server, socketPath, claim.identity, store);
   return { status: "listening", broker };
 }
 
@@ -133,6 +158,8 @@ class RunningBroker implements Broker, ConnectionHost {
   readonly maxOutboundBytes: number;
   readonly pingDropBytes: number;
   readonly outbox = new Outbox();
+  readonly maxQueuedRequests: number;
+  readonly store: string;
   readonly #options: ResolvedBrokerOptions;
   readonly #server: Server;
   readonly #identity: SocketIdentity | undefined;
@@ -154,7 +181,8 @@ class RunningBroker implements Broker, ConnectionHost {
     options: ResolvedBrokerOptions,
     server: Server,
     readonly socketPath: string,
-    identity: SocketIdentity | undefined
+    identity: SocketIdentity | undefined,
+    store: RoomStore
   ) {
     this.#options = options;
     this.#server = server;
@@ -164,8 +192,10 @@ class RunningBroker implements Broker, ConnectionHost {
     this.maxFrameBytes = options.maxFrameBytes;
     this.maxOutboundBytes = options.maxOutboundBytes;
     this.pingDropBytes = options.pingDropBytes;
+    this.maxQueuedRequests = options.maxQueuedRequests;
+    this.store = storeDescription(store);
     this.#pidPath = brokerPidPath(options.agentDir, options.platform);
-    this.#service = new RoomService(options);
+    this.#service = new RoomService(store, options);
     this.#refusals = new FullRefusals({ maxConnections: options.maxConnections, brokerPid: this.pid, timers: options.timers });
     this.closed = new Promise((resolve) => (this.#resolveClosed = resolve));
     server.on("connection", (socket) => this.#accept(socket));
@@ -178,7 +208,7 @@ class RunningBroker implements Broker, ConnectionHost {
       instance: this.#instance,
     });
     this.registryEntry = this.#register();
-    options.logger.info("broker listening", { socketPath, pid: this.pid, version: BROKER_VERSION });
+    options.logger.info("broker listening", { socketPath, pid: this.pid, version: BROKER_VERSION, store: this.store });
     this.#stopPathWatch =
       identity === undefined
         ? () => undefined
@@ -215,6 +245,7 @@ class RunningBroker implements Broker, ConnectionHost {
         protocol: PROTOCOL_NAME,
         protocolVersion: PROTOCOL_VERSION,
         startedAt: Math.round(this.startedAt),
+        store: this.store,
       });
     } catch (error) {
       this.#options.logger.warn("running unregistered: the broker registry cannot be written", {
@@ -227,7 +258,7 @@ class RunningBroker implements Broker, ConnectionHost {
   stats(): BrokerStats {
     return {
       connections: this.#connections.size,
-      rooms: this.#service.registry.size,
+      rooms: this.#service.roomCount,
       pingsDropped: this.#service.pingsDropped(this.#connections),
       backpressureCloses: this.#backpressureCloses,
       framingCloses: this.#framingCloses,
@@ -324,7 +355,11 @@ class RunningBroker implements Broker, ConnectionHost {
 
   // --- requests ----------------------------------------------------------------------------------------------
 
-  onFrame(connection: BrokerConnection, value: unknown): void {
+  /**
+   * Serves one frame of a connection (which calls it for one frame at a time, in order). Answers a promise when the
+   * reply waits for the store; never rejects.
+   */
+  onFrame(connection: BrokerConnection, value: unknown): void | Promise<void> {
     if (this.#closing !== undefined) {
       this.#refuse(connection, idOf(value), undefined, {
         code: "ERR_SHUTTING_DOWN",
@@ -367,6 +402,7 @@ class RunningBroker implements Broker, ConnectionHost {
           role: request.role,
           brokerPid: this.pid,
           brokerVersion: BROKER_VERSION,
+          store: this.store,
         },
       });
       return;
@@ -379,43 +415,67 @@ class RunningBroker implements Broker, ConnectionHost {
       });
       return;
     }
+    // One path for every store: a synchronous answer (memory) is replied to at once and allocates no promise; a
+    // promise (Redis) is replied to when it settles, and the connection holds its later requests until then.
+    let result: Awaitable<ResultFor<Op>>;
     try {
-      this.#reply(connection, this.#dispatch(connection, role, request));
+      result = this.#dispatch(connection, role, request);
     } catch (error) {
-      if (error instanceof RefusalError) {
-        this.#refuse(connection, request.id, request.op, error.wire);
-        return;
-      }
-      const message = error instanceof Error ? error.message : String(error);
-      this.#options.logger.error("request failed", { op: request.op, connection: connection.id, error: message });
-      this.#refuse(connection, request.id, request.op, {
-        code: "ERR_INTERNAL",
-        message: clipMessage(`The broker failed on ${request.op}: ${message}`),
-      });
+      this.#fail(connection, request, error);
+      return;
+    }
+    if (!isPromiseLike(result)) {
+      this.#succeed(connection, request, result);
+      return;
+    }
+    return result.then(
+      (answer) => this.#succeed(connection, request, answer),
+      (error: unknown) => this.#fail(connection, request, error)
+    );
+  }
+
+  #dispatch(connection: BrokerConnection, role: string, request: ServedRequest): Awaitable<ResultFor<Op>> {
+    const service = this.#service;
+    switch (request.op) {
+      case "join":
+        return service.join(connection, role, request);
+      case "leave":
+        return service.leave(connection, role, request);
+      case "post":
+        return service.post(connection, role, request);
+      case "digest":
+        return service.digest(connection, role, request);
+      case "fetch":
+        return service.fetch(connection, role, request);
+      case "rooms":
+        return service.rooms(connection, role);
+      case "members":
+        return service.members(connection, role, request);
+      case "status":
+        return this.#status();
     }
   }
 
-  #dispatch(connection: BrokerConnection, role: string, request: Exclude<RoundtableRequest, { op: "hello" }>): OkReply {
-    const service = this.#service;
-    const { id } = request;
-    switch (request.op) {
-      case "join":
-        return { id, ok: true, op: "join", result: service.join(connection, role, request) };
-      case "leave":
-        return { id, ok: true, op: "leave", result: service.leave(connection, role, request) };
-      case "post":
-        return { id, ok: true, op: "post", result: service.post(connection, role, request) };
-      case "digest":
-        return { id, ok: true, op: "digest", result: service.digest(connection, role, request) };
-      case "fetch":
-        return { id, ok: true, op: "fetch", result: service.fetch(connection, role, request) };
-      case "rooms":
-        return { id, ok: true, op: "rooms", result: service.rooms(connection, role) };
-      case "members":
-        return { id, ok: true, op: "members", result: service.members(connection, role, request) };
-      case "status":
-        return { id, ok: true, op: "status", result: this.#status() };
+  #succeed(connection: BrokerConnection, request: ServedRequest, result: ResultFor<Op>): void {
+    this.#reply(connection, { id: request.id, ok: true, op: request.op, result } as OkReply);
+  }
+
+  /** Refuses a request that failed: a refusal as the store or the service worded it, else ERR_INTERNAL (logged). */
+  #fail(connection: BrokerConnection, request: ServedRequest, error: unknown): void {
+    const room = "room" in request ? request.room : "";
+    const wire = error instanceof RefusalError ? error.wire : refusalFor(error, room, request.op);
+    if (wire !== undefined) {
+      // A client older than the store's codes cannot parse them, and would close its connection over one.
+      const code = wireCodeForPeer(wire.code, connection.peerVersion);
+      this.#refuse(connection, request.id, request.op, code === wire.code ? wire : { ...wire, code });
+      return;
     }
+    const message = error instanceof Error ? error.message : String(error);
+    this.#options.logger.error("request failed", { op: request.op, connection: connection.id, error: message });
+    this.#refuse(connection, request.id, request.op, {
+      code: "ERR_INTERNAL",
+      message: clipMessage(`The broker failed on ${request.op}: ${message}`),
+    });
   }
 
   #status(): ResultFor<"status"> {
@@ -430,6 +490,8 @@ class RunningBroker implements Broker, ConnectionHost {
       connections: stats.connections,
       socketPath: this.socketPath,
       pingsDropped: stats.pingsDropped,
+      store: this.store,
+      storeAvailable: this.#service.storeAvailable,
     };
   }
 
@@ -509,7 +571,17 @@ class RunningBroker implements Broker, ConnectionHost {
       for (const connection of this.#connections) connection.destroy("shutdown");
       this.#refusals.destroyAll();
     });
-    this.#closing = closing.then((closed) => {
+    this.#closing = closing.then(async (closed) => {
+      // After the connections: their roles are detached, and the store lets go of whatever is left.
+      this.#service.stop();
+      try {
+        await this.#service.store.close();
+      } catch (error) {
+        this.#options.logger.warn("the room store did not close cleanly", {
+          store: this.store,
+          error: error instanceof Error ? error.message : String(error),
+        });
+      }
       this.#options.logger.info("broker closed", { reason, pid: this.pid });
       this.#resolveClosed(closed);
       if (this.#options.ownsProcess) process.exit(0);

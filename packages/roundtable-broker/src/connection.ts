@@ -21,15 +21,28 @@ export interface ConnectionHost {
   readonly pingDropBytes: number;
   /** Writes each connection's frames of a turn at its end. */
   readonly outbox: Outbox;
-  onFrame(connection: BrokerConnection, value: unknown): void;
+  /** Requests held while an earlier one of the same connection waits for the store; past it, reading pauses. */
+  readonly maxQueuedRequests: number;
+  /**
+   * Serves one frame, replying on the connection; answers a promise when the reply waits for the store. Must not
+   * reject: every failure is a refusal sent on the connection.
+   */
+  onFrame(connection: BrokerConnection, value: unknown): void | Promise<void>;
   onFramingError(connection: BrokerConnection, error: unknown): void;
   onBackpressure(connection: BrokerConnection, queuedBytes: number): void;
   onClose(connection: BrokerConnection): void;
 }
 
 /**
- * One client connection: its decoder, its role once it said hello, and its outbound queue. Rooms are joined by
- * the role, not the connection (RoomService).
+ * One client connection: its decoder, its role once it said hello, its requests in order, and its outbound queue.
+ * Rooms are joined by the role, not the connection (RoomService).
+ *
+ * Requests are served one at a time, in the order they arrived, so replies come in request order and each request
+ * sees what the ones before it did, whether the store answers at once (memory) or later (Redis). While a request
+ * waits for the store, the ones behind it wait in a queue; at `maxQueuedRequests` the socket stops being read until
+ * the queue drains to half, so a peer that pipelines without end meets TCP backpressure, not an unbounded queue
+ * (the frames of the one socket read under way still join it). Requests still queued when the connection closes
+ * are dropped unserved: nobody is left to hear their replies.
  *
  * Frames sent to a connection in one turn of the event loop are queued and leave in one write when the turn ends
  * (see Outbox), post events of one room merged for a version-2 peer. The outbound queue is that turn's queue plus
@@ -44,7 +57,10 @@ export class BrokerConnection {
   pingsDropped = 0;
   /** The pending hello timeout (a handle of the broker's injected timers) until the connection says hello. */
   helloTimer: unknown;
-  /** The protocol version the peer said hello with; 1 (no merged events) until it has. */
+  /**
+   * The protocol version the peer said hello with, which decides what it can parse (merged posts events, the
+   * reset event, the store's error codes); the oldest served, 1, until it has.
+   */
   peerVersion = OLDEST_PEER_VERSION;
   #closeReason: CloseReason | undefined;
   /** Frames and runs of posts queued this turn, in order; written together when the turn ends. */
@@ -53,13 +69,27 @@ export class BrokerConnection {
   #queuedBytes = 0;
   /** The open run of posts of each room: the next post of that room joins it. */
   readonly #runs = new Map<string, PostRun>();
+  /** Frames that arrived while a request of this connection was waiting for the store, oldest first. */
+  readonly #waiting: unknown[] = [];
+  /** A request of this connection is waiting for the store. */
+  #busy = false;
+  #paused = false;
 
   constructor(readonly id: number, readonly socket: Socket, private readonly host: ConnectionHost) {
     attachFrameDecoder(
       socket,
       {
         onFrame: (value) => {
-          if (this.#closeReason === undefined) host.onFrame(this, value);
+          if (this.#closeReason !== undefined) return;
+          if (!this.#busy) {
+            this.#serve(value);
+            return;
+          }
+          this.#waiting.push(value);
+          if (!this.#paused && this.#waiting.length >= host.maxQueuedRequests) {
+            this.#paused = true;
+            socket.pause();
+          }
         },
         onError: (error) => {
           // The frames before the bad one were answered: their replies leave before the stream is destroyed.
@@ -74,9 +104,34 @@ export class BrokerConnection {
     socket.on("error", () => {});
     socket.on("close", () => {
       this.#closeReason ??= "peer";
+      this.#waiting.length = 0;
       host.onClose(this);
     });
   }
+
+  /** Requests waiting behind one that waits for the store. */
+  get queuedRequests(): number {
+    return this.#waiting.length;
+  }
+
+  #serve(value: unknown): void {
+    const served = this.host.onFrame(this, value);
+    if (served === undefined) return;
+    this.#busy = true;
+    served.then(this.#next, this.#next);
+  }
+
+  /** The request that waited for the store was answered: serve the queue until one waits again, or it is empty. */
+  readonly #next = (): void => {
+    this.#busy = false;
+    while (!this.#busy && this.#waiting.length > 0 && this.#closeReason === undefined) {
+      this.#serve(this.#waiting.shift());
+    }
+    if (this.#paused && this.#waiting.length <= this.host.maxQueuedRequests / 2 && this.#closeReason === undefined) {
+      this.#paused = false;
+      this.socket.resume();
+    }
+  };
 
   /** Why the connection is closing or closed; undefined while it is open. */
   get closeReason(): CloseReason | undefined {
@@ -113,11 +168,12 @@ export class BrokerConnection {
       this.pingsDropped++;
       return false;
     }
-    if (!notice.mergeable || !readsPostsEvents(this.peerVersion)) {
+    const { event } = notice;
+    if (event.event !== "post" || !readsPostsEvents(this.peerVersion)) {
       this.#queueFrame(notice.frame);
       return true;
     }
-    const room = notice.event.room;
+    const room = event.room;
     const run = this.#runs.get(room);
     if (run !== undefined) {
       const before = run.bytes;

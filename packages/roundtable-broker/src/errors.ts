@@ -172,6 +172,58 @@ export class BrokerOptionError extends BrokerError {
   }
 }
 
+/**
+ * The room store setting cannot be used: a password on the command line (`--store`), a password from two places, a
+ * password file that cannot be read, is empty or too large, or a value that is neither `memory` nor a Redis URL.
+ * Never quotes a password. The bin prints it and exits with code 2.
+ */
+export class StoreSettingError extends BrokerError {
+  override readonly name = "StoreSettingError";
+  readonly code = "ERR_STORE_SETTING_INVALID";
+  constructor(readonly setting: string, problem: string, options?: { cause?: unknown }) {
+    super(`Invalid room store setting (${setting}): ${problem}`, options);
+  }
+}
+
+/**
+ * The room store the broker was configured for cannot be opened: the store is unreachable within its timeout
+ * (`storeCode` ERR_STORE_UNAVAILABLE), refuses the credentials, holds rooms with other limits
+ * (ERR_STORE_LIMITS_MISMATCH), or its URL is invalid. The broker does not start, and never falls back to memory.
+ */
+export class StoreOpenError extends BrokerError {
+  override readonly name = "StoreOpenError";
+  readonly code = "ERR_BROKER_STORE_OPEN_FAILED";
+  constructor(
+    readonly store: string,
+    readonly storeCode: string | undefined,
+    detail: string,
+    options?: { cause?: unknown }
+  ) {
+    super(
+      `Cannot open the room store ${store}${storeCode === undefined ? "" : ` (${storeCode})`}: ${detail}. The ` +
+        "broker does not start, and does not fall back to memory: fix the store or its setting " +
+        "(ORPHUS_ROUNDTABLE_STORE, --store), or set it to memory",
+      options
+    );
+  }
+}
+
+/**
+ * A Redis store was asked for, but `@orphus/rooms-redis` (an optional peer dependency of the broker, so that the
+ * default install carries no Redis client) is not installed beside the broker.
+ */
+export class StorePackageMissingError extends BrokerError {
+  override readonly name = "StorePackageMissingError";
+  readonly code = "ERR_STORE_PACKAGE_MISSING";
+  constructor(readonly store: string, options?: { cause?: unknown }) {
+    super(
+      `The room store ${store} needs the package @orphus/rooms-redis, which is not installed beside ` +
+        "@orphus/roundtable-broker; install it there (npm install @orphus/rooms-redis), or set the store to memory",
+      options
+    );
+  }
+}
+
 /** The bin was given arguments it cannot use; it prints the message and exits with code 2. */
 export class BrokerArgumentsError extends BrokerError {
   override readonly name = "BrokerArgumentsError";

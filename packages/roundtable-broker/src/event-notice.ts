@@ -18,11 +18,6 @@ export class EventNotice {
     this.#maxFrameBytes = maxFrameBytes;
   }
 
-  /** True for a post event: one a version-2 connection may get merged with others of its room. */
-  get mergeable(): boolean {
-    return this.event.event === "post";
-  }
-
   /** The event's own frame, shared by every connection that gets it alone. */
   get frame(): Buffer {
     this.#frame ??= encodeFrame(this.event, { maxFrameBytes: this.#maxFrameBytes });

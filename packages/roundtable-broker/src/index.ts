@@ -45,6 +45,14 @@ export {
   readBrokerRegistry,
 } from "./registry.js";
 export { ensureBrokerDir } from "./private-dir.js";
+export {
+  STORE_ENV,
+  STORE_PASSWORD_FILE_ENV,
+  MEMORY_STORE,
+  resolveStoreSetting,
+  describeStoreSetting,
+  sameStore,
+} from "./store-setting.js";
 export { readPidFilePid } from "./pidfile.js";
 export { brokerBinPath, brokerSourceBinPath, brokerCommand, runningFromSource } from "./bin-path.js";
 export { createFileLogger, silentLogger, formatLogLine } from "./log.js";
@@ -60,6 +68,8 @@ export {
   DEFAULT_MAX_FETCH_BYTES,
   DEFAULT_MAX_LOG_BYTES,
   DEFAULT_PATH_CHECK_MS,
+  DEFAULT_MAX_QUEUED_REQUESTS,
+  MAX_STORE_PASSWORD_FILE_BYTES,
   FULL_REFUSAL_WAIT_MS,
   MAX_PENDING_REFUSALS,
   REFUSAL_MAX_FRAME_BYTES,
@@ -83,6 +93,9 @@ export {
   BrokerListenError,
   BrokerOptionError,
   BrokerArgumentsError,
+  StoreSettingError,
+  StoreOpenError,
+  StorePackageMissingError,
 } from "./errors.js";
 export type { Broker, BrokerStart, BrokerClosed, BrokerStats } from "./broker.js";
 export type { BrokerOptions, BrokerTimers, TimerHandle } from "./options.js";
@@ -92,3 +105,4 @@ export type { ProbeResult, ProbeAnswer } from "./probe.js";
 export type { PidFileContents } from "./pidfile.js";
 export type { ClaimHooks } from "./reclaim.js";
 export type { RegistryEntry, RegisteredBroker, RegistryListing } from "./registry.js";
+export type { StoreSetting, StoreSettingInput } from "./store-setting.js";

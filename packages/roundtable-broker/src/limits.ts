@@ -46,6 +46,15 @@ export const MAX_REGISTRY_ENTRIES = 256;
 /** Largest registry entry file read, in bytes; a larger file is reported as invalid and not parsed. */
 export const MAX_REGISTRY_ENTRY_BYTES = 4096;
 
+/**
+ * Default number of requests of one connection held while an earlier one waits for the store (a Redis round trip);
+ * past it the broker stops reading that connection until they drain to half. The memory store never makes one wait.
+ */
+export const DEFAULT_MAX_QUEUED_REQUESTS = 64;
+
+/** Largest file the bin reads a store password from, in bytes. */
+export const MAX_STORE_PASSWORD_FILE_BYTES = 4096;
+
 /** Default pause between a running broker's checks that its socket path still names its own socket. */
 export const DEFAULT_PATH_CHECK_MS = 1000;
 

@@ -4,6 +4,7 @@ import {
   DEFAULT_MAX_MEMBERS,
   DEFAULT_MAX_ROOMS,
   DEFAULT_RING_CAPACITY,
+  type RoomStore,
 } from "@orphus/rooms";
 import { IDEMPOTENCY_KEY_WINDOW } from "@orphus/roundtable-protocol";
 import { BrokerOptionError } from "./errors.js";
@@ -14,6 +15,7 @@ import {
   DEFAULT_MAX_FETCH_BYTES,
   DEFAULT_BROKER_MAX_FRAME_BYTES,
   DEFAULT_MAX_OUTBOUND_BYTES,
+  DEFAULT_MAX_QUEUED_REQUESTS,
   DEFAULT_PATH_CHECK_MS,
   DEFAULT_PING_DROP_BYTES,
   DEFAULT_PROBE_TIMEOUT_MS,
@@ -21,6 +23,7 @@ import {
 import { silentLogger, type BrokerLogger } from "./log.js";
 import type { ClaimHooks } from "./reclaim.js";
 import { resolveRegistryDir } from "./registry.js";
+import { checkStoreOption } from "./store-setting.js";
 
 /** A timer handle as the injected timers return it. */
 export type TimerHandle = unknown;
@@ -79,6 +82,19 @@ export interface BrokerOptions {
   readonly postKeyWindow?: number;
   /** Pause between checks that the socket path still names this broker's socket; default {@link DEFAULT_PATH_CHECK_MS}. */
   readonly pathCheckMs?: number;
+  /**
+   * Where the rooms are kept. `"memory"` (the default): this process's memory, gone with it. A `redis://` or
+   * `rediss://` URL: a Redis shared with the brokers of other hosts, through `@orphus/rooms-redis` (an optional peer
+   * dependency, loaded only then); the URL may carry an ACL user and password, so take it from the environment or a
+   * file (`resolveStoreSetting`), never from a command line. Or an opened `RoomStore`, whose limits then apply
+   * (the room-limit options must be left out). The broker closes its store when it closes.
+   */
+  readonly store?: string | RoomStore;
+  /**
+   * Requests of one connection held while an earlier one waits for the store; past it the connection is not read
+   * until they drain. Default {@link DEFAULT_MAX_QUEUED_REQUESTS}.
+   */
+  readonly maxQueuedRequests?: number;
   /** For tests: called at the points of claiming the socket path where another broker may interleave. */
   readonly claimHooks?: ClaimHooks;
   /** Epoch milliseconds, for message times and uptime; default `Date.now`. */
@@ -111,6 +127,8 @@ export interface ResolvedBrokerOptions {
   readonly roomCapacity: number;
   readonly postKeyWindow: number;
   readonly pathCheckMs: number;
+  readonly store: string | RoomStore;
+  readonly maxQueuedRequests: number;
   readonly claimHooks: ClaimHooks | undefined;
   readonly clock: () => number;
   readonly timers: BrokerTimers;
@@ -173,6 +191,8 @@ export function resolveBrokerOptions(options: BrokerOptions): ResolvedBrokerOpti
     roomCapacity: integer("roomCapacity", options.roomCapacity, DEFAULT_RING_CAPACITY, 1),
     postKeyWindow: integer("postKeyWindow", options.postKeyWindow, IDEMPOTENCY_KEY_WINDOW, 0, 1_000_000),
     pathCheckMs: integer("pathCheckMs", options.pathCheckMs, DEFAULT_PATH_CHECK_MS, 1, 2 ** 31 - 1),
+    store: checkStoreOption(options),
+    maxQueuedRequests: integer("maxQueuedRequests", options.maxQueuedRequests, DEFAULT_MAX_QUEUED_REQUESTS, 1, 1_000_000),
     claimHooks: options.claimHooks,
     clock: options.clock ?? Date.now,
     timers: options.timers ?? defaultTimers,

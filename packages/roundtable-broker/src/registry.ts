@@ -28,6 +28,11 @@ export interface RegistryEntry {
   readonly protocolVersion: number;
   /** Epoch milliseconds. */
   readonly startedAt: number;
+  /**
+   * Where the broker keeps its rooms, masked: "memory", or a store URL with its password masked. Absent from the
+   * entries of brokers older than room stores, which kept their rooms in memory.
+   */
+  readonly store?: string;
 }
 
 /** An entry as read back, with the file it came from. */
@@ -55,6 +60,7 @@ const entrySchema = z.object({
   protocol: z.string().max(64),
   protocolVersion: z.number().int().min(0),
   startedAt: z.number().int().min(0),
+  store: z.string().max(1024).optional(),
 });
 
 /**

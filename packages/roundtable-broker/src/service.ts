@@ -1,118 +1,64 @@
 import { renderDigest } from "@orphus/digest";
-import {
-  BodyTooLargeError,
-  HeadlineTooLargeError,
-  MemberLimitError,
-  NotMemberError,
-  RoleNameInvalidError,
-  RoomLimitError,
-  RoomNameInvalidError,
-  RoomRegistry,
-  type Room,
-} from "@orphus/rooms";
+import { andThen, isPromiseLike, type Awaitable, type RoomActivity, type RoomStore, type RoomStoreEvent } from "@orphus/rooms";
 import {
   DEFAULT_DIGEST_BUDGET,
   DEFAULT_FETCH_LIMIT,
-  ROOM_NAME_PATTERN,
-  notMemberMessage,
+  STORE_WIRE_VERSION,
   type RequestFor,
   type ResultFor,
   type RoundtableEvent,
-  type WireError,
 } from "@orphus/roundtable-protocol";
 import type { BrokerConnection } from "./connection.js";
 import { RefusalError } from "./errors.js";
 import { EventNotice } from "./event-notice.js";
 import { cutFetchPage, fetchCharCap } from "./fetch-page.js";
-import { PostKeys } from "./post-keys.js";
+import type { BrokerLogger } from "./log.js";
+import { storeDescription } from "./store-refusal.js";
 
-/** Limits the room service applies. */
+/** What the room service needs besides its store. */
 export interface RoomServiceOptions {
-  readonly maxRooms: number;
-  readonly maxMembers: number;
-  readonly maxBodyBytes: number;
-  readonly maxHeadlineBytes: number;
-  readonly roomCapacity: number;
   readonly maxFetchBytes: number;
   readonly maxFrameBytes: number;
-  readonly clock: () => number;
-  /** Keyed posts per room whose idempotency keys are remembered. */
-  readonly postKeyWindow: number;
-}
-
-/** Turns a rooms failure into the refusal the wire carries; undefined for anything else (a bug: ERR_INTERNAL). */
-function refusalFor(error: unknown, room: string): WireError | undefined {
-  if (error instanceof NotMemberError) {
-    return { code: "ERR_NOT_MEMBER", message: notMemberMessage(room), details: { room } };
-  }
-  if (error instanceof RoomNameInvalidError) {
-    return { code: "ERR_INVALID_ROOM_NAME", message: error.message, details: { pattern: error.pattern.source } };
-  }
-  if (error instanceof RoomLimitError) {
-    return { code: "ERR_TOO_MANY_ROOMS", message: error.message, details: { maxRooms: error.maxRooms } };
-  }
-  if (error instanceof MemberLimitError) {
-    return { code: "ERR_TOO_MANY_MEMBERS", message: error.message, details: { maxMembers: error.maxMembers } };
-  }
-  if (error instanceof BodyTooLargeError) {
-    return {
-      code: "ERR_BODY_TOO_LARGE",
-      message: error.message,
-      details: { bytes: error.bytes, maxBodyBytes: error.maxBytes },
-    };
-  }
-  if (error instanceof HeadlineTooLargeError) {
-    return {
-      code: "ERR_HEADLINE_TOO_LARGE",
-      message: error.message,
-      details: { bytes: error.bytes, maxHeadlineBytes: error.maxBytes },
-    };
-  }
-  if (error instanceof RoleNameInvalidError) return { code: "ERR_INVALID_ROLE_NAME", message: error.message };
-  return undefined;
-}
-
-/** Runs `action`, turning a rooms failure about `room` into a RefusalError. */
-function refusing<T>(room: string, action: () => T): T {
-  try {
-    return action();
-  } catch (error) {
-    const wire = refusalFor(error, room);
-    throw wire === undefined ? error : new RefusalError(wire);
-  }
+  readonly logger: BrokerLogger;
 }
 
 /**
- * The rooms of one broker and the open connections of each role: runs every room op for a connection that said
- * hello, and pushes events to the members' connections. Rooms are never removed (their sequence numbers must not
- * restart).
+ * The rooms of one broker, held by its {@link RoomStore}, and the open connections of each role: runs every room op
+ * for a connection that said hello, and pushes events to the members' connections. One code path for every store:
+ * each op chains the store's answer with `andThen`, so the memory store (synchronous) pays no promise, and the
+ * Redis store's answers arrive when they do. Failures are the store's errors, turned into wire refusals by the
+ * broker (`store-refusal.ts`).
  *
- * Membership belongs to the role (docs/protocol.md, "Membership"): a role is a member of a room from a join by any of
- * its connections until a leave by any of them, or until its last connection closes. So each role is joined to a
- * room under one seat, its own name, whichever connection asks, and `registry.dropConnection(role)` takes it out of
- * every room when its last connection goes. Events go to every connection of every member role except the one whose
- * request caused them.
+ * Membership belongs to the role (docs/protocol.md, "Membership"): the store holds it, the service attaches a role
+ * on its first connection here and detaches it when the last one closes. Events go to every local connection of
+ * every recipient role the store names, except the connection whose request caused them; the store's `activity`
+ * (what other brokers on a shared store did) goes to the local connections of its recipients.
  */
 export class RoomService {
-  readonly registry: RoomRegistry;
   /** Open connections that said hello, by role; a role is present while it has at least one. */
   readonly #connections = new Map<string, Set<BrokerConnection>>();
-  readonly #postKeys: PostKeys;
+  /** Rooms this broker has served; a shared store may hold more. */
+  readonly #rooms = new Set<string>();
+  readonly #unsubscribe: () => void;
   /** Pings dropped by connections that have since closed, so the total survives them. */
   #droppedByClosed = 0;
+  #storeAvailable = true;
 
-  constructor(private readonly options: RoomServiceOptions) {
-    this.registry = new RoomRegistry({
-      maxRooms: options.maxRooms,
-      maxMembers: options.maxMembers,
-      maxBodyBytes: options.maxBodyBytes,
-      maxHeadlineBytes: options.maxHeadlineBytes,
-      capacity: options.roomCapacity,
-      clock: options.clock,
-      // The protocol's pattern, so the broker and every caller that checks a room name first agree.
-      roomNamePattern: ROOM_NAME_PATTERN,
-    });
-    this.#postKeys = new PostKeys(options.postKeyWindow);
+  constructor(
+    readonly store: RoomStore,
+    private readonly options: RoomServiceOptions,
+  ) {
+    this.#unsubscribe = store.subscribe((event) => this.#heard(event));
+  }
+
+  /** Rooms this broker has served (joined or listed through it). */
+  get roomCount(): number {
+    return this.#rooms.size;
+  }
+
+  /** False between the store's `unavailable` and `available` events. */
+  get storeAvailable(): boolean {
+    return this.#storeAvailable;
   }
 
   /** Pings dropped for slow readers since start. */
@@ -122,111 +68,123 @@ export class RoomService {
     return total;
   }
 
-  /** Counts a connection that said hello as `role` among the role's connections: it now speaks for the role. */
+  /**
+   * Counts a connection that said hello as `role` among the role's connections: it now speaks for the role. The
+   * role's first connection attaches it to the store; that is not waited for (hello answers at once, even while the
+   * store is away), and a failure is only logged, since the store's heartbeat names every role this broker holds.
+   */
   attach(connection: BrokerConnection, role: string): void {
     let connections = this.#connections.get(role);
     if (connections === undefined) this.#connections.set(role, (connections = new Set()));
     connections.add(connection);
+    if (connections.size > 1) return;
+    this.#background("attach", role, () => this.store.attach(role));
   }
 
-  join(connection: BrokerConnection, role: string, { room: name }: RequestFor<"join">): ResultFor<"join"> {
-    const created = this.registry.get(name) === undefined;
-    const room = refusing(name, () => this.registry.getOrCreate(name));
-    const becameMember = refusing(name, () => room.join(role, role));
-    if (becameMember) this.#emit(room, { event: "join", room: name, seq: 0, role }, connection);
-    return {
-      room: name,
-      created,
-      members: room.members().sort(),
-      newestSeq: room.newestSeq,
-      unread: room.unreadCount(role),
-    };
-  }
-
-  leave(connection: BrokerConnection, role: string, { room: name }: RequestFor<"leave">): ResultFor<"leave"> {
-    const room = this.registry.get(name);
-    if (room === undefined || !room.leave(role, role)) return { room: name, left: false };
-    // The role's other connections are out too: this leave event is the last they hear from the room.
-    this.#emit(room, { event: "leave", room: name, seq: 0, role }, connection, role);
-    return { room: name, left: true };
-  }
-
-  post(connection: BrokerConnection, role: string, request: RequestFor<"post">): ResultFor<"post"> {
-    // A repeat is answered before the membership check: a retry over a new connection finds its post even though
-    // the role's membership may have ended with the connection it was sent on.
-    const repeat = this.#postKeys.repeatOf(this.registry.get(request.room), role, request);
-    if (repeat !== undefined) return repeat;
-    const room = this.#memberRoom(request.room, role);
-    const message = refusing(request.room, () => room.post(role, request.body, request.headline));
-    this.#postKeys.remember(request.room, request.idempotencyKey, message);
-    this.#emit(room, { event: "post", room: request.room, seq: message.seq, author: role }, connection);
-    return { room: request.room, seq: message.seq, postedAt: message.postedAt };
-  }
-
-  digest(_connection: BrokerConnection, role: string, request: RequestFor<"digest">): ResultFor<"digest"> {
-    const room = this.#memberRoom(request.room, role);
-    const page = room.unread(role);
-    const digest = renderDigest({
-      items: page.messages.map((m) =>
-        m.headline === undefined
-          ? { seq: m.seq, author: m.author, body: m.body }
-          : { seq: m.seq, author: m.author, body: m.body, headline: m.headline }
-      ),
-      budget: request.budget ?? DEFAULT_DIGEST_BUDGET,
-      evicted: page.evicted ?? null,
-      recovery: "fetch",
+  join(connection: BrokerConnection, role: string, { room }: RequestFor<"join">): Awaitable<ResultFor<"join">> {
+    return andThen(this.store.join(room, role), (joined) => {
+      this.#rooms.add(room);
+      if (joined.joined) this.#emit(joined.recipients, { event: "join", room, seq: 0, role }, connection);
+      const { created, members, newestSeq, unread } = joined;
+      return { room, created, members: [...members], newestSeq, unread };
     });
-    const throughSeq = digest.newestSeq === null ? room.cursor(role) ?? 0 : room.markRead(role, digest.newestSeq);
-    return {
-      room: request.room,
-      text: digest.text,
-      full: digest.full.length,
-      excerpted: digest.excerpts.length,
-      headlined: digest.headlines.length,
-      collapsed: digest.collapsed.length,
-      evicted: digest.evicted?.count ?? 0,
-      throughSeq,
-      fetchAfterSeq: digest.afterSeq,
-    };
   }
 
-  fetch(_connection: BrokerConnection, role: string, request: RequestFor<"fetch">): ResultFor<"fetch"> {
-    const room = this.#memberRoom(request.room, role);
+  leave(connection: BrokerConnection, role: string, { room }: RequestFor<"leave">): Awaitable<ResultFor<"leave">> {
+    return andThen(this.store.leave(room, role), ({ left, recipients }) => {
+      // The role's other connections are among the recipients: this leave event is the last they hear of the room.
+      if (left) this.#emit(recipients, { event: "leave", room, seq: 0, role }, connection);
+      return { room, left };
+    });
+  }
+
+  /**
+   * Stores a post. A repeated idempotency key is answered by the store before it checks membership (a retry over a
+   * new connection finds its post although the role's membership may have ended with the old one), with no event.
+   */
+  post(connection: BrokerConnection, role: string, request: RequestFor<"post">): Awaitable<ResultFor<"post">> {
+    const { room } = request;
+    const posted = this.store.post(room, role, request.body, { headline: request.headline, key: request.idempotencyKey });
+    return andThen(posted, ({ seq, postedAt, replayed, recipients }) => {
+      if (replayed) return { room, seq, postedAt, repeated: true };
+      this.#emit(recipients, { event: "post", room, seq, author: role }, connection);
+      return { room, seq, postedAt };
+    });
+  }
+
+  digest(_connection: BrokerConnection, role: string, request: RequestFor<"digest">): Awaitable<ResultFor<"digest">> {
+    const { room } = request;
+    return andThen(this.store.read(room, role), (page) => {
+      const digest = renderDigest({
+        items: page.messages.map((m) =>
+          m.headline === undefined
+            ? { seq: m.seq, author: m.author, body: m.body }
+            : { seq: m.seq, author: m.author, body: m.body, headline: m.headline },
+        ),
+        budget: request.budget ?? DEFAULT_DIGEST_BUDGET,
+        evicted: page.evicted ?? null,
+        recovery: "fetch",
+      });
+      const result = (throughSeq: number): ResultFor<"digest"> => ({
+        room,
+        text: digest.text,
+        full: digest.full.length,
+        excerpted: digest.excerpts.length,
+        headlined: digest.headlines.length,
+        collapsed: digest.collapsed.length,
+        evicted: digest.evicted?.count ?? 0,
+        throughSeq,
+        fetchAfterSeq: digest.afterSeq,
+      });
+      if (digest.newestSeq === null) return result(page.cursor);
+      return andThen(this.store.markRead(room, role, digest.newestSeq), result);
+    });
+  }
+
+  fetch(_connection: BrokerConnection, role: string, request: RequestFor<"fetch">): Awaitable<ResultFor<"fetch">> {
+    const { room } = request;
     const maxChars = fetchCharCap(request.maxChars, this.options.maxFetchBytes);
-    const afterSeq = request.afterSeq ?? room.cursor(role) ?? 0;
-    const page = room.page(afterSeq, request.limit ?? DEFAULT_FETCH_LIMIT);
-    const messages = cutFetchPage(page.messages, { maxChars, maxBytes: this.options.maxFetchBytes });
-    const last = messages[messages.length - 1];
-    if (last !== undefined) room.markRead(role, last.seq);
-    const more = page.hasMore || messages.length < page.messages.length;
-    const nextAfterSeq = last?.seq ?? Math.max(afterSeq, page.evicted?.toSeq ?? 0);
-    const result = { room: request.room, messages, newestSeq: page.newestSeq, more, nextAfterSeq, maxChars };
-    return page.evicted === undefined ? result : { ...result, evicted: page.evicted };
-  }
-
-  rooms(_connection: BrokerConnection, role: string): ResultFor<"rooms"> {
-    const rooms = this.registry.list().map((summary) => {
-      const room = this.registry.get(summary.name) as Room;
-      const joined = room.isMember(role);
-      const listing = { room: summary.name, members: summary.memberCount, newestSeq: summary.messageCount, joined };
-      return joined ? { ...listing, unread: room.unreadCount(role) } : listing;
+    const read = this.store.read(room, role, { afterSeq: request.afterSeq, limit: request.limit ?? DEFAULT_FETCH_LIMIT });
+    return andThen(read, (page) => {
+      const afterSeq = request.afterSeq ?? page.cursor;
+      const messages = cutFetchPage(page.messages, { maxChars, maxBytes: this.options.maxFetchBytes });
+      const last = messages[messages.length - 1];
+      const more = page.hasMore || messages.length < page.messages.length;
+      const nextAfterSeq = last?.seq ?? Math.max(afterSeq, page.evicted?.toSeq ?? 0);
+      const result = { room, messages, newestSeq: page.newestSeq, more, nextAfterSeq, maxChars };
+      const done = page.evicted === undefined ? result : { ...result, evicted: page.evicted };
+      // Answered once the cursor moved, so the connection's next request sees it moved.
+      return last === undefined ? done : andThen(this.store.markRead(room, role, last.seq), () => done);
     });
-    return { rooms };
   }
 
-  members(_connection: BrokerConnection, _role: string, { room: name }: RequestFor<"members">): ResultFor<"members"> {
-    const room = this.registry.get(name);
-    if (room === undefined) {
+  rooms(_connection: BrokerConnection, role: string): Awaitable<ResultFor<"rooms">> {
+    return andThen(this.store.list(role), (listings) => ({
+      rooms: listings.map((listing) => {
+        this.#rooms.add(listing.name);
+        const summary = { room: listing.name, members: listing.memberCount, newestSeq: listing.messageCount };
+        return listing.joined
+          ? { ...summary, joined: true, unread: listing.unread ?? 0 }
+          : { ...summary, joined: false };
+      }),
+    }));
+  }
+
+  members(_connection: BrokerConnection, _role: string, { room }: RequestFor<"members">): Awaitable<ResultFor<"members">> {
+    return andThen(this.store.members(room), (members) => {
+      if (members !== undefined) return { room, members: [...members] };
       throw new RefusalError({
         code: "ERR_NO_SUCH_ROOM",
-        message: `No room "${name}" on this broker; join it to create it`,
-        details: { room: name },
+        message: `No room "${room}" on this broker; join it to create it`,
+        details: { room },
       });
-    }
-    return { room: name, members: room.members().sort() };
+    });
   }
 
-  /** Forgets a closed connection; when it was its role's last, the role leaves every room and the others hear of it. */
+  /**
+   * Forgets a closed connection; when it was its role's last here, the role is detached from the store, which says
+   * which rooms it thereby left for good, and their remaining members hear it disconnect.
+   */
   drop(connection: BrokerConnection): void {
     this.#droppedByClosed += connection.pingsDropped;
     const role = connection.role;
@@ -234,34 +192,97 @@ export class RoomService {
     if (role === undefined || connections === undefined || !connections.delete(connection)) return;
     if (connections.size > 0) return;
     this.#connections.delete(role);
-    for (const departure of this.registry.dropConnection(role)) {
-      const room = this.registry.get(departure.room) as Room;
-      this.#emit(room, { event: "disconnect", room: departure.room, seq: 0, role }, connection);
+    this.#background("detach", role, () =>
+      andThen(this.store.detach(role), (departures) => {
+        for (const { room, recipients } of departures) {
+          this.#emit(recipients, { event: "disconnect", room, seq: 0, role }, connection);
+        }
+      }),
+    );
+  }
+
+  /** Stops listening to the store (the broker closes it). */
+  stop(): void {
+    this.#unsubscribe();
+  }
+
+  /** Runs a store call nobody waits for: a failure is logged (the store's heartbeat makes membership good). */
+  #background(operation: string, role: string, call: () => Awaitable<void>): void {
+    const failed = (error: unknown): void => {
+      this.options.logger.warn(`store ${operation} failed`, {
+        role,
+        code: (error as { code?: string }).code,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    };
+    try {
+      const done = call();
+      if (isPromiseLike(done)) done.catch(failed);
+    } catch (error) {
+      failed(error);
     }
   }
 
-  /** The room `name` when `role` is a member; else the exact not-member refusal (also when the room does not exist). */
-  #memberRoom(name: string, role: string): Room {
-    const room = this.registry.get(name);
-    if (room === undefined || !room.isMember(role)) {
-      throw new RefusalError({ code: "ERR_NOT_MEMBER", message: notMemberMessage(name), details: { room: name } });
+  /** What the store tells its subscribers: other brokers' activity, a reset, availability. */
+  #heard(event: RoomStoreEvent): void {
+    const { logger } = this.options;
+    switch (event.type) {
+      case "activity":
+        this.#rooms.add(event.room);
+        this.#emit(event.recipients, activityEvent(event));
+        return;
+      case "reset":
+        logger.error("the room store lost its data: every membership and read position is gone", {
+          store: this.store.description,
+          epoch: event.epoch,
+          rooms: event.rooms.length,
+        });
+        this.#tellReset();
+        return;
+      case "unavailable":
+        this.#storeAvailable = false;
+        logger.error("the room store is unavailable; requests fail with ERR_STORE_UNAVAILABLE until it answers", {
+          store: this.store.description,
+          error: event.error.message,
+        });
+        return;
+      case "available":
+        this.#storeAvailable = true;
+        logger.info("the room store answers again", { store: this.store.description });
+        return;
     }
-    return room;
+  }
+
+  /** Every connection that said hello hears of the reset, if its protocol version knows the event. */
+  #tellReset(): void {
+    const notice = new EventNotice({ event: "reset", seq: 0, store: storeDescription(this.store) }, this.options.maxFrameBytes);
+    for (const connections of this.#connections.values()) {
+      for (const connection of connections) {
+        if (connection.peerVersion >= STORE_WIRE_VERSION) connection.sendEvent(notice);
+      }
+    }
   }
 
   /**
-   * Sends `event` to every connection of every member role of `room`, and of `departed` (a role that just left),
-   * except `cause`, the connection whose request caused it.
+   * Sends `event` to every connection of every role in `recipients`, except `cause`, the connection whose request
+   * caused it (none for another broker's activity).
    */
-  #emit(room: Room, event: RoundtableEvent, cause: BrokerConnection, departed?: string): void {
-    // Encoded once, and only if a connection hears it; each connection may merge a post with others of its room.
+  #emit(recipients: readonly string[], event: RoundtableEvent, cause?: BrokerConnection): void {
+    // Encoded only if a connection hears it, and then once; a version-2 connection may merge a post with others of
+    // its room queued this turn, whether it was posted here or announced by another broker's activity.
     const notice = new EventNotice(event, this.options.maxFrameBytes);
-    const send = (role: string): void => {
-      for (const connection of this.#connections.get(role) ?? []) {
+    for (const role of recipients) {
+      const connections = this.#connections.get(role);
+      if (connections === undefined) continue;
+      for (const connection of connections) {
         if (connection !== cause) connection.sendEvent(notice);
       }
-    };
-    for (const role of room.members()) send(role);
-    if (departed !== undefined) send(departed);
+    }
   }
+}
+
+/** The wire event of another broker's activity: a post names its author and seq, membership churn has seq 0. */
+function activityEvent(activity: RoomActivity): RoundtableEvent {
+  const { kind, room, seq, role } = activity;
+  return kind === "post" ? { event: "post", room, seq, author: role } : { event: kind, room, seq: 0, role };
 }

@@ -3,7 +3,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { build } from "tsup";
+import { build, type Options } from "tsup";
 import { brokerSourceBinPath } from "@orphus/roundtable-broker";
 import { binBuild } from "../tsup.config.js";
 
@@ -13,12 +13,12 @@ export function bundleBrokerBin(): Promise<string> {
 }
 
 /**
- * Bundles the program at `entryPath` (absolute) exactly as the bin is bundled, into a fresh temporary directory, and
- * returns the path of `<name>.js` there.
+ * Bundles the program at `entryPath` (absolute) exactly as the bin is bundled (or with the build options `base`),
+ * into a fresh temporary directory, and returns the path of `<name>.js` there.
  */
-export async function bundleProgram(name: string, entryPath: string): Promise<string> {
+export async function bundleProgram(name: string, entryPath: string, base: Options = binBuild): Promise<string> {
   const outDir = mkdtempSync(join(tmpdir(), "rt-bin-"));
   // The entry is absolute: tsup resolves relative ones from the working directory, which is not this package here.
-  await build({ ...binBuild, entry: { [name]: entryPath }, outDir, silent: true, config: false, sourcemap: false });
+  await build({ ...base, entry: { [name]: entryPath }, outDir, silent: true, config: false, sourcemap: false });
   return join(outDir, `${name}.js`);
 }

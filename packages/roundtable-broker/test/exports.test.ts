@@ -26,6 +26,7 @@ test("the public export list", () => {
       "DEFAULT_MAX_FETCH_BYTES",
       "DEFAULT_MAX_LOG_BYTES",
       "DEFAULT_MAX_OUTBOUND_BYTES",
+      "DEFAULT_MAX_QUEUED_REQUESTS",
       "DEFAULT_PATH_CHECK_MS",
       "DEFAULT_PING_DROP_BYTES",
       "DEFAULT_PROBE_TIMEOUT_MS",
@@ -36,15 +37,22 @@ test("the public export list", () => {
       "MAX_PENDING_REFUSALS",
       "MAX_REGISTRY_ENTRIES",
       "MAX_REGISTRY_ENTRY_BYTES",
+      "MAX_STORE_PASSWORD_FILE_BYTES",
+      "MEMORY_STORE",
       "PID_FILE_NAME",
       "PROBE_ROLE",
       "REFUSAL_MAX_FRAME_BYTES",
       "REGISTRY_DIR_ENV",
       "REGISTRY_DIR_NAME",
       "SOCKET_FILE_NAME",
+      "STORE_ENV",
+      "STORE_PASSWORD_FILE_ENV",
       "SocketPathOccupiedError",
       "SocketPathTooLongError",
       "SocketPathUnresponsiveError",
+      "StoreOpenError",
+      "StorePackageMissingError",
+      "StoreSettingError",
       "WINDOWS_PIPE_PREFIX",
       "brokerBinPath",
       "brokerCommand",
@@ -55,6 +63,7 @@ test("the public export list", () => {
       "brokerSourceBinPath",
       "checkSocketPath",
       "createFileLogger",
+      "describeStoreSetting",
       "ensureBrokerDir",
       "formatLogLine",
       "probeBroker",
@@ -65,7 +74,9 @@ test("the public export list", () => {
       "removeRegistryEntry",
       "resolveRegistryDir",
       "resolveAgentDir",
+      "resolveStoreSetting",
       "runningFromSource",
+      "sameStore",
       "silentLogger",
       "socketPathLimit",
       "startBroker",
@@ -93,6 +104,8 @@ test("default limits and names", () => {
     refusalWait: broker.FULL_REFUSAL_WAIT_MS,
     pendingRefusals: broker.MAX_PENDING_REFUSALS,
     refusalFrame: broker.REFUSAL_MAX_FRAME_BYTES,
+    queuedRequests: broker.DEFAULT_MAX_QUEUED_REQUESTS,
+    storePasswordFile: broker.MAX_STORE_PASSWORD_FILE_BYTES,
   }).toEqual({
     idle: 5000,
     hello: 10000,
@@ -112,6 +125,8 @@ test("default limits and names", () => {
     refusalWait: 2000,
     pendingRefusals: 64,
     refusalFrame: 65536,
+    queuedRequests: 64,
+    storePasswordFile: 4096,
   });
   expect([broker.AGENT_DIR_ENV, broker.BROKER_DIR_NAME, broker.SOCKET_FILE_NAME, broker.PID_FILE_NAME]).toEqual([
     "ORPHUS_CODING_AGENT_DIR",
@@ -128,6 +143,11 @@ test("default limits and names", () => {
     "ORPHUS_ROUNDTABLE_REGISTRY_DIR",
     "roundtable-brokers",
   ]);
+  expect([broker.STORE_ENV, broker.STORE_PASSWORD_FILE_ENV, broker.MEMORY_STORE]).toEqual([
+    "ORPHUS_ROUNDTABLE_STORE",
+    "ORPHUS_ROUNDTABLE_STORE_PASSWORD_FILE",
+    "memory",
+  ]);
 });
 
 test("error codes", () => {
@@ -143,6 +163,9 @@ test("error codes", () => {
     new broker.BrokerListenError("/x", "why"),
     new broker.BrokerOptionError("idleMs", "an integer", -1),
     new broker.BrokerArgumentsError("why"),
+    new broker.StoreSettingError("--store", "why"),
+    new broker.StoreOpenError("redis://h", "ERR_STORE_UNAVAILABLE", "why"),
+    new broker.StorePackageMissingError("redis://h"),
     new RefusalError({ code: "ERR_INTERNAL", message: "m" }),
   ].map((error) => [error.name, error.code]);
   expect(codes).toEqual([
@@ -157,6 +180,9 @@ test("error codes", () => {
     ["BrokerListenError", "ERR_BROKER_LISTEN_FAILED"],
     ["BrokerOptionError", "ERR_BROKER_INVALID_OPTION"],
     ["BrokerArgumentsError", "ERR_BROKER_INVALID_ARGUMENTS"],
+    ["StoreSettingError", "ERR_STORE_SETTING_INVALID"],
+    ["StoreOpenError", "ERR_BROKER_STORE_OPEN_FAILED"],
+    ["StorePackageMissingError", "ERR_STORE_PACKAGE_MISSING"],
     ["RefusalError", "ERR_BROKER_REFUSAL"],
   ]);
 });

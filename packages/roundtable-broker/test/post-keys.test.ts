@@ -1,8 +1,6 @@
 // Idempotent posts: a post carrying a key the room remembers is answered with the original seq and stores nothing.
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { Room } from "@orphus/rooms";
-import { PostKeys } from "../src/post-keys.js";
 import { RawPeer, eventually, startTestBroker } from "./helpers.js";
 
 describe("idempotency keys on the wire", () => {
@@ -106,44 +104,48 @@ describe("idempotency keys on the wire", () => {
   });
 });
 
-describe("PostKeys against a naive model", () => {
-  test("property: a repeat within the window answers with the original, a reuse is refused, the rest is stored", () => {
+describe("post keys against a naive model, over the wire", () => {
+  test("property: a repeat within the window answers with the original, a reuse is refused, the rest is stored", async () => {
+    // One broker for every run, a fresh room per run: its window and ring are small, so runs reach both bounds.
+    const capacity = 3;
+    const window = 2;
+    const broker = await startTestBroker({ roomCapacity: capacity, postKeyWindow: window, maxRooms: 1000 });
+    const peers = { a: await RawPeer.hello(broker.socketPath, "a"), b: await RawPeer.hello(broker.socketPath, "b") };
     const op = fc.record({
-      role: fc.constantFrom("a", "b"),
+      role: fc.constantFrom("a" as const, "b" as const),
       key: fc.option(fc.constantFrom("k1", "k2", "k3", "k4", "k5"), { nil: undefined }),
       body: fc.constantFrom("x", "y"),
     });
-    fc.assert(
-      fc.property(fc.array(op, { maxLength: 40 }), fc.integer({ min: 1, max: 4 }), fc.integer({ min: 0, max: 4 }), (ops, capacity, window) => {
-        const room = new Room("r", { capacity, clock: () => 0 });
-        room.join("a", 1);
-        room.join("b", 2);
-        const keys = new PostKeys(window);
+    let run = 0;
+    let id = 100;
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { maxLength: 30 }), async (ops) => {
+        const room = `keys-${++run}`;
+        await peers.a.request({ id: ++id, op: "join", room });
+        await peers.b.request({ id: ++id, op: "join", room });
         // The model: every keyed post in order; a key is remembered while it is among the last `window` keyed ones.
         const keyed: { key: string; role: string; body: string; seq: number }[] = [];
         let seq = 0;
         for (const { role, key, body } of ops) {
-          const request = { id: 1, op: "post" as const, room: "r", body, ...(key === undefined ? {} : { idempotencyKey: key }) };
-          const remembered = key === undefined || window === 0 ? undefined : keyed.slice(-window).find((k) => k.key === key);
+          const request = { id: ++id, op: "post", room, body, ...(key === undefined ? {} : { idempotencyKey: key }) };
+          const reply = await peers[role].request(request);
+          const remembered = key === undefined ? undefined : keyed.slice(-window).find((k) => k.key === key);
           if (remembered === undefined) {
-            expect(keys.repeatOf(room, role, request)).toBeUndefined();
-            const message = room.post(role, body);
-            keys.remember("r", key, message);
             seq++;
-            expect(message.seq).toBe(seq);
+            expect(reply).toMatchObject({ ok: true, result: { seq } });
             if (key !== undefined) keyed.push({ key, role, body, seq });
             continue;
           }
           const retained = remembered.seq > seq - capacity;
           const same = remembered.role === role && (!retained || remembered.body === body);
-          if (same) {
-            expect(keys.repeatOf(room, role, request)).toEqual({ room: "r", seq: remembered.seq, postedAt: 0, repeated: true });
-          } else {
-            expect(() => keys.repeatOf(room, role, request)).toThrow(/already holds idempotency key/);
-          }
+          expect(reply).toMatchObject(
+            same
+              ? { ok: true, result: { seq: remembered.seq, repeated: true } }
+              : { ok: false, error: { code: "ERR_IDEMPOTENCY_KEY_REUSED", details: { seq: remembered.seq } } },
+          );
         }
-        expect(keys.size("r")).toBe(Math.min(window, keyed.length));
-      })
+      }),
+      { numRuns: 60 },
     );
   });
 });

@@ -21,6 +21,8 @@ interface SpawnOptions {
   readonly args?: readonly string[];
   /** A bundled bin to run with plain node instead of the source through tsx. */
   readonly bundle?: string;
+  /** Variables added to the environment. */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 function spawnBroker(agentDir: string, extra: SpawnOptions = {}): { child: ChildProcess; exit: Promise<Exit> } {
@@ -29,7 +31,10 @@ function spawnBroker(agentDir: string, extra: SpawnOptions = {}): { child: Child
     extra.bundle === undefined
       ? brokerCommand(flags)
       : { command: process.execPath, args: [extra.bundle, ...brokerCommand({ ...flags, from: "dist" }).args.slice(1)] };
-  const child = spawn(command, [...args, ...(extra.args ?? [])], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(command, [...args, ...(extra.args ?? [])], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...extra.env },
+  });
   let stdout = "";
   let stderr = "";
   child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
@@ -154,6 +159,51 @@ describe("the bin", () => {
     expect(hello.stderr).toContain("--hello-timeout-ms is from 1 to 2147483647");
   });
 
+  test("a password on the command line: exit 2, masked, nothing started", async () => {
+    const agentDir = tempAgentDir();
+    const result = await spawnBroker(agentDir, { args: ["--store", "redis://orphus:hunter2@127.0.0.1:6379"], bundle }).exit;
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("Invalid room store setting (--store): redis://orphus:***@127.0.0.1:6379 carries a password");
+    expect(result.stderr).not.toContain("hunter2");
+    expect(existsSync(join(agentDir, "roundtable", "broker.sock"))).toBe(false);
+  });
+
+  test("the bundled bin carries no Redis client: asked for Redis without @orphus/rooms-redis beside it, it says so", async () => {
+    const agentDir = tempAgentDir();
+    const env = { ORPHUS_ROUNDTABLE_STORE: "redis://orphus:hunter2@127.0.0.1:6379" };
+    const result = await spawnBroker(agentDir, { env, bundle }).exit;
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      "orphus-roundtable-broker: The room store redis://orphus:***@127.0.0.1:6379 needs the package " +
+        "@orphus/rooms-redis, which is not installed beside @orphus/roundtable-broker; install it there (npm install " +
+        "@orphus/rooms-redis), or set the store to memory\n"
+    );
+    // Neither the store's Lua script nor the Redis client's command queue is in the bin.
+    const bin = readFileSync(bundle, "utf8");
+    expect(bin).not.toContain("redis.call(");
+    expect(bin).not.toContain("commandQueue");
+    expect(readFileSync(join(agentDir, "roundtable", "broker.log"), "utf8")).toContain(
+      "error broker failed to start code=ERR_STORE_PACKAGE_MISSING"
+    );
+  });
+
+  test("a broker from source configured for a Redis it cannot reach: exit 1 within the store's timeout, masked", async () => {
+    const agentDir = tempAgentDir();
+    // Port 1 on loopback: nothing listens, so the connection is refused at once.
+    const env = { ORPHUS_ROUNDTABLE_STORE: "redis://orphus:hunter2@127.0.0.1:1/0" };
+    const result = await spawnBroker(agentDir, { env }).exit;
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /^orphus-roundtable-broker: Cannot open the room store redis:\/\/orphus:\*\*\*@127\.0\.0\.1:1\/0 \(ERR_STORE_UNAVAILABLE\): /
+    );
+    expect(result.stderr).toContain("does not fall back to memory");
+    expect(result.stderr).not.toContain("hunter2");
+    const log = readFileSync(join(agentDir, "roundtable", "broker.log"), "utf8");
+    expect(log).toContain("error broker failed to start code=ERR_BROKER_STORE_OPEN_FAILED");
+    expect(log).not.toContain("hunter2");
+    expect(existsSync(join(agentDir, "roundtable", "broker.sock"))).toBe(false);
+  });
+
   test("--help prints the usage and --version the version, both exit 0 without starting anything", async () => {
     const agentDir = tempAgentDir();
     const help = spawnBroker(agentDir, { args: ["--help"], bundle });
@@ -161,11 +211,14 @@ describe("the bin", () => {
     const [helped, versioned] = await Promise.all([help.exit, version.exit]);
     expect(helped).toMatchObject({ code: 0, stderr: "" });
     expect(helped.stdout).toMatch(
-      /^Usage: orphus-roundtable-broker \[--agent-dir DIR\] \[--idle-ms MS\] \[--hello-timeout-ms MS\]\n/
+      /^Usage: orphus-roundtable-broker \[--agent-dir DIR\] \[--idle-ms MS\] \[--hello-timeout-ms MS\] \[--store URL\]\n/
     );
     expect(helped.stdout).toContain(
       "--idle-ms MS     wait after the last connection closes before exiting (default: 5000)"
     );
+    expect(helped.stdout).toContain("--store URL      where the rooms are kept (default: $ORPHUS_ROUNDTABLE_STORE, else memory)");
+    expect(helped.stdout).toContain("a --store URL carrying a password is\n                   refused");
+    expect(helped.stdout).toContain("(default: $ORPHUS_ROUNDTABLE_STORE_PASSWORD_FILE)");
     const manifest = JSON.parse(readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8")) as {
       version: string;
     };

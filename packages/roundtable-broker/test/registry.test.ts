@@ -58,6 +58,7 @@ describe("a running broker's entry", () => {
       protocol: "orphus-roundtable",
       protocolVersion: 2,
       startedAt: expect.any(Number),
+      store: "memory",
     });
     expect(readBrokerRegistry(registryDir).entries).toEqual([
       { ...JSON.parse(readFileSync(file, "utf8")), file },

@@ -372,6 +372,8 @@ describe("reading", () => {
         connections: 1,
         socketPath: broker.socketPath,
         pingsDropped: 0,
+        store: "memory",
+        storeAvailable: true,
       },
     });
   });

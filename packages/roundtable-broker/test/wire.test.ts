@@ -34,6 +34,7 @@ describe("hello", () => {
         role: "planner",
         brokerPid: process.pid,
         brokerVersion: packageVersion,
+        store: "memory",
       },
     });
   });

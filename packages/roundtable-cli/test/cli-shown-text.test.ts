@@ -21,7 +21,14 @@ function reply(request: Record<string, unknown>, result: unknown): unknown {
 function hostileBroker(request: Record<string, unknown>): unknown {
   switch (request["op"]) {
     case "hello":
-      return reply(request, { protocol: "orphus-roundtable", version: 2, role: request["role"], brokerPid: 7, brokerVersion: "9" });
+      return reply(request, {
+        protocol: "orphus-roundtable",
+        version: 2,
+        role: request["role"],
+        brokerPid: 7,
+        brokerVersion: "9",
+        store: "memory",
+      });
     case "status":
       return reply(request, {
         pid: 7,
@@ -33,6 +40,8 @@ function hostileBroker(request: Record<string, unknown>): unknown {
         connections: 2,
         socketPath: "/x",
         pingsDropped: 0,
+        store: "redis://orphus:***@re\u202Edis\u001b[2J:6379/0",
+        storeAvailable: false,
       });
     case "rooms":
       return reply(request, { rooms: ROOMS.map((room) => ({ room, members: 1, newestSeq: 4, joined: false })) });
@@ -86,7 +95,7 @@ async function cli(agentDir: string, argv: readonly string[]): Promise<{ code: n
   return { code, out, err };
 }
 
-test("rooms and status: room names and the broker's version escaped", async () => {
+test("rooms and status: room names, the broker's version and its store escaped", async () => {
   const dir = await hostileAgentDir();
   expect(await cli(dir, ["rooms"])).toEqual({
     code: CLI_EXIT.ok,
@@ -100,6 +109,10 @@ test("rooms and status: room names and the broker's version escaped", async () =
   });
   const status = await cli(dir, ["status"]);
   expect(status.out).toContain("version   0.1\\u{202E}\\u{1B}\\u{5B}2J (orphus-roundtable\\u{200B} v2)\n");
+  expect(status.out).toContain(
+    "store     redis://orphus:***@re\\u{202E}dis\\u{1B}[2J:6379/0 (shared by the brokers on it); unavailable: " +
+      "requests fail until it answers\n",
+  );
 });
 
 test("fetch: bodies sanitised and indented; a room typed on the command line and a refusal made safe", async () => {

@@ -50,6 +50,7 @@ test("exit codes, defaults, limits and codes are stable", () => {
     "ephemeral-role",
     "empty-memory",
     "memory-unusable",
+    "store-unavailable",
   ]);
   expect(Object.keys(cli.DOCTOR_HINTS)).toEqual(["no-role"]);
 });

@@ -10,6 +10,7 @@ import {
   type ResultFor,
   type RoundtableEvent,
 } from "@orphus/roundtable-protocol";
+import { sameStore } from "@orphus/roundtable-broker";
 import { BrokerConnection, checkPositiveInteger } from "./connection.js";
 import { ClientClosedError, ConnectionLostError, RequestTimeoutError } from "./errors.js";
 import { brokerFullFrom } from "./full-broker.js";
@@ -55,8 +56,14 @@ export interface RoundtableClientOptions {
   readonly onActivity?: (notice: ActivityNotice) => void;
   /** Quiet period of the activity coalescer; default 1.5 s. */
   readonly pingWindowMs?: number;
-  /** Receives warnings (the ephemeral role name); default process.emitWarning. */
+  /** Receives warnings (the ephemeral role name, a broker on another store); default process.emitWarning. */
   readonly onWarning?: (message: string) => void;
+  /**
+   * The room store this client's setting names (its masked description, `describeStoreSetting`): a broker that
+   * answers on another store is warned about once, since this session then shares rooms with the wrong fleet.
+   * Undefined checks nothing.
+   */
+  readonly expectedStore?: string;
   /** How long a request waits for its reply; default {@link DEFAULT_REQUEST_TIMEOUT_MS}. */
   readonly requestTimeoutMs?: number;
   /**
@@ -99,7 +106,10 @@ export class RoundtableClient {
   readonly #postAttempts: number;
   readonly #pid: number;
   readonly #warning: string | undefined;
-  readonly #onWarning: (message: string) => void;
+  readonly #onWarning: (message: string, code: string) => void;
+  readonly #expectedStore: string | undefined;
+  /** The broker pid last warned about being on another store, so one broker is warned about once. */
+  #storeWarnedPid: number | undefined;
   readonly #coalescer: ActivityCoalescer | undefined;
   readonly #listeners = new Set<EventListener>();
   readonly #lossListeners = new Set<(reason: string) => void>();
@@ -126,8 +136,8 @@ export class RoundtableClient {
       3_600_000,
     );
     this.#postAttempts = checkPositiveInteger("postAttempts", options.postAttempts ?? DEFAULT_POST_ATTEMPTS, 10);
-    this.#onWarning =
-      options.onWarning ?? ((message) => process.emitWarning(message, { code: "ORPHUS_ROUNDTABLE_EPHEMERAL_ROLE" }));
+    this.#onWarning = options.onWarning ?? ((message, code) => process.emitWarning(message, { code }));
+    this.#expectedStore = options.expectedStore;
     this.#coalescer =
       options.onActivity === undefined
         ? undefined
@@ -189,12 +199,12 @@ export class RoundtableClient {
     const idempotencyKey = idempotencyKeyFor(options.idempotencyKey);
     const params = { room, body, ...(options.headline === undefined ? {} : { headline: options.headline }), idempotencyKey };
     let connection = await this.#ensure("post");
-    const brokerPid = this.#hello?.brokerPid;
+    const broker = this.#hello;
     for (let attempt = 1; ; attempt++) {
       try {
         return await connection.request("post", params);
       } catch (error) {
-        const retry = attempt < this.#postAttempts ? await this.#retryConnection(error, connection, brokerPid) : undefined;
+        const retry = attempt < this.#postAttempts ? await this.#retryConnection(error, connection, broker) : undefined;
         if (retry !== undefined) {
           connection = retry;
           continue;
@@ -273,6 +283,8 @@ export class RoundtableClient {
         outcome();
       };
       const unsubscribe = this.onEvent((event) => {
+        // A reset names no room and announces no post.
+        if (event.event === "reset") return;
         if (options.room !== undefined && event.room !== options.room) return;
         // A posts event lists several posts: the first by another role is the one waited for.
         const post = announcedPosts(event).find(({ seq, author }) => seq > 0 && author !== this.role);
@@ -321,19 +333,23 @@ export class RoundtableClient {
 
   /**
    * Where a post goes after `error` ended an attempt: the same connection after a timeout (it is still open), a
-   * new connection to the same broker after a lost one (found without spawning; the broker is known by its pid);
-   * undefined when there is none, or the error says nothing of the post's fate (a refusal is an answer).
+   * new connection after a lost one (found without spawning) to a broker that can answer for the post: the same
+   * broker (known by its pid), or any broker on the same shared store, which holds the post keys; undefined when
+   * there is none, or the error says nothing of the post's fate (a refusal is an answer).
    */
   async #retryConnection(
     error: unknown,
     connection: BrokerConnection,
-    brokerPid: number | undefined,
+    broker: BrokerHello | undefined,
   ): Promise<BrokerConnection | undefined> {
     const lost = error instanceof ConnectionLostError || (error instanceof RequestTimeoutError && connection.closed);
     if (!lost) return error instanceof RequestTimeoutError ? connection : undefined;
     try {
       const next = await this.#ensure("post", false);
-      return this.#hello?.brokerPid === brokerPid ? next : undefined;
+      const now = this.#hello;
+      if (broker === undefined || now === undefined) return undefined;
+      const shared = broker.store !== "memory" && sameStore(broker.store, now.store);
+      return now.brokerPid === broker.brokerPid || shared ? next : undefined;
     } catch {
       return undefined;
     }
@@ -357,7 +373,7 @@ export class RoundtableClient {
   async #open(spawn: boolean): Promise<BrokerConnection> {
     if (this.#warning !== undefined && !this.#warned) {
       this.#warned = true;
-      this.#onWarning(this.#warning);
+      this.#onWarning(this.#warning, "ORPHUS_ROUNDTABLE_EPHEMERAL_ROLE");
     }
     for (let round = 1; ; round++) {
       const stream = await this.#connector({ spawn });
@@ -390,9 +406,26 @@ export class RoundtableClient {
         connection.close();
         throw new ClientClosedError("connect");
       }
+      this.#checkStore(this.#hello);
       this.#connection = connection;
       return connection;
     }
+  }
+
+  /** Warns, once per broker, when the broker keeps its rooms elsewhere than this client's setting says. */
+  #checkStore(hello: BrokerHello): void {
+    const expected = this.#expectedStore;
+    const actual = hello.store;
+    if (expected === undefined || sameStore(expected, actual) || this.#storeWarnedPid === hello.brokerPid) return;
+    this.#storeWarnedPid = hello.brokerPid;
+    this.#onWarning(
+      `The roundtable broker (pid ${hello.brokerPid}) keeps its rooms in ${actual}, but this session's setting names ` +
+        `${expected}: another session started that broker with another setting, so this session shares its rooms, ` +
+        "not those of its own setting (a split fleet). Give every session of the fleet the same setting " +
+        "(ORPHUS_ROUNDTABLE_STORE); the broker exits once its sessions end, and the next one starts on the setting " +
+        `of the session that starts it (or stop it: kill ${hello.brokerPid}).`,
+      "ORPHUS_ROUNDTABLE_STORE_MISMATCH",
+    );
   }
 
   #connectionClosed(connection: BrokerConnection, reason: string): void {

@@ -6,6 +6,7 @@ import {
   errorReplySchema,
   isOp,
   memberEventSchema,
+  resetEventSchema,
   okReplySchemas,
   parseServerFrame,
   postEventSchema,
@@ -200,6 +201,8 @@ function parseFrame(value: unknown): ServerFrame {
         ? postEventSchema
         : frame.event === "posts"
           ? postsEventSchema
+          : frame.event === "reset"
+            ? resetEventSchema
           : frame.event !== undefined
             ? memberEventSchema
             : frame.ok === true && isOp(frame.op)

@@ -1,7 +1,9 @@
 import { parse } from "node:path";
 import {
   AGENT_DIR_ENV,
+  STORE_ENV,
   brokerCommand,
+  describeStoreSetting,
   brokerLogPath,
   brokerSocketPath,
   checkSocketPath,
@@ -36,8 +38,17 @@ export interface CreateRoundtableClientOptions extends Omit<RoundtableClientOpti
    * such as `--agent-dir`. Default: "the agentDir option" when `agentDir` is given, else the variable, else "default".
    */
   readonly agentDirSetting?: string;
-  /** Environment the agent directory and the role are resolved from, and the spawned broker runs with; default process.env. */
+  /**
+   * Environment the agent directory, the role and the room store are resolved from, and the spawned broker runs
+   * with (so `ORPHUS_ROUNDTABLE_STORE` and `ORPHUS_ROUNDTABLE_STORE_PASSWORD_FILE` pass through); default process.env.
+   */
   readonly env?: NodeJS.ProcessEnv;
+  /**
+   * The room store of a broker this client spawns: `memory` or a Redis URL; default `ORPHUS_ROUNDTABLE_STORE` from
+   * `env`, else memory. Handed to the broker in its environment, never on its command line (the URL may carry a
+   * password). A broker found running on another store is warned about (`onWarning`).
+   */
+  readonly store?: string;
   /** Start a broker when nothing answers; default true. False for read-only callers (BrokerNotRunningError). */
   readonly spawnBroker?: boolean;
   /** Idle time of a broker this client spawns (`--idle-ms`); default the broker's own (5 s). */
@@ -84,7 +95,7 @@ export function locateBroker(options: CreateRoundtableClientOptions = {}): Broke
   if (options.spawnBroker === false) return { agentDir, socketPath, spawn: undefined };
   const command: BrokerCommand = options.brokerCommand ?? {
     ...brokerCommand({ agentDir, ...(options.brokerIdleMs === undefined ? {} : { idleMs: options.brokerIdleMs }) }),
-    env,
+    env: options.store === undefined ? env : { ...env, [STORE_ENV]: options.store },
     // A daemon should not pin the directory it happened to be started from.
     cwd: parse(process.cwd()).root,
   };
@@ -116,6 +127,7 @@ export function createRoundtableClient(options: CreateRoundtableClientOptions = 
     brokerIdleMs: _i,
     brokerCommand: _c,
     brokerLogPath: _l,
+    store: _store,
     ...rest
   } = options;
   const { startTimeoutMs, onSpawn, spawn: _spawn, connector: given, ...clientOptions } = rest;
@@ -132,6 +144,9 @@ export function createRoundtableClient(options: CreateRoundtableClientOptions = 
         ...(onSpawn === undefined ? {} : { onSpawn }),
       });
     });
-  const role = clientOptions.role ?? roleFromEnv(options.env ?? process.env);
-  return new RoundtableClient({ ...clientOptions, ...(role === undefined ? {} : { role }), connector });
+  const env = options.env ?? process.env;
+  const role = clientOptions.role ?? roleFromEnv(env);
+  // Resolved once, without reading a password file: only the description is compared with the broker's.
+  const expectedStore = clientOptions.expectedStore ?? describeStoreSetting(env, options.store);
+  return new RoundtableClient({ ...clientOptions, ...(role === undefined ? {} : { role }), expectedStore, connector });
 }

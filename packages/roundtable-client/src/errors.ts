@@ -15,10 +15,21 @@ export class ClientOptionError extends RoundtableClientError {
   }
 }
 
-/** A broker was spawned (or found starting) but never answered on its socket; the message quotes its log's tail. */
+/** The code of the last "broker failed to start" line of a broker log tail (the bin logs one before it exits 1 or 2). */
+function startFailureCode(logTail: string | undefined): string | undefined {
+  const codes = [...(logTail ?? "").matchAll(/ broker failed to start code=(ERR_[A-Z0-9_]+)/g)];
+  return codes.at(-1)?.[1];
+}
+
+/**
+ * A broker was spawned (or found starting) but never answered on its socket; the message quotes its log's tail, and
+ * `brokerCode` is the code the broker logged for refusing to start (`ERR_BROKER_STORE_OPEN_FAILED` for a room store
+ * it cannot reach, `ERR_STORE_SETTING_INVALID`, `ERR_SOCKET_PATH_OCCUPIED`, …), when the tail names one.
+ */
 export class BrokerStartError extends RoundtableClientError {
   override readonly name = "BrokerStartError";
   readonly code = "ERR_BROKER_START_FAILED";
+  readonly brokerCode: string | undefined;
   constructor(
     readonly socketPath: string,
     readonly reason: string,
@@ -32,6 +43,7 @@ export class BrokerStartError extends RoundtableClientError {
           : `\n--- broker log (tail) ---\n${logTail.trimEnd()}\n---`),
       options,
     );
+    this.brokerCode = startFailureCode(logTail);
   }
 }
 

@@ -96,13 +96,14 @@ test("a refusal of no particular request explains the close that follows", async
   expect((error as Error).message).toContain("ERR_SHUTTING_DOWN: The broker is closing");
 });
 
-test("events are validated and passed on; requests beyond the in-flight maximum are refused", async () => {
+test("events (post, posts, join, reset) are validated and passed on; requests beyond the in-flight maximum are refused", async () => {
   const events: RoundtableEvent[] = [];
   const connection = await open(
     (_, socket) => {
       socket.write(encodeFrame({ event: "post", room: "a", seq: 3, author: "critic" }));
       socket.write(encodeFrame({ event: "join", room: "a", seq: 0, role: "critic" }));
       socket.write(encodeFrame({ event: "posts", room: "a", posts: [{ seq: 4, author: "critic" }, { seq: 5, author: "planner" }] }));
+      socket.write(encodeFrame({ event: "reset", seq: 0, store: "redis://h:6379" }));
       return undefined;
     },
     { onEvent: (event) => events.push(event), maxPending: 2 },
@@ -113,7 +114,7 @@ test("events are validated and passed on; requests beyond the in-flight maximum 
     code: "ERR_TOO_MANY_PENDING",
     message: "Cannot send rooms: 2 requests are already waiting for the broker, the maximum in flight",
   });
-  await until(() => events.length === 6);
+  await until(() => events.length === 8);
   expect(events[0]).toEqual({ event: "post", room: "a", seq: 3, author: "critic" });
   expect(events[1]).toEqual({ event: "join", room: "a", seq: 0, role: "critic" });
   // A merged posts event is an event like the others, passed on as the wire has it.
@@ -125,6 +126,8 @@ test("events are validated and passed on; requests beyond the in-flight maximum 
       { seq: 5, author: "planner" },
     ],
   });
+  // The store's reset names no room: the frame parser takes it as it is, never as a membership event.
+  expect(events[3]).toEqual({ event: "reset", seq: 0, store: "redis://h:6379" });
   connection.close();
   await Promise.all([first, second]);
 });

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { STORE_WIRE_VERSION } from "./constants.js";
 
 /**
  * Every error code a broker may put in a refusal, with when it is sent. Codes are stable across releases; a client
@@ -26,11 +27,32 @@ export const WIRE_ERROR_CODES = {
     "The broker already serves its connection limit: it answers the connection's first request with this code (or " +
     "sends it unprompted when no request comes within a few seconds), then closes the connection.",
   ERR_SHUTTING_DOWN: "The broker is closing; reconnect, and a new broker starts.",
+  ERR_STORE_UNAVAILABLE:
+    "The broker's room store (Redis) did not answer within its timeout; the request may or may not have taken " +
+    "effect (retry a post with its idempotency key). The broker keeps trying and serves again once the store answers.",
+  ERR_STORE_RESET:
+    "The broker's room store lost its data (a Redis restarted without persistence); the request did not take effect. " +
+    "Every membership and read position is gone: join again. Rooms continue past their last seq, never reusing one.",
   ERR_INTERNAL: "The broker failed while handling the request; the connection stays open.",
 } as const;
 
 /** One wire error code. */
 export type WireErrorCode = keyof typeof WIRE_ERROR_CODES;
+
+/** Codes an older client's catalogue lacks, with the first version that knows them. */
+const CODE_SINCE: Partial<Record<WireErrorCode, number>> = {
+  ERR_STORE_UNAVAILABLE: STORE_WIRE_VERSION,
+  ERR_STORE_RESET: STORE_WIRE_VERSION,
+};
+
+/**
+ * The code to send a client of `peerVersion`: `code` itself, or ERR_INTERNAL when the client's catalogue predates
+ * it (such a client refuses a reply whose code it does not know, and closes its connection).
+ */
+export function wireCodeForPeer(code: WireErrorCode, peerVersion: number): WireErrorCode {
+  const since = CODE_SINCE[code];
+  return since === undefined || peerVersion >= since ? code : "ERR_INTERNAL";
+}
 
 /** The wire error codes as a schema; a code outside the catalogue is refused. */
 export const wireErrorCodeSchema = z.enum(Object.keys(WIRE_ERROR_CODES) as [WireErrorCode, ...WireErrorCode[]]);

@@ -4,8 +4,22 @@ export const PROTOCOL_NAME = "orphus-roundtable";
 /**
  * Version of the wire described here; bumped on any change an older peer would misread. Version 2 added fetch's
  * character cap: a version-1 broker would drop `maxChars` and send an uncut page the client takes for a bounded one.
+ * Version 2 also merges post events into one `posts` event and carries the room store: the `reset` event and the
+ * store's error codes. A version-1 client cannot parse either, so a broker keeps the old forms for it.
  */
 export const PROTOCOL_VERSION = 2;
+
+/**
+ * First client version that knows the room store's wire: the `reset` event and the codes ERR_STORE_UNAVAILABLE and
+ * ERR_STORE_RESET. A broker sends an older client no reset event, and ERR_INTERNAL in place of those codes.
+ */
+export const STORE_WIRE_VERSION = 2;
+
+/**
+ * Longest store description a status or hello result carries: `memory`, or a store URL with its password masked.
+ * A broker cuts a longer one.
+ */
+export const MAX_STORE_DESCRIPTION_LENGTH = 256;
 
 /**
  * Oldest client version a broker of this version still serves. A version-1 client never names a character cap and

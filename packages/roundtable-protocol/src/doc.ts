@@ -16,6 +16,7 @@ import {
   MAX_VALID_ROOM_NAME_LENGTH,
   PROTOCOL_NAME,
   PROTOCOL_VERSION,
+  STORE_WIRE_VERSION,
   ROLE_NAME_PATTERN,
   ROOM_NAME_PATTERN,
 } from "./constants.js";
@@ -27,6 +28,7 @@ import {
   postEventSchema,
   postsEventSchema,
   requestSchemas,
+  resetEventSchema,
   resultSchemas,
 } from "./schemas.js";
 
@@ -166,7 +168,9 @@ export function renderProtocolDoc(): string {
     "- A reply is `{ id, ok: true, op, result }` or `{ id, ok: false, op?, error: { code, message, details? } }`. " +
       "A refusal of a request whose id could not be read carries `id: null`. Replies on one connection come in " +
       "the order of the requests.",
-    "- An event is `{ event, room, seq, ... }` and carries no `id`; events arrive between replies at any time.",
+    "- An event is `{ event, room, seq, ... }` (a `posts` event lists its seqs in `posts`; a `reset` names no " +
+      "room) and carries no `id`; events arrive " +
+      "between replies at any time.",
     "- A `post` event reaches every connection of every member role except the posting connection, with the " +
       "room, the seq and the author, never the body. Membership churn (`join`, `leave`, `disconnect`) goes out with `seq: 0`, so it cannot " +
       "pass for content. A slow reader may miss events (the broker drops pings rather than buffer without bound); " +
@@ -189,9 +193,18 @@ export function renderProtocolDoc(): string {
       "(after a timeout, or over a new connection to the same broker after a lost one) cannot store it twice: the " +
       `broker remembers the keys of the last ${IDEMPOTENCY_KEY_WINDOW} keyed posts of each room and answers a ` +
       "repeat with the original `seq` and `postedAt` and `repeated: true`. A post that timed out may have been " +
-      "stored; only a retry with its key finds out without risking a second copy. A new broker knows no keys.",
-    "- Rooms live in the broker's memory. A broker exits a few seconds after its last connection closes, and a " +
-      `new one knows no rooms: a post then fails with \`Not a member of room "<name>"; join it first\`.`,
+      "stored; only a retry with its key finds out without risking a second copy. A key names one post: another " +
+      "role's use of it, or other text while the first message is retained, is refused with " +
+      "`ERR_IDEMPOTENCY_KEY_REUSED`. Keys live with the rooms: a new broker on the memory store knows none, brokers " +
+      "on one shared store answer each other's retries.",
+    "- By default rooms live in the broker's memory. A broker exits a few seconds after its last connection " +
+      "closes, and a new one knows no rooms: a post then fails with " +
+      `\`Not a member of room "<name>"; join it first\`.`,
+    "- A broker may instead keep its rooms in a shared room store (Redis, `status` and `hello` name it as " +
+      "`store`): brokers of several hosts on one store serve one set of rooms, and rooms and seqs outlive every " +
+      "broker. A role is a member while any broker holds a connection of it. While the store does not answer, " +
+      "requests fail with `ERR_STORE_UNAVAILABLE` within its timeout and the broker serves again once it answers; " +
+      "if the store loses its data, every connection gets a `reset` event and memberships must be joined again.",
     "",
     ...MEMBERSHIP_SECTION,
     "",
@@ -238,6 +251,11 @@ export function renderProtocolDoc(): string {
     "- Version 2 also merges post events: several posts to one room waiting for a connection at once come as one " +
       "`posts` event listing them. A version-1 client would fail on an event kind it does not know, so a broker " +
       "sends a connection that said hello with version 1 one `post` event per post, as before.",
+    "- Version 2 also carries the room store: the `reset` event, the codes `ERR_STORE_UNAVAILABLE` and " +
+      "`ERR_STORE_RESET`, and `store` in the hello and status results (`storeAvailable` in status). A version-1 " +
+      "client closes its connection on an event or a code it cannot parse, so a broker sends clients older than " +
+      `version ${STORE_WIRE_VERSION} no reset event (they learn of a reset from \`ERR_NOT_MEMBER\` on their next ` +
+      "request) and `ERR_INTERNAL`, with the same message, in place of the two store codes.",
     "",
     "## Error codes",
     "",
@@ -250,7 +268,7 @@ export function renderProtocolDoc(): string {
     ...OPS.flatMap((op) => [renderOp(op), ""]),
     ...renderSection(
       "Events",
-      [postEventSchema, postsEventSchema, memberEventSchema],
+      [postEventSchema, postsEventSchema, memberEventSchema, resetEventSchema],
       examplesWhere((e) => e.kind === "event")
     ),
     ...renderSection(

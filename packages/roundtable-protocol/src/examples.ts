@@ -51,6 +51,7 @@ export const PROTOCOL_EXAMPLES: readonly ProtocolExample[] = [
       role: "planner",
       brokerPid: 4100,
       brokerVersion: "0.1.0",
+      store: "memory",
     },
   }),
   request<"join">({ id: 2, op: "join", room: "design-review" }),
@@ -152,6 +153,8 @@ export const PROTOCOL_EXAMPLES: readonly ProtocolExample[] = [
       connections: 3,
       socketPath: "/home/me/.orphus/agent/roundtable/broker.sock",
       pingsDropped: 0,
+      store: "redis://orphus:***@redis.internal:6379/0",
+      storeAvailable: true,
     },
   }),
   event("post event", { event: "post", room: "design-review", seq: 42, author: "planner" }),
@@ -165,6 +168,7 @@ export const PROTOCOL_EXAMPLES: readonly ProtocolExample[] = [
     ],
   }),
   event("member event", { event: "join", room: "design-review", seq: 0, role: "reviewer" }),
+  event("reset event", { event: "reset", seq: 0, store: "redis://orphus:***@redis.internal:6379/0" }),
   refusal("refusal: not a member", {
     id: 10,
     ok: false,
@@ -200,6 +204,18 @@ export const PROTOCOL_EXAMPLES: readonly ProtocolExample[] = [
         "The broker (pid 4100) already serves its maximum of 256 connections; wait for sessions to finish, or " +
         "close sessions you no longer need, and connect again",
       details: { maxConnections: 256, brokerPid: 4100 },
+    },
+  }),
+  refusal("refusal: the room store is unavailable", {
+    id: 13,
+    ok: false,
+    op: "post",
+    error: {
+      code: "ERR_STORE_UNAVAILABLE",
+      message:
+        'Room store redis://orphus:***@redis.internal:6379/0 unavailable during post (timeout 2000 ms): "Connection ' +
+        'is closed."; the post may or may not have been stored: retry it with its idempotency key',
+      details: { store: "redis://orphus:***@redis.internal:6379/0", timeoutMs: 2000 },
     },
   }),
   refusal("refusal: protocol mismatch", {

@@ -28,6 +28,8 @@ export {
   ROOM_NAME_PATTERN,
   MAX_VALID_ROOM_NAME_LENGTH,
   MAX_ERROR_MESSAGE_LENGTH,
+  MAX_STORE_DESCRIPTION_LENGTH,
+  STORE_WIRE_VERSION,
   IDEMPOTENCY_KEY_PATTERN,
   IDEMPOTENCY_KEY_WINDOW,
   MAX_POSTS_PER_EVENT,
@@ -40,6 +42,7 @@ export {
   notMemberMessage,
   protocolMismatchMessage,
   fetchCapTooLargeMessage,
+  wireCodeForPeer,
 } from "./codes.js";
 export {
   OPS,
@@ -82,6 +85,7 @@ export {
   listedPostSchema,
   postsEventSchema,
   memberEventSchema,
+  resetEventSchema,
   eventSchema,
   serverFrameSchema,
 } from "./schemas.js";
@@ -114,6 +118,7 @@ export type {
   PostsEvent,
   ListedPost,
   MemberEvent,
+  ResetEvent,
   RoundtableEvent,
   ServerFrame,
   FetchedMessage,

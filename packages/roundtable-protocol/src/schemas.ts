@@ -7,6 +7,7 @@ import {
   IDEMPOTENCY_KEY_WINDOW,
   MAX_DIGEST_BUDGET,
   MAX_ERROR_MESSAGE_LENGTH,
+  MAX_STORE_DESCRIPTION_LENGTH,
   MAX_FETCH_CHARS,
   MAX_FETCH_LIMIT,
   MAX_POSTS_PER_EVENT,
@@ -270,6 +271,15 @@ export const requestSchema = z.discriminatedUnion("op", [
 // Results: the `result` member of a successful reply, by op
 // ---------------------------------------------------------------------------------------------------------------
 
+/** Where a broker keeps its rooms, secrets masked: `memory`, or the store URL with its password masked. */
+const storeDescriptionSchema = z
+  .string()
+  .max(MAX_STORE_DESCRIPTION_LENGTH)
+  .describe(
+    "Where the broker keeps its rooms, every secret masked: `memory` (this broker's process), or a Redis URL " +
+      "(`redis://user:***@host:6379/0`) shared with the brokers of other hosts.",
+  );
+
 /** Result of hello: what the broker speaks and who it is. */
 export const helloResultSchema = z
   .object({
@@ -282,6 +292,7 @@ export const helloResultSchema = z
     role: roleNameSchema,
     brokerPid: z.number().int().min(0),
     brokerVersion: z.string().describe("Package version of the broker."),
+    store: storeDescriptionSchema,
   })
   .meta({ title: "hello result" });
 
@@ -404,6 +415,10 @@ export const statusResultSchema = z
     connections: countSchema,
     socketPath: z.string(),
     pingsDropped: countSchema.describe("Activity pings dropped for slow readers since start."),
+    store: storeDescriptionSchema,
+    storeAvailable: z
+      .boolean()
+      .describe("False while the room store does not answer (requests fail with ERR_STORE_UNAVAILABLE meanwhile)."),
   })
   .meta({ title: "status result" });
 
@@ -554,8 +569,25 @@ export const memberEventSchema = z
       "its join and leave too. Its seq is always 0: membership churn, never content.",
   });
 
+/** The broker's room store lost its data: every membership and read position is gone. */
+export const resetEventSchema = z
+  .object({
+    event: z.literal("reset"),
+    seq: z.literal(0),
+    store: storeDescriptionSchema,
+  })
+  .meta({
+    title: "reset event",
+    description:
+      "A reset event tells every connection of a broker on a shared room store (Redis) that the store lost its " +
+      "data (it was restarted without persistence): every role's memberships and read positions are gone, so " +
+      "join again. Rooms the brokers knew continue past their last seq, so a seq is never reused; the messages " +
+      "before it read as evicted. Sent to clients of version 2 and later; version-1 clients learn it from " +
+      "ERR_NOT_MEMBER on their next request.",
+  });
+
 /** Any event. */
-export const eventSchema = z.union([postEventSchema, postsEventSchema, memberEventSchema]);
+export const eventSchema = z.union([postEventSchema, postsEventSchema, memberEventSchema, resetEventSchema]);
 
 /** Anything a broker sends: a reply (has `id` and `ok`) or an event (has `event`). */
 export const serverFrameSchema = z.union([
@@ -564,4 +596,5 @@ export const serverFrameSchema = z.union([
   postEventSchema,
   postsEventSchema,
   memberEventSchema,
+  resetEventSchema,
 ]);

@@ -13,6 +13,7 @@ import type {
   postEventSchema,
   postsEventSchema,
   replySchema,
+  resetEventSchema,
   requestSchema,
   requestSchemas,
   resultSchemas,
@@ -49,6 +50,8 @@ export type PostsEvent = z.infer<typeof postsEventSchema>;
 export type ListedPost = z.infer<typeof listedPostSchema>;
 /** Membership churn (seq 0). */
 export type MemberEvent = z.infer<typeof memberEventSchema>;
+/** The room store lost its data (seq 0). */
+export type ResetEvent = z.infer<typeof resetEventSchema>;
 /** Any event. */
 export type RoundtableEvent = z.infer<typeof eventSchema>;
 /** Anything a broker sends. */

@@ -14,6 +14,7 @@ test("the public export list", () => {
       "MAX_FETCH_CHARS",
       "MAX_FETCH_LIMIT",
       "MAX_ROOM_NAME_LENGTH",
+      "MAX_STORE_DESCRIPTION_LENGTH",
       "OLDEST_PEER_VERSION",
       "MAX_VALID_ROOM_NAME_LENGTH",
       "OPS",
@@ -29,6 +30,7 @@ test("the public export list", () => {
       "ROLE_NAME_PATTERN",
       "ROOM_NAME_PATTERN",
       "RoundtableProtocolError",
+      "STORE_WIRE_VERSION",
       "ServerFrameInvalidError",
       "WIRE_ERROR_CODES",
       "WireRefusalError",
@@ -71,6 +73,7 @@ test("the public export list", () => {
       "requestIdSchema",
       "requestSchema",
       "requestSchemas",
+      "resetEventSchema",
       "resultSchemas",
       "roleNameSchema",
       "roomNameSchema",
@@ -82,6 +85,7 @@ test("the public export list", () => {
       "serverFrameSchema",
       "statusRequestSchema",
       "statusResultSchema",
+      "wireCodeForPeer",
       "wireErrorCodeSchema",
       "wireErrorSchema",
     ].sort()
@@ -91,6 +95,8 @@ test("the public export list", () => {
 test("protocol constants", () => {
   expect(protocol.PROTOCOL_NAME).toBe("orphus-roundtable");
   expect(protocol.PROTOCOL_VERSION).toBe(2);
+  expect(protocol.STORE_WIRE_VERSION).toBe(2);
+  expect(protocol.MAX_STORE_DESCRIPTION_LENGTH).toBe(256);
   expect(protocol.OLDEST_PEER_VERSION).toBe(1);
   expect(protocol.DEFAULT_FETCH_LIMIT).toBe(20);
   expect(protocol.MAX_FETCH_LIMIT).toBe(200);
@@ -129,10 +135,25 @@ test("the error-code catalogue", () => {
     "ERR_REPLY_TOO_LARGE",
     "ERR_TOO_MANY_CONNECTIONS",
     "ERR_SHUTTING_DOWN",
+    "ERR_STORE_UNAVAILABLE",
+    "ERR_STORE_RESET",
     "ERR_INTERNAL",
   ]);
   expect(protocol.wireErrorCodeSchema.safeParse("ERR_NOT_MEMBER").success).toBe(true);
   expect(protocol.wireErrorCodeSchema.safeParse("ERR_SOMETHING_ELSE").success).toBe(false);
+});
+
+test("the store's codes reach only clients that know them; older ones get ERR_INTERNAL", () => {
+  expect(protocol.wireCodeForPeer("ERR_STORE_UNAVAILABLE", 2)).toBe("ERR_STORE_UNAVAILABLE");
+  expect(protocol.wireCodeForPeer("ERR_STORE_RESET", 2)).toBe("ERR_STORE_RESET");
+  expect(protocol.wireCodeForPeer("ERR_STORE_UNAVAILABLE", 1)).toBe("ERR_INTERNAL");
+  expect(protocol.wireCodeForPeer("ERR_STORE_RESET", 1)).toBe("ERR_INTERNAL");
+  expect(protocol.wireCodeForPeer("ERR_NOT_MEMBER", 1)).toBe("ERR_NOT_MEMBER");
+  // A version-1 client's catalogue: its zod enum refuses a reply with any other code, so it must never get one.
+  const version1 = protocol.wireErrorCodeSchema.options.filter((code) => !code.startsWith("ERR_STORE_"));
+  for (const code of protocol.wireErrorCodeSchema.options) {
+    expect(version1).toContain(protocol.wireCodeForPeer(code, 1));
+  }
 });
 
 test("the exact refusal texts", () => {

@@ -305,6 +305,16 @@ describe("parseServerFrame", () => {
     );
   });
 
+  test("a reset event names the store, never a room, at seq 0", () => {
+    expect(parseServerFrame({ event: "reset", seq: 0, store: "redis://h:6379" })).toEqual({
+      event: "reset",
+      seq: 0,
+      store: "redis://h:6379",
+    });
+    expect(() => parseServerFrame({ event: "reset", seq: 1, store: "redis://h:6379" })).toThrow(ServerFrameInvalidError);
+    expect(() => parseServerFrame({ event: "reset", seq: 0 })).toThrow(ServerFrameInvalidError);
+  });
+
   test("junk is a typed error", () => {
     const error = (() => {
       try {

@@ -6,26 +6,39 @@ import { mkdirSync } from "node:fs";
 import { parseArgs } from "node:util";
 import * as z from "zod";
 import { startBroker } from "../broker.js";
-import { BrokerArgumentsError, BrokerError } from "../errors.js";
+import { BrokerArgumentsError, BrokerError, StoreSettingError } from "../errors.js";
 import { createFileLogger, silentLogger, type BrokerLogger } from "../log.js";
 import { AGENT_DIR_ENV, brokerDir, brokerLogPath, brokerSocketPath, checkSocketPath, resolveAgentDir } from "../paths.js";
+import { STORE_ENV, STORE_PASSWORD_FILE_ENV, resolveStoreSetting, type StoreSetting } from "../store-setting.js";
 import { BROKER_VERSION } from "../version.js";
 
-const USAGE = `Usage: orphus-roundtable-broker [--agent-dir DIR] [--idle-ms MS] [--hello-timeout-ms MS]
+const USAGE = `Usage: orphus-roundtable-broker [--agent-dir DIR] [--idle-ms MS] [--hello-timeout-ms MS] [--store URL]
 
 Serves the roundtable rooms of one agent directory on <DIR>/roundtable/broker.sock, or stands down (exit 0) when a
 broker already answers there. Exits 0 once idle. Clients spawn it detached; there is no need to run it by hand.
 
-  --agent-dir DIR  the agent directory (default: $ORPHUS_CODING_AGENT_DIR, else ~/.orphus/agent)
+  --agent-dir DIR  the agent directory (default: $${AGENT_DIR_ENV}, else ~/.orphus/agent)
   --idle-ms MS     wait after the last connection closes before exiting (default: 5000)
   --hello-timeout-ms MS
                    close a connection that has not said hello by then (default: 10000)
+  --store URL      where the rooms are kept (default: $${STORE_ENV}, else memory):
+                     memory                       this process's memory, gone when it exits
+                     redis://[user@]host[:port][/db], rediss://… (TLS)
+                                                  a Redis shared with the brokers of other hosts; needs the package
+                                                  @orphus/rooms-redis beside this one
+                   Nothing secret on a command line (other users can read it): a --store URL carrying a password is
+                   refused. Give the whole URL, password included, in $${STORE_ENV}, or the password alone in a file:
+  --store-password-file FILE
+                   a file holding the store's password, for a URL without one (default: $${STORE_PASSWORD_FILE_ENV})
   --help           print this and exit
   --version        print the version and exit
 
+A broker configured for Redis that cannot reach it within 2 s does not start (exit 1); it never falls back to memory.
+Logs, status and \`roundtable doctor\` name the store with its password masked.
+
 Logs to <DIR>/roundtable/broker.log. While it listens, an entry in $ORPHUS_ROUNDTABLE_REGISTRY_DIR (default
 ~/.orphus/roundtable-brokers) names it, for \`roundtable doctor\`.
-Exit codes: 0 done or stood down, 1 could not start, 2 bad arguments.
+Exit codes: 0 done or stood down, 1 could not start, 2 bad arguments or store setting.
 `;
 
 /** A whole number of milliseconds from `min` to 2^31-1, as a flag's string. */
@@ -44,6 +57,8 @@ const argumentsSchema = z.object({
   "agent-dir": z.string().min(1, { error: "--agent-dir needs a directory" }).optional(),
   "idle-ms": milliseconds("--idle-ms", 0),
   "hello-timeout-ms": milliseconds("--hello-timeout-ms", 1),
+  store: z.string().min(1, { error: "--store needs memory or a redis:// URL" }).optional(),
+  "store-password-file": z.string().min(1, { error: "--store-password-file needs a file" }).optional(),
 });
 
 function parseArguments(argv: readonly string[]): z.infer<typeof argumentsSchema> {
@@ -55,6 +70,8 @@ function parseArguments(argv: readonly string[]): z.infer<typeof argumentsSchema
         "agent-dir": { type: "string" },
         "idle-ms": { type: "string" },
         "hello-timeout-ms": { type: "string" },
+        store: { type: "string" },
+        "store-password-file": { type: "string" },
         help: { type: "boolean" },
         version: { type: "boolean" },
       },
@@ -103,6 +120,16 @@ async function main(): Promise<number> {
       : resolveAgentDir({ ORPHUS_CODING_AGENT_DIR: args["agent-dir"] });
   const logger = openLog(agentDir);
   log = logger;
+  // Resolved once, here: flag over variable; the password from the URL in the variable or from a file.
+  let store: StoreSetting;
+  try {
+    store = resolveStoreSetting({ flag: args.store, passwordFile: args["store-password-file"] });
+  } catch (error) {
+    if (!(error instanceof StoreSettingError)) throw error;
+    logger.error("broker failed to start", { code: error.code, error: error.message });
+    process.stderr.write(`orphus-roundtable-broker: ${error.message}\n`);
+    return 2;
+  }
   try {
     // Checked here first so the advice names what was used to set the directory: this flag, or the variable.
     const fromEnv = (process.env[AGENT_DIR_ENV]?.trim() ?? "") !== "";
@@ -112,6 +139,7 @@ async function main(): Promise<number> {
       agentDir,
       ownsProcess: true,
       logger,
+      store: store.url,
       ...(args["idle-ms"] === undefined ? {} : { idleMs: args["idle-ms"] }),
       ...(args["hello-timeout-ms"] === undefined ? {} : { helloTimeoutMs: args["hello-timeout-ms"] }),
     });

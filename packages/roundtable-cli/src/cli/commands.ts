@@ -51,6 +51,15 @@ async function roomsTable(client: RoundtableClient): Promise<string> {
 }
 
 /**
+ * Where the broker keeps its rooms, as its status says (masked by the broker: a Redis URL never shows its password),
+ * and whether the store answers. Escaped like a path, so two stores never look alike.
+ */
+function storeLine(store: string, available: boolean): string {
+  const where = store === "memory" ? "memory (this broker's process)" : `${shownPath(store)} (shared by the brokers on it)`;
+  return available ? where : `${where}; unavailable: requests fail until it answers`;
+}
+
+/**
  * The rows of `roundtable status`, label and value, in order. A new line (a room store, say) is one more row here;
  * the table lines the values up whatever the labels.
  */
@@ -60,6 +69,7 @@ async function statusRows(client: RoundtableClient, socketPath: string): Promise
     ["broker", `running, pid ${s.pid}, up ${formatDuration(s.uptimeMs)}`],
     ["version", `${shownName(s.version)} (${shownName(s.protocol)} v${s.protocolVersion})`],
     ["socket", shownPath(socketPath)],
+    ["store", storeLine(s.store, s.storeAvailable)],
     ["sessions", `${plural(Math.max(0, s.connections - 1), "connection")} besides this one`],
     ["rooms", String(s.rooms)],
   ];
@@ -159,7 +169,7 @@ async function tail(client: RoundtableClient, io: CommandIo, room: string, back:
         .catch(fail);
     };
     const unsubscribe = client.onEvent((event) => {
-      if (event.room === room && announcedPosts(event).length > 0) follow();
+      if (event.event !== "reset" && event.room === room && announcedPosts(event).length > 0) follow();
     });
     const unwatch = client.onConnectionLost((reason) => fail(new ConnectionLostError("tail", reason)));
     io.signal?.addEventListener("abort", onAbort, { once: true });

@@ -7,8 +7,9 @@ import { ROLE_ENV, boundedText, shownName, shownNames, shownPath } from "@orphus
  */
 export const DOCTOR_FINDINGS = {
   "split-fleet":
-    "Live brokers of this user serve different agent directories, or a live broker no longer owns its socket path, " +
-    "so some sessions cannot see the others.",
+    "Live brokers of this user serve different rooms (different agent directories on the memory store, or different " +
+    "room stores), a live broker no longer owns its socket path, or sessions here ask for another room store than " +
+    "the running broker's, so some sessions cannot see the others.",
   "stale-socket": "A socket file nothing answers on: a broker was killed and its rooms are gone.",
   "unresponsive-broker": "Something holds the socket but does not answer hello: it times out, or drops the connection.",
   "broker-full": "The broker serves its maximum of connections, so new sessions are refused until some close.",
@@ -18,6 +19,7 @@ export const DOCTOR_FINDINGS = {
   "ephemeral-role": "A session speaks (or would speak) as session-<pid>, so its read positions die with the process.",
   "empty-memory": "The memory store sessions would query exists but holds nothing, so every memory query comes back empty.",
   "memory-unusable": "The file at the memory store's path cannot be used: foreign, damaged, of a newer schema, or not readable.",
+  "store-unavailable": "The broker's room store (Redis) does not answer, so requests fail until it does.",
 } as const;
 
 /** The code of one finding. */
@@ -76,6 +78,42 @@ export function splitFleet(brokers: readonly FleetBroker[], ownAgentDir: string)
       "shell resolves) before starting them, or the same --agent-dir for roundtable-mcp; brokers left without " +
       "sessions exit by themselves once idle",
     brokers.map((b) => `${shownPath(b.agentDir)}  broker pid ${b.pid}${b.agentDir === ownAgentDir ? "  (this agent directory)" : ""}`),
+  );
+}
+
+/** Live brokers that keep their rooms in different places, each group as the registry lists it. */
+export function splitStores(groups: readonly (readonly { agentDir: string; pid: number; store?: string }[])[]): DoctorFinding {
+  const brokers = groups.flat();
+  return finding(
+    "split-fleet",
+    `${brokers.length} live brokers of yours keep their rooms in ${groups.length} different places; a session sees ` +
+      "only the rooms of its own broker's store, so peers on another post and nobody's unread count moves, with no error",
+    "give every session of the fleet the same room store (ORPHUS_ROUNDTABLE_STORE, the same Redis URL on every host, " +
+      "or memory with one agent directory); brokers left without sessions exit by themselves once idle",
+    brokers.map((b) => `${b.store ?? "memory"}  ${b.agentDir}  broker pid ${b.pid}`),
+  );
+}
+
+/** The running broker keeps its rooms elsewhere than this environment's setting says. */
+export function storeMismatch(pid: number, brokerStore: string, expected: string, source: string): DoctorFinding {
+  return finding(
+    "split-fleet",
+    `the broker of this agent directory (pid ${pid}) keeps its rooms in ${brokerStore}, but this environment asks ` +
+      `for ${expected} (${source}): a session started here joins that broker and shares its rooms, not those of ` +
+      `${expected}, with no error`,
+    "give every session of the fleet the same setting (ORPHUS_ROUNDTABLE_STORE); the broker exits once its sessions " +
+      `end, and the next starts on the setting of the session that starts it (or stop it: kill ${pid})`,
+  );
+}
+
+/** The running broker's room store does not answer. */
+export function storeUnavailable(pid: number, store: string): DoctorFinding {
+  return finding(
+    "store-unavailable",
+    `the broker (pid ${pid}) cannot reach its room store ${store}: requests fail with ERR_STORE_UNAVAILABLE until it ` +
+      "answers (the broker keeps trying and serves again by itself)",
+    "check that Redis runs and is reachable from this host with the store's credentials (redis-cli -u <url> ping); " +
+      "the broker's log (<agent dir>/roundtable/broker.log) says when it was lost and why",
   );
 }
 

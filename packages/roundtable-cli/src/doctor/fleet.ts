@@ -2,9 +2,10 @@ import { probeBroker, readBrokerRegistry, removeRegistryEntry, type RegisteredBr
 import { PROTOCOL_NAME, PROTOCOL_VERSION } from "@orphus/roundtable-protocol";
 import { shownName, shownPath } from "@orphus/roundtable-client";
 import { plural } from "../text.js";
-import { protocolMismatch, splitFleet, staleSocket, unreachableBroker, type DoctorFinding } from "./findings.js";
+import { protocolMismatch, splitFleet, splitStores, staleSocket, unreachableBroker, type DoctorFinding } from "./findings.js";
 import { checkPrivateDir } from "./paths.js";
 import { isBrokerProcessAlive } from "./process.js";
+import { roomSpaces } from "./store.js";
 
 /** What the registry of running brokers showed. */
 export interface FleetSeen {
@@ -92,7 +93,13 @@ export async function checkFleet(
       (removed.length === 0 ? "" : `; removed ${plural(removed.length, "entry", "entries")} of brokers that are gone`) +
       (listing.invalid.length === 0 ? "" : `; ignored ${plural(listing.invalid.length, "file")} that are not entries`),
   );
-  if (dirs.size > 1) findings.push(splitFleet(live, agentDir));
+  // Brokers split the fleet when they serve different rooms: on the memory store each agent directory has its own;
+  // brokers on one shared store serve the same rooms whatever their agent directories.
+  const spaces = roomSpaces(live);
+  if (spaces.length > 1) {
+    const memoryOnly = live.every((entry) => (entry.store ?? "memory") === "memory");
+    findings.push(memoryOnly ? splitFleet(live, agentDir) : splitStores(spaces));
+  }
   for (const entry of live) {
     if (entry.pid === knownPid && entry.agentDir === agentDir) continue;
     if (entry.protocol !== PROTOCOL_NAME || entry.protocolVersion !== PROTOCOL_VERSION) {

@@ -9,11 +9,13 @@ import {
   shownPath,
 } from "@orphus/roundtable-client";
 import { plural } from "../text.js";
+import { checkBrokerStore, isStoreRefusal } from "./store.js";
 import {
   brokerFull,
   ephemeralMembers,
   protocolMismatch,
   staleSocket,
+  storeUnavailable,
   unresponsiveBroker,
   type DoctorFinding,
 } from "./findings.js";
@@ -50,15 +52,27 @@ function uptime(ms: number): string {
   return seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m ${seconds % 60}s`;
 }
 
+/** The room store this environment's setting names (masked), and what set it, to compare with the broker's. */
+export interface ExpectedStore {
+  readonly description: string;
+  readonly source: string;
+}
+
 /**
  * Says hello to the broker on `socketPath` and, when it answers in this protocol, reads its status and the members
- * of its rooms. Starts nothing and joins nothing. Every step is bounded by `timeoutMs`. A connection reset or dropped
+ * of its rooms, and compares its room store with `store`. Starts nothing and joins nothing. Every step is bounded by `timeoutMs`. A connection reset or dropped
  * before the answer is tried again ({@link ATTEMPTS} times): right after a broker is killed, the kernel may still
  * accept on its socket for a moment and then reset, and that is a stale socket, not a hung broker.
  */
-export async function checkLiveBroker(socketPath: string, pidPath: string, timeoutMs: number, pid: number): Promise<LiveSeen> {
+export async function checkLiveBroker(
+  socketPath: string,
+  pidPath: string,
+  timeoutMs: number,
+  pid: number,
+  store: ExpectedStore,
+): Promise<LiveSeen> {
   for (let attempt = 1; ; attempt++) {
-    const seen = await attemptLiveBroker(socketPath, pidPath, timeoutMs, pid);
+    const seen = await attemptLiveBroker(socketPath, pidPath, timeoutMs, pid, store);
     if (seen !== "dropped") return seen;
     if (attempt >= ATTEMPTS) {
       const finding = unresponsiveBroker(socketPath, `the connection was dropped before hello was answered, ${ATTEMPTS} times`, readPidFilePid(pidPath));
@@ -68,7 +82,13 @@ export async function checkLiveBroker(socketPath: string, pidPath: string, timeo
   }
 }
 
-async function attemptLiveBroker(socketPath: string, pidPath: string, timeoutMs: number, pid: number): Promise<LiveSeen | "dropped"> {
+async function attemptLiveBroker(
+  socketPath: string,
+  pidPath: string,
+  timeoutMs: number,
+  pid: number,
+  store: ExpectedStore,
+): Promise<LiveSeen | "dropped"> {
   const noAnswer = `hello got no answer within ${timeoutMs} ms`;
   let connection: BrokerConnection;
   try {
@@ -97,14 +117,25 @@ async function attemptLiveBroker(socketPath: string, pidPath: string, timeoutMs:
         `up ${uptime(status.uptimeMs)}, ${plural(status.rooms, "room")}, ` +
         `${plural(Math.max(0, status.connections - 1), "other connection")}`,
     ];
-    const { rooms } = await connection.request("rooms", {});
+    const stored = checkBrokerStore(status, store.description, store.source);
+    notes.push(...stored.notes);
     const ephemeral: { room: string; roles: string[] }[] = [];
-    for (const room of rooms.slice(0, DOCTOR_MAX_ROOMS)) {
-      const { members } = await connection.request("members", { room: room.room });
-      const roles = members.filter((role) => SESSION_ROLE.test(role));
-      if (roles.length > 0) ephemeral.push({ room: room.room, roles });
+    try {
+      const { rooms } = await connection.request("rooms", {});
+      for (const room of rooms.slice(0, DOCTOR_MAX_ROOMS)) {
+        const { members } = await connection.request("members", { room: room.room });
+        const roles = members.filter((role) => SESSION_ROLE.test(role));
+        if (roles.length > 0) ephemeral.push({ room: room.room, roles });
+      }
+    } catch (error) {
+      // Status is the broker's own and always answers; rooms and members come from the store. A store that went
+      // away meanwhile (status had not noticed yet) is the finding, not a refusal of the doctor.
+      if (!isStoreRefusal(error)) throw error;
+      notes.push(`rooms not listed: ${error.message}`);
+      if (status.storeAvailable) stored.findings.push(storeUnavailable(status.pid, shownPath(status.store)));
     }
-    return { pid: hello.brokerPid, notes, findings: ephemeral.length === 0 ? [] : [ephemeralMembers(ephemeral)] };
+    const findings = [...stored.findings, ...(ephemeral.length === 0 ? [] : [ephemeralMembers(ephemeral)])];
+    return { pid: hello.brokerPid, notes, findings };
   } catch (error) {
     // A full broker is healthy: say so, and never advise stopping it (an older one drops us with the same code).
     const full = brokerFullFrom(error);

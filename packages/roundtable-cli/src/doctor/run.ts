@@ -1,7 +1,9 @@
 import { sanitizeText } from "@orphus/digest";
 import {
   AGENT_DIR_ENV,
+  STORE_ENV,
   brokerDir,
+  describeStoreSetting,
   brokerPidPath,
   brokerSocketPath,
   resolveAgentDir,
@@ -135,8 +137,13 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
       ? { socket: true, notes: [], findings: [] }
       : checkBrokerPaths(brokerDir(agentDir), socketPath, uid);
   take(paths);
+  // What a session started here would ask for; resolved once, reading no password file.
+  const store = {
+    description: describeStoreSetting(env),
+    source: (env[STORE_ENV]?.trim() ?? "") === "" ? "the default" : STORE_ENV,
+  };
   const live = paths.socket
-    ? await checkLiveBroker(socketPath, brokerPidPath(agentDir), timeoutMs, options.pid ?? process.pid)
+    ? await checkLiveBroker(socketPath, brokerPidPath(agentDir), timeoutMs, options.pid ?? process.pid, store)
     : undefined;
   if (live !== undefined) take(live);
   const fleet = await checkFleet(registryDir, agentDir, uid, timeoutMs, live?.pid);

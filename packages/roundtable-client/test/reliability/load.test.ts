@@ -5,6 +5,7 @@
 // is exercised too: what it missed must be reported evicted, and only what had truly left the 500-message window.
 import { expect, test } from "vitest";
 import { fixed, report, spawnBroker, startDriver, tempDir, useHarness, within, type DriverMessage } from "./support/harness.js";
+import { auditLoad } from "./support/audit.js";
 import type { Ledger } from "./support/ledger.js";
 
 const harness = useHarness();
@@ -46,55 +47,9 @@ test(`${PROCESSES} processes x ${POSTS} posts into ${ROOMS} rooms: nothing lost,
   const exits = await Promise.all(drivers.map((d) => d.exit));
   expect(exits.map((e) => e.code)).toEqual(drivers.map(() => 0));
 
-  // Every post acknowledged; per room the seqs are exactly 1..N.
-  const author = new Map<string, string>();
-  for (let room = 0; room < ROOMS; room++) {
-    const members = results.filter((r) => r.room === `room-${room}`);
-    const seqs = members.flatMap((m) => m.acks.map(([, seq]) => seq)).sort((a, b) => a - b);
-    expect(seqs).toEqual(Array.from({ length: perRoom }, (_, i) => i + 1));
-    for (const member of members) {
-      expect(member.acks.map(([index]) => index)).toEqual(Array.from({ length: POSTS }, (_, i) => i + 1));
-      for (const [index, seq] of member.acks) author.set(`${member.room}#${seq}`, `${member.role}:${index}`);
-    }
-  }
-
-  // Each member, message by message: read (with the right author and post), its own, or evicted once out of the ring.
-  let read = 0;
-  let fetched = 0;
-  let evicted = 0;
-  let own = 0;
-  for (const member of results) {
-    expect(member.problems).toEqual([]);
-    expect(member.maxBudgetedChars).toBeLessThanOrEqual(BUDGET);
-    const seen = new Map<number, string>();
-    const mark = (seq: number, how: string): void => {
-      expect(seen.get(seq), `${member.role}: #${seq} accounted for twice`).toBeUndefined();
-      seen.set(seq, how);
-    };
-    for (const [seq, role, index, via] of member.reads) {
-      expect(`${role}:${index}`).toBe(author.get(`${member.room}#${seq}`));
-      mark(seq, via);
-      read++;
-      if (via === "fetched") fetched++;
-    }
-    const mine = new Set(member.acks.map(([, seq]) => seq));
-    for (const [from, to] of member.gaps) {
-      for (let seq = from; seq <= to; seq++) {
-        expect(mine.has(seq), `${member.role}: #${seq} skipped but not its own`).toBe(true);
-        mark(seq, "own");
-        own++;
-      }
-    }
-    for (const [from, to, newest] of member.evicted) {
-      // Reported evicted only when truly out of the ring window at that moment.
-      expect(to).toBeLessThanOrEqual(newest - RING);
-      for (let seq = from; seq <= to; seq++) {
-        mark(seq, "evicted");
-        evicted++;
-      }
-    }
-    expect(seen.size).toBe(perRoom);
-  }
+  // Per room the seqs are exactly 1..N, every post acknowledged, every message accounted for by every member.
+  const rooms = Array.from({ length: ROOMS }, (_, room) => `room-${room}`);
+  const { read, fetched, own, evicted } = auditLoad(results, rooms, perRoom, RING, BUDGET);
 
   const digests = results.reduce((sum, r) => sum + r.digests, 0);
   const fetches = results.reduce((sum, r) => sum + r.fetches, 0);

@@ -22,7 +22,14 @@ export function helloReply(request: Record<string, unknown>): unknown {
     id: request["id"],
     ok: true,
     op: "hello",
-    result: { protocol: "orphus-roundtable", version: 1, role: request["role"], brokerPid: 1, brokerVersion: "0.0.0" },
+    result: {
+      protocol: "orphus-roundtable",
+      version: 2,
+      role: request["role"],
+      brokerPid: 1,
+      brokerVersion: "0.0.0",
+      store: "memory",
+    },
   };
 }
 

@@ -149,9 +149,23 @@ export class FakeToolClient implements RoundtableToolClient {
   brokerVersion = "0.0.0";
 
   /** What the server calls at start-up to ensure the broker. */
-  async connect(): Promise<{ protocol: string; version: number; role: string; brokerPid: number; brokerVersion: string }> {
+  async connect(): Promise<{
+    protocol: string;
+    version: number;
+    role: string;
+    brokerPid: number;
+    brokerVersion: string;
+    store: string;
+  }> {
     this.calls.push("connect");
-    return { protocol: "orphus-roundtable", version: 1, role: this.role, brokerPid: 4242, brokerVersion: this.brokerVersion };
+    return {
+      protocol: "orphus-roundtable",
+      version: 2,
+      role: this.role,
+      brokerPid: 4242,
+      brokerVersion: this.brokerVersion,
+      store: "memory",
+    };
   }
 
   close(): void {

@@ -114,6 +114,47 @@ async function load(): Promise<void> {
   me.close();
 }
 
+/**
+ * Steady: post `posts` messages, one every `everyMs`, each under its own idempotency key; a post that fails is sent
+ * again with its key every 100 ms until it is acknowledged. Records every call: when it started, how long it took,
+ * and how it ended (`#seq`, or the error's code), so the test can tell that each ended within its timeout.
+ */
+async function steady(): Promise<void> {
+  const role = String(config["role"]);
+  const room = String(config["room"]);
+  const me = createRoundtableClient({
+    agentDir: String(config["agentDir"]),
+    role,
+    spawnBroker: false,
+    requestTimeoutMs: Number(config["requestTimeoutMs"]),
+    onWarning: () => undefined,
+  });
+  await me.join(room);
+  say({ type: "ready" });
+  await command("go");
+  const started = Date.now();
+  const calls: [number, number, number, number, string][] = [];
+  const acks: [number, number][] = [];
+  for (let i = 1; i <= Number(config["posts"]) && Date.now() < deadline; i++) {
+    for (let attempt = 1; Date.now() < deadline; attempt++) {
+      const at = Date.now();
+      try {
+        const posted = await me.post(room, bodyOf(role, i), { idempotencyKey: `${role}-${i}` });
+        calls.push([i, attempt, at - started, Date.now() - at, `#${posted.seq}`]);
+        acks.push([i, posted.seq]);
+        break;
+      } catch (error) {
+        const { code, wireCode } = describe(error);
+        calls.push([i, attempt, at - started, Date.now() - at, String(wireCode ?? code)]);
+        await sleep(100);
+      }
+    }
+    await sleep(Number(config["everyMs"]));
+  }
+  say({ type: "result", role, calls, acks });
+  me.close();
+}
+
 /** Storm: on "go", connect (spawning a broker when none answers); report the broker reached and the spawns made. */
 async function storm(): Promise<void> {
   const spawned: number[] = [];
@@ -267,6 +308,7 @@ async function embeddedHost(): Promise<void> {
 
 const modes: Record<string, () => Promise<void>> = {
   load,
+  steady,
   storm,
   crash,
   "crash-storm": crashStorm,

@@ -207,19 +207,20 @@ export interface SpawnedBundle {
 
 /**
  * Spawns the bundled broker bin for `agentDir` and resolves once it answers; it is killed after the test. With
- * `probeMemory`, node runs it with --expose-gc and the memory probe preloaded (nothing else differs).
+ * `probeMemory`, node runs it with --expose-gc and the memory probe preloaded (nothing else differs); `env` adds
+ * variables (the room store's setting).
  */
 export async function spawnBroker(
   bundles: Bundles,
   agentDir: string,
   flags: readonly string[] = [],
-  options: { probeMemory?: boolean } = {},
+  options: { probeMemory?: boolean; env?: NodeJS.ProcessEnv } = {},
 ): Promise<SpawnedBundle> {
   const memoryFile = join(agentDir, "memory.json");
   const probe = options.probeMemory === true ? ["--expose-gc", "--import", bundles.memoryProbe] : [];
   const child = spawn(process.execPath, [...probe, bundles.broker, "--agent-dir", agentDir, ...flags], {
     stdio: "ignore",
-    env: { ...process.env, RELIABILITY_MEMORY_FILE: memoryFile },
+    env: { ...process.env, ...options.env, RELIABILITY_MEMORY_FILE: memoryFile },
   });
   const pid = child.pid as number;
   reap(pid);

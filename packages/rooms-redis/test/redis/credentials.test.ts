@@ -6,7 +6,7 @@ import {
   REDIS_TEST_USER,
   startRedisServer,
   type RedisServer,
-} from "../../../test-support/redis-server.js";
+} from "../../../../test-support/redis-server.js";
 
 let server: RedisServer;
 beforeAll(async () => {

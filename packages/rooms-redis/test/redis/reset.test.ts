@@ -3,7 +3,7 @@
 // past the seqs it had seen, so no number is handed out twice.
 import { afterEach, describe, expect, test } from "vitest";
 import type { RedisRoomStore } from "@orphus/rooms-redis";
-import { startRedisServer, type RedisServer } from "../../../test-support/redis-server.js";
+import { startRedisServer, type RedisServer } from "../../../../test-support/redis-server.js";
 import { codeOf, eventually, openStore, record } from "./support.js";
 
 const opened: RedisRoomStore[] = [];

@@ -2,7 +2,7 @@
 // configured with other limits cannot share a store.
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
 import type { RedisRoomStore } from "@orphus/rooms-redis";
-import { startRedisServer, type RedisServer } from "../../../test-support/redis-server.js";
+import { startRedisServer, type RedisServer } from "../../../../test-support/redis-server.js";
 import { codeOf, eventually, openStore, record } from "./support.js";
 
 let server: RedisServer;

@@ -3,7 +3,7 @@
 // works again when Redis returns; a post retried with its key after a timeout is stored once.
 import { afterEach, expect, test } from "vitest";
 import type { RedisRoomStore } from "@orphus/rooms-redis";
-import { startRedisServer, type RedisServer } from "../../../test-support/redis-server.js";
+import { startRedisServer, type RedisServer } from "../../../../test-support/redis-server.js";
 import { eventually, openStore, record } from "./support.js";
 
 const TIMEOUT_MS = 500;

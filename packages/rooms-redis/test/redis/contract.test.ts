@@ -4,8 +4,8 @@ import { randomBytes } from "node:crypto";
 import type { RoomStore, RoomStoreOptions } from "@orphus/rooms";
 import { openRedisRoomStore } from "@orphus/rooms-redis";
 import { afterAll, beforeAll } from "vitest";
-import { describeRoomStoreContract, type StoreBackend } from "../../../test-support/room-store-contract.js";
-import { startRedisServer, type RedisServer } from "../../../test-support/redis-server.js";
+import { describeRoomStoreContract, type StoreBackend } from "../../../../test-support/room-store-contract.js";
+import { startRedisServer, type RedisServer } from "../../../../test-support/redis-server.js";
 
 let server: RedisServer;
 beforeAll(async () => {

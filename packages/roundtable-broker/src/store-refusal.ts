@@ -1,0 +1,86 @@
+import {
+  BodyTooLargeError,
+  HeadlineTooLargeError,
+  MemberLimitError,
+  NotMemberError,
+  PostKeyReusedError,
+  RoleNameInvalidError,
+  RoomLimitError,
+  RoomNameInvalidError,
+  StoreClosedError,
+  StoreResetError,
+  StoreUnavailableError,
+  type RoomStore,
+} from "@orphus/rooms";
+import { MAX_STORE_DESCRIPTION_LENGTH, clipMessage, notMemberMessage, type WireError } from "@orphus/roundtable-protocol";
+
+/** The store's description as the wire carries it (already masked by the store), cut to the protocol's limit. */
+export function storeDescription(store: RoomStore): string {
+  const { description } = store;
+  return description.length <= MAX_STORE_DESCRIPTION_LENGTH
+    ? description
+    : `${description.slice(0, MAX_STORE_DESCRIPTION_LENGTH - 1)}…`;
+}
+
+/**
+ * Turns a failure of a room op into the refusal the wire carries: the store's refusals (membership, limits, sizes,
+ * a reused post key), its unavailability and reset, and a closed store (the broker is shutting down). Undefined for
+ * anything else, which is a bug and goes out as ERR_INTERNAL. `room` is the room the request named, if any.
+ */
+export function refusalFor(error: unknown, room: string, op: string): WireError | undefined {
+  if (error instanceof NotMemberError) {
+    return { code: "ERR_NOT_MEMBER", message: notMemberMessage(room), details: { room } };
+  }
+  if (error instanceof StoreUnavailableError) {
+    const retry = op === "post" ? "; the post may or may not have been stored: retry it with its idempotency key" : "";
+    return {
+      code: "ERR_STORE_UNAVAILABLE",
+      message: clipMessage(`${error.message}${retry}`),
+      details: { store: error.store, timeoutMs: error.timeoutMs },
+    };
+  }
+  if (error instanceof StoreResetError) {
+    return {
+      code: "ERR_STORE_RESET",
+      message: clipMessage(`${error.message}. Nothing was done: join the room again, then repeat the request`),
+      details: { store: error.store },
+    };
+  }
+  if (error instanceof StoreClosedError) {
+    return { code: "ERR_SHUTTING_DOWN", message: "The broker is shutting down; reconnect and a new broker starts" };
+  }
+  if (error instanceof PostKeyReusedError) {
+    return {
+      code: "ERR_IDEMPOTENCY_KEY_REUSED",
+      message:
+        `Room "${room}" already holds idempotency key "${error.key}" for another post (#${error.seq}); ` +
+        "give every new post a fresh key, and repeat a key only to retry the same post",
+      details: { room, idempotencyKey: error.key, seq: error.seq },
+    };
+  }
+  if (error instanceof RoomNameInvalidError) {
+    return { code: "ERR_INVALID_ROOM_NAME", message: error.message, details: { pattern: error.pattern.source } };
+  }
+  if (error instanceof RoomLimitError) {
+    return { code: "ERR_TOO_MANY_ROOMS", message: error.message, details: { maxRooms: error.maxRooms } };
+  }
+  if (error instanceof MemberLimitError) {
+    return { code: "ERR_TOO_MANY_MEMBERS", message: error.message, details: { maxMembers: error.maxMembers } };
+  }
+  if (error instanceof BodyTooLargeError) {
+    return {
+      code: "ERR_BODY_TOO_LARGE",
+      message: error.message,
+      details: { bytes: error.bytes, maxBodyBytes: error.maxBytes },
+    };
+  }
+  if (error instanceof HeadlineTooLargeError) {
+    return {
+      code: "ERR_HEADLINE_TOO_LARGE",
+      message: error.message,
+      details: { bytes: error.bytes, maxHeadlineBytes: error.maxBytes },
+    };
+  }
+  if (error instanceof RoleNameInvalidError) return { code: "ERR_INVALID_ROLE_NAME", message: error.message };
+  return undefined;
+}

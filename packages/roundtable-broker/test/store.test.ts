@@ -1,0 +1,265 @@
+// The broker on a room store that answers later (as Redis does): replies stay in request order, each request sees
+// the ones before it, a connection's queue is bounded, the store's failures and resets reach clients as coded
+// refusals and events their version can parse, and other brokers' activity reaches local members.
+import { existsSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { MemoryRoomStore, StoreUnavailableError } from "@orphus/rooms";
+import { StoreOpenError, startBroker } from "@orphus/roundtable-broker";
+import { HeldStore } from "./held-store.js";
+import { RawPeer, capturingLogger, eventually, frame, hello, startTestBroker, tempAgentDir } from "./helpers.js";
+
+const ids = (frames: readonly Record<string, unknown>[]): unknown[] => frames.filter((f) => "ok" in f).map((f) => f["id"]);
+
+describe("a store that answers later", () => {
+  test("replies come in request order, and each request sees what the ones before it did", async () => {
+    const store = new HeldStore();
+    const broker = await startTestBroker({ store });
+    const peer = new RawPeer(broker.socketPath);
+    await peer.connected;
+    store.hold();
+    await peer.write(
+      Buffer.concat([
+        frame(hello(1, "planner")),
+        frame({ id: 2, op: "join", room: "r" }),
+        frame({ id: 3, op: "post", room: "r", body: "first" }),
+        frame({ id: 4, op: "status" }),
+        frame({ id: 5, op: "fetch", room: "r", afterSeq: 0 }),
+        frame({ id: 6, op: "digest", room: "r" }),
+        frame({ id: 7, op: "rooms" }),
+      ]),
+    );
+    // hello is answered at once (its attach is not waited for); join waits, and everything behind it waits too.
+    await peer.until((frames) => ids(frames).length === 1);
+    await eventually(() => store.waiting === 2);
+    expect(ids(peer.frames)).toEqual([1]);
+    expect(store.calls).toEqual(["attach planner", "join r planner"]);
+    store.release();
+    await peer.until((frames) => ids(frames).length === 7);
+    expect(ids(peer.frames)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    const reply = (id: number): Record<string, unknown> => peer.frames.find((f) => f["id"] === id) ?? {};
+    expect(reply(5)).toMatchObject({ ok: true, result: { messages: [{ seq: 1, body: "first" }] } });
+    // fetch moved the cursor before digest ran, so the digest has nothing new.
+    expect(reply(6)).toMatchObject({ ok: true, result: { throughSeq: 1, full: 0 } });
+    expect(reply(4)).toMatchObject({ ok: true, result: { store: "held://test", storeAvailable: true } });
+  });
+
+  test("a connection pipelining past maxQueuedRequests is served whole and in order", async () => {
+    const store = new HeldStore();
+    const broker = await startTestBroker({ store, maxQueuedRequests: 4 });
+    const peer = await RawPeer.hello(broker.socketPath, "planner");
+    await peer.request({ id: 2, op: "join", room: "r" });
+    store.hold();
+    for (let i = 0; i < 40; i++) {
+      await peer.write(Buffer.concat(Array.from({ length: 5 }, (_, j) => frame({ id: 100 + i * 5 + j, op: "post", room: "r", body: "x" }))));
+    }
+    await eventually(() => store.waiting === 1);
+    store.release();
+    await peer.until((frames) => ids(frames).length === 202);
+    const posts = peer.frames.filter((f) => typeof f["id"] === "number" && (f["id"] as number) >= 100);
+    expect(posts.map((f) => f["id"])).toEqual(Array.from({ length: 200 }, (_, i) => 100 + i));
+    expect(posts.map((f) => (f["result"] as { seq: number }).seq)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+  });
+
+  test("requests still queued when the connection closes are dropped unserved", async () => {
+    const store = new HeldStore();
+    const broker = await startTestBroker({ store });
+    const keeper = await RawPeer.hello(broker.socketPath, "planner");
+    await keeper.request({ id: 2, op: "join", room: "r" });
+    const peer = await RawPeer.hello(broker.socketPath, "planner");
+    store.hold();
+    await peer.write(
+      Buffer.concat([1, 2, 3].map((n) => frame({ id: 10 + n, op: "post", room: "r", body: `m${n}`, idempotencyKey: `k${n}` }))),
+    );
+    await eventually(() => store.waiting === 1);
+    peer.socket.destroy();
+    await eventually(() => broker.stats().connections === 1);
+    store.release();
+    await eventually(() => store.waiting === 0);
+    expect(store.calls.filter((call) => call.startsWith("post"))).toEqual(["post r planner"]);
+    const page = await keeper.request({ id: 3, op: "fetch", room: "r", afterSeq: 0 });
+    expect((page["result"] as { messages: { body: string }[] }).messages.map((m) => m.body)).toEqual(["m1"]);
+  });
+});
+
+describe("store failures on the wire", () => {
+  test("an unavailable store is ERR_STORE_UNAVAILABLE, or ERR_INTERNAL for a client older than the code", async () => {
+    const store = new HeldStore();
+    const broker = await startTestBroker({ store });
+    const current = await RawPeer.hello(broker.socketPath, "planner");
+    const old = new RawPeer(broker.socketPath);
+    expect(await old.request(hello(1, "critic", 1))).toMatchObject({ ok: true });
+    await current.request({ id: 2, op: "join", room: "r" });
+    await old.request({ id: 2, op: "join", room: "r" });
+    store.fail();
+    const message =
+      'Room store held://test unavailable during post (timeout 2000 ms): "held store failing"; the post may or may ' +
+      "not have been stored: retry it with its idempotency key";
+    expect(await current.request({ id: 3, op: "post", room: "r", body: "x", idempotencyKey: "k" })).toEqual({
+      id: 3,
+      ok: false,
+      op: "post",
+      error: { code: "ERR_STORE_UNAVAILABLE", message, details: { store: "held://test", timeoutMs: 2000 } },
+    });
+    expect(await old.request({ id: 3, op: "post", room: "r", body: "x" })).toEqual({
+      id: 3,
+      ok: false,
+      op: "post",
+      error: { code: "ERR_INTERNAL", message, details: { store: "held://test", timeoutMs: 2000 } },
+    });
+    store.heal();
+    expect(await current.request({ id: 4, op: "post", room: "r", body: "x", idempotencyKey: "k" })).toMatchObject({
+      ok: true,
+      result: { seq: 1 },
+    });
+    expect(await old.request({ id: 4, op: "status" })).toMatchObject({ ok: true });
+  });
+
+  test("a reset reaches every connection whose version knows the event, and no older one", async () => {
+    const store = new HeldStore();
+    const logger = capturingLogger();
+    const broker = await startTestBroker({ store, logger });
+    const current = await RawPeer.hello(broker.socketPath, "planner");
+    const second = await RawPeer.hello(broker.socketPath, "critic");
+    const old = new RawPeer(broker.socketPath);
+    expect(await old.request(hello(1, "old", 1))).toMatchObject({ ok: true });
+    store.emit({ type: "reset", epoch: "e2", rooms: [{ room: "r", continuesAfter: 7 }] });
+    const reset = { event: "reset", seq: 0, store: "held://test" };
+    await current.until(() => current.events().length === 1);
+    await second.until(() => second.events().length === 1);
+    expect(current.events()).toEqual([reset]);
+    expect(second.events()).toEqual([reset]);
+    expect(await old.request({ id: 2, op: "status" })).toMatchObject({ ok: true });
+    expect(old.events()).toEqual([]);
+    expect(logger.lines).toContain("error the room store lost its data: every membership and read position is gone");
+  });
+
+  test("posts another broker announces in one turn merge into one posts event for a version-2 peer, not a version-1 one", async () => {
+    const store = new HeldStore();
+    const broker = await startTestBroker({ store });
+    const current = await RawPeer.hello(broker.socketPath, "planner");
+    const old = new RawPeer(broker.socketPath);
+    expect(await old.request(hello(1, "old", 1))).toMatchObject({ ok: true });
+    const recipients = ["planner", "old"];
+    const activity = (seq: number) => ({ type: "activity", kind: "post", room: "r", seq, role: "critic", recipients }) as const;
+    // One turn: two posts, the store's reset (which ends the run), and one more post.
+    store.emit(activity(1));
+    store.emit(activity(2));
+    store.emit({ type: "reset", epoch: "e2", rooms: [{ room: "r", continuesAfter: 2 }] });
+    store.emit(activity(3));
+    await current.until(() => current.events().length === 3);
+    expect(current.events()).toEqual([
+      { event: "posts", room: "r", posts: [{ seq: 1, author: "critic" }, { seq: 2, author: "critic" }] },
+      { event: "reset", seq: 0, store: "held://test" },
+      { event: "post", room: "r", seq: 3, author: "critic" },
+    ]);
+    await old.until(() => old.events().length === 3);
+    expect(old.events()).toEqual([1, 2, 3].map((seq) => ({ event: "post", room: "r", seq, author: "critic" })));
+  });
+
+  test("status says while the store is unavailable, and the log says when it comes and goes", async () => {
+    const store = new HeldStore();
+    const logger = capturingLogger();
+    const broker = await startTestBroker({ store, logger });
+    const peer = await RawPeer.hello(broker.socketPath, "planner");
+    store.emit({ type: "unavailable", error: new StoreUnavailableError("held://test", "post", 2000, "gone") });
+    expect(await peer.request({ id: 2, op: "status" })).toMatchObject({ result: { storeAvailable: false } });
+    store.emit({ type: "available" });
+    expect(await peer.request({ id: 3, op: "status" })).toMatchObject({ result: { storeAvailable: true } });
+    expect(logger.lines).toEqual(
+      expect.arrayContaining([
+        "error the room store is unavailable; requests fail with ERR_STORE_UNAVAILABLE until it answers",
+        "info the room store answers again",
+      ]),
+    );
+  });
+});
+
+describe("a closed store", () => {
+  test("a store closed under the broker refuses every request as the broker shutting down", async () => {
+    const store = new MemoryRoomStore();
+    const broker = await startTestBroker({ store });
+    const peer = await RawPeer.hello(broker.socketPath, "planner");
+    await peer.request({ id: 2, op: "join", room: "r" });
+    await store.close();
+    expect(await peer.request({ id: 3, op: "post", room: "r", body: "late" })).toEqual({
+      id: 3,
+      ok: false,
+      op: "post",
+      error: { code: "ERR_SHUTTING_DOWN", message: "The broker is shutting down; reconnect and a new broker starts" },
+    });
+    expect(await peer.request({ id: 4, op: "status" })).toMatchObject({ ok: true });
+  });
+});
+
+describe("two brokers on one store", () => {
+  test("members on both hear each other: posts, joins and disconnects cross over", async () => {
+    const store = new MemoryRoomStore();
+    const east = await startTestBroker({ store });
+    const west = await startTestBroker({ store: store.peer() });
+    const planner = await RawPeer.hello(east.socketPath, "planner");
+    const critic = await RawPeer.hello(west.socketPath, "critic");
+    await planner.request({ id: 2, op: "join", room: "r" });
+    expect(await critic.request({ id: 2, op: "join", room: "r" })).toMatchObject({
+      result: { created: false, members: ["critic", "planner"] },
+    });
+    await planner.until(() => planner.events().length === 1);
+    expect(await critic.request({ id: 3, op: "post", room: "r", body: "from the west" })).toMatchObject({ result: { seq: 1 } });
+    expect(await planner.request({ id: 3, op: "post", room: "r", body: "from the east" })).toMatchObject({ result: { seq: 2 } });
+    await planner.until(() => planner.events().length === 2);
+    await critic.until(() => critic.events().length === 1);
+    expect(planner.events()).toEqual([
+      { event: "join", room: "r", seq: 0, role: "critic" },
+      { event: "post", room: "r", seq: 1, author: "critic" },
+    ]);
+    expect(critic.events()).toEqual([{ event: "post", room: "r", seq: 2, author: "planner" }]);
+    critic.socket.destroy();
+    await planner.until(() => planner.events().length === 3);
+    expect(planner.events()[2]).toEqual({ event: "disconnect", room: "r", seq: 0, role: "critic" });
+  });
+});
+
+describe("opening the store", () => {
+  test("a broker configured for a Redis it cannot reach refuses to start, names it masked, and claims nothing", async () => {
+    const port = await closedPort();
+    const agentDir = tempAgentDir();
+    const error = await startBroker({ agentDir, registryDir: false, store: `redis://orphus:hunter2@127.0.0.1:${port}/0` }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(StoreOpenError);
+    expect(error).toMatchObject({
+      code: "ERR_BROKER_STORE_OPEN_FAILED",
+      storeCode: "ERR_STORE_UNAVAILABLE",
+      store: `redis://orphus:***@127.0.0.1:${port}/0`,
+    });
+    expect((error as Error).message).toContain("does not fall back to memory");
+    expect((error as Error).message).not.toContain("hunter2");
+    expect(existsSync(join(agentDir, "roundtable", "broker.sock"))).toBe(false);
+  });
+
+  test("store options are checked before any I/O, URLs quoted masked", async () => {
+    const agentDir = tempAgentDir();
+    await expect(startBroker({ agentDir, store: "mongodb://orphus:hunter2@db/0" })).rejects.toMatchObject({
+      code: "ERR_BROKER_INVALID_OPTION",
+      message: expect.stringContaining("***") as unknown,
+    });
+    await expect(startBroker({ agentDir, store: "not a url hunter2" })).rejects.toThrow(/\*\*\* \(17 characters\)/);
+    await expect(startBroker({ agentDir, store: new MemoryRoomStore(), maxRooms: 3 })).rejects.toMatchObject({
+      code: "ERR_BROKER_INVALID_OPTION",
+      message: expect.stringContaining("maxRooms") as unknown,
+    });
+    expect(existsSync(join(agentDir, "roundtable"))).toBe(false);
+  });
+});
+
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+  return await new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 1));
+    });
+  });
+}
