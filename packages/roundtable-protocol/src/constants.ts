@@ -50,7 +50,7 @@ export const MAX_FETCH_CHARS = 512 * 1024;
 export const DEFAULT_DIGEST_BUDGET = 2000;
 
 /** Largest budget a digest request may name. */
-export const MAX_DIGEST_BUDGET = 100_000;
+export const MAX_REQUEST_DIGEST_BUDGET = 100_000;
 
 /** Role-name syntax: letters, digits, `.`, `_`, `-`; starts with a letter or digit; 1 to 64 characters. */
 export const ROLE_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;

@@ -5,7 +5,7 @@ import {
   DEFAULT_FETCH_LIMIT,
   IDEMPOTENCY_KEY_PATTERN,
   IDEMPOTENCY_KEY_WINDOW,
-  MAX_DIGEST_BUDGET,
+  MAX_REQUEST_DIGEST_BUDGET,
   MAX_ERROR_MESSAGE_LENGTH,
   MAX_STORE_DESCRIPTION_LENGTH,
   MAX_FETCH_CHARS,
@@ -172,7 +172,7 @@ export const digestRequestSchema = z
       .number()
       .int()
       .min(0)
-      .max(MAX_DIGEST_BUDGET)
+      .max(MAX_REQUEST_DIGEST_BUDGET)
       .optional()
       .describe("Characters the digest may spend outside its one marker line; default 2000."),
   })

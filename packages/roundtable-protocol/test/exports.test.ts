@@ -9,7 +9,7 @@ test("the public export list", () => {
       "DEFAULT_FETCH_LIMIT",
       "IDEMPOTENCY_KEY_PATTERN",
       "IDEMPOTENCY_KEY_WINDOW",
-      "MAX_DIGEST_BUDGET",
+      "MAX_REQUEST_DIGEST_BUDGET",
       "MAX_ERROR_MESSAGE_LENGTH",
       "MAX_FETCH_CHARS",
       "MAX_FETCH_LIMIT",
@@ -103,7 +103,7 @@ test("protocol constants", () => {
   expect(protocol.DEFAULT_FETCH_CHARS).toBe(8000);
   expect(protocol.MAX_FETCH_CHARS).toBe(524_288);
   expect(protocol.DEFAULT_DIGEST_BUDGET).toBe(2000);
-  expect(protocol.MAX_DIGEST_BUDGET).toBe(100_000);
+  expect(protocol.MAX_REQUEST_DIGEST_BUDGET).toBe(100_000);
   expect(protocol.MAX_ROOM_NAME_LENGTH).toBe(128);
   expect(protocol.MAX_ERROR_MESSAGE_LENGTH).toBe(1000);
   expect(protocol.ROLE_NAME_PATTERN.source).toBe("^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$");
