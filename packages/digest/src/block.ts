@@ -14,6 +14,7 @@ import {
 } from "./limits.js";
 import { authorLabel, headlineLine, headlineText } from "./text.js";
 import type { DigestRecovery } from "./types.js";
+import { keepShape, Shape } from "./shapes.js";
 
 /** A shown form of a block, richest last. */
 export type BlockForm = "headline" | "excerpt" | "full";
@@ -146,6 +147,7 @@ export class BlockForms {
     label: string = authorLabel(item.author),
     private readonly bounded: boolean = false,
   ) {
+    keepShape(Shape.BlockForms, this);
     this.label = label;
     this.head = headLength(item.seq, label);
   }

@@ -3,6 +3,7 @@
 // however many sizes it tries, and a 100 KB body costs what the budget lets through, not its size.
 import { isPairAt } from "./chars.js";
 import { BREAK, END, PAUSE, SPACE, Scanner } from "./scan.js";
+import { keepShape, Shape } from "./shapes.js";
 
 /** Continuation lines of a body start with this, so no body line can pass for a header, a stub or the marker. */
 export const CONTINUATION_INDENT = "  ";
@@ -44,6 +45,7 @@ export class BodyRendering {
     readonly body: string,
     rawLimit: number = body.length,
   ) {
+    keepShape(Shape.BodyRendering, this);
     this.whole = rawLimit >= body.length;
     this.scanner = new Scanner(body, rawLimit);
   }

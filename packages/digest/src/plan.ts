@@ -15,6 +15,7 @@
 import { BlockForms, floorBeforeReading, headerFloor, type Placed, type RenderedBlock } from "./block.js";
 import { authorLabel } from "./text.js";
 import type { DigestItem, DigestRecovery } from "./types.js";
+import { keepShape, Shape } from "./shapes.js";
 
 /** Budget a shown block takes: its length and the newline that joins it to the next. */
 function cost(placed: Placed | null): number {
@@ -38,6 +39,7 @@ class Spending {
     budget: number,
     private readonly recovery: DigestRecovery,
   ) {
+    keepShape(Shape.Spending, this);
     this.placed = new Array<Placed | null>(items.length).fill(null);
     this.forms = new Array<BlockForms | undefined>(items.length);
     this.floors = new Array<number | undefined>(items.length);

@@ -4,6 +4,7 @@
 // default-ignorables, bidi controls among them: see chars.ts). Lone surrogates become U+FFFD, so a text run never
 // holds half a pair.
 import { INVISIBLE_RANGES, isBreak, isInvisible, isPairAt, isSpace, isSurrogate } from "./chars.js";
+import { keepShape, Shape } from "./shapes.js";
 
 /** No more input. */
 export const END = 0;
@@ -135,6 +136,7 @@ export class Scanner {
 
   /** Reads `text` up to `limit` characters (one more if that would split a surrogate pair). */
   constructor(text: string, limit: number = text.length) {
+    keepShape(Shape.Scanner, this);
     this.src = text.length <= limit ? text : text.slice(0, isPairAt(text, limit - 1) ? limit + 1 : limit);
   }
 
