@@ -12,6 +12,7 @@
  * stops at the first malformed frame: the frames before it are delivered, nothing behind it is.
  */
 export { encodeFrame } from "./encode.js";
+export { frameText, frameTextOfJson, frameBytes, joinFrames } from "./frame-text.js";
 export { FrameDecoder } from "./decoder.js";
 export { attachFrameDecoder } from "./stream.js";
 export { DEFAULT_MAX_FRAME_BYTES, FRAME_HEADER_BYTES, MAX_FRAME_LENGTH_FIELD } from "./limits.js";
@@ -25,6 +26,7 @@ export {
   FrameOptionError,
 } from "./errors.js";
 export type { FrameSink } from "./decoder.js";
+export type { FrameText } from "./frame-text.js";
 export type { FrameStreamHandlers } from "./stream.js";
 export type { FramingOptions } from "./options.js";
 export type { JsonValue } from "./json.js";

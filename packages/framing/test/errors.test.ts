@@ -16,6 +16,10 @@ test("the public surface is exactly this", () => {
     "MAX_FRAME_LENGTH_FIELD",
     "attachFrameDecoder",
     "encodeFrame",
+    "frameBytes",
+    "frameText",
+    "frameTextOfJson",
+    "joinFrames",
   ]);
 });
 

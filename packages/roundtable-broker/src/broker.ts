@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type Server, type Socket } from "node:net";
-import { FrameTooLargeError, encodeFrame } from "@orphus/framing";
+import { FrameTooLargeError, encodeFrame, frameText, frameTextOfJson, type FrameText } from "@orphus/framing";
 import { isPromiseLike, type Awaitable, type RoomStore } from "@orphus/rooms";
 import {
   PROTOCOL_NAME,
@@ -31,6 +31,7 @@ import { removePidFile, writePidFile } from "./pidfile.js";
 import { ensureBrokerDir } from "./private-dir.js";
 import type { ProbeAnswer } from "./probe.js";
 import { registerBroker, removeRegistryEntry } from "./registry.js";
+import { postReplyJson } from "./post-reply.js";
 import { RoomService } from "./service.js";
 import { releaseSocket, type SocketIdentity } from "./socket-file.js";
 import { openBrokerStore } from "./store.js";
@@ -155,6 +156,8 @@ class RunningBroker implements Broker, ConnectionHost {
   readonly registryEntry: string | undefined;
   readonly closed: Promise<BrokerClosed>;
   readonly maxFrameBytes: number;
+  /** The frame limit as framing takes it, made once. */
+  readonly #framing: { readonly maxFrameBytes: number };
   readonly maxOutboundBytes: number;
   readonly pingDropBytes: number;
   readonly outbox = new Outbox();
@@ -190,6 +193,7 @@ class RunningBroker implements Broker, ConnectionHost {
     this.agentDir = options.agentDir;
     this.startedAt = options.clock();
     this.maxFrameBytes = options.maxFrameBytes;
+    this.#framing = { maxFrameBytes: options.maxFrameBytes };
     this.maxOutboundBytes = options.maxOutboundBytes;
     this.pingDropBytes = options.pingDropBytes;
     this.maxQueuedRequests = options.maxQueuedRequests;
@@ -457,7 +461,9 @@ class RunningBroker implements Broker, ConnectionHost {
   }
 
   #succeed(connection: BrokerConnection, request: ServedRequest, result: ResultFor<Op>): void {
-    this.#reply(connection, { id: request.id, ok: true, op: request.op, result } as OkReply);
+    const reply = { id: request.id, ok: true, op: request.op, result } as OkReply;
+    // The post, the request sent most, is answered from a template that writes the text JSON.stringify would.
+    this.#reply(connection, reply, request.op === "post" ? postReplyJson(request.id, result as ResultFor<"post">) : undefined);
   }
 
   /** Refuses a request that failed: a refusal as the store or the service worded it, else ERR_INTERNAL (logged). */
@@ -512,7 +518,7 @@ class RunningBroker implements Broker, ConnectionHost {
       error: { code: "ERR_PROTOCOL_MISMATCH", message: protocolMismatchMessage(mismatch), details },
     };
     this.#options.logger.warn("refused a peer of another protocol version", { ...details, connection: connection.id });
-    connection.endWith(encodeFrame(reply, { maxFrameBytes: this.maxFrameBytes }), "refused");
+    connection.endWith(encodeFrame(reply, this.#framing), "refused");
   }
 
   #refuse(connection: BrokerConnection, id: number | null, op: string | undefined, error: WireError): void {
@@ -520,10 +526,11 @@ class RunningBroker implements Broker, ConnectionHost {
     this.#reply(connection, reply);
   }
 
-  #reply(connection: BrokerConnection, reply: OkReply | ErrorReply): void {
-    let frame: Buffer;
+  /** Queues `reply` (as `json` when that is its text already), or ERR_REPLY_TOO_LARGE when it passes the frame limit. */
+  #reply(connection: BrokerConnection, reply: OkReply | ErrorReply, json?: string): void {
+    let frame: FrameText;
     try {
-      frame = encodeFrame(reply, { maxFrameBytes: this.maxFrameBytes });
+      frame = json === undefined ? frameText(reply, this.#framing) : frameTextOfJson(json, this.#framing);
     } catch (error) {
       if (!(error instanceof FrameTooLargeError)) throw error;
       const tooLarge: ErrorReply = {
@@ -536,7 +543,7 @@ class RunningBroker implements Broker, ConnectionHost {
           details: { bytes: error.length, maxFrameBytes: error.maxFrameBytes },
         },
       };
-      frame = encodeFrame(tooLarge, { maxFrameBytes: this.maxFrameBytes });
+      frame = frameText(tooLarge, this.#framing);
     }
     connection.sendReply(frame);
   }

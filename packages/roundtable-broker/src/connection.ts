@@ -1,5 +1,5 @@
 import type { Socket } from "node:net";
-import { attachFrameDecoder } from "@orphus/framing";
+import { attachFrameDecoder, frameBytes, joinFrames, type FrameText } from "@orphus/framing";
 import { OLDEST_PEER_VERSION, readsPostsEvents } from "@orphus/roundtable-protocol";
 import type { EventNotice } from "./event-notice.js";
 import type { Outbox } from "./outbox.js";
@@ -63,12 +63,10 @@ export class BrokerConnection {
    */
   peerVersion = OLDEST_PEER_VERSION;
   #closeReason: CloseReason | undefined;
-  /** Frames and runs of posts queued this turn, in order; written together when the turn ends. */
-  #pending: (Buffer | PostRun)[] = [];
+  /** Frames (encoded, or replies as text not yet written) and runs of posts queued this turn, in order. */
+  #pending: (Buffer | FrameText | PostRun)[] = [];
   /** Bytes of #pending once encoded. */
   #queuedBytes = 0;
-  /** The open run of posts of each room: the next post of that room joins it. */
-  readonly #runs = new Map<string, PostRun>();
   /** Frames that arrived while a request of this connection was waiting for the store, oldest first. */
   readonly #waiting: unknown[] = [];
   /** A request of this connection is waiting for the store. */
@@ -144,9 +142,10 @@ export class BrokerConnection {
   }
 
   /** Queues a reply. Never dropped: when it would pass the high-water mark the connection is closed instead. */
-  sendReply(frame: Buffer): void {
+  sendReply(frame: Buffer | FrameText): void {
     if (!this.#writable()) return;
-    const queued = this.queuedBytes + frame.length;
+    const bytes = frameBytes(frame);
+    const queued = this.queuedBytes + bytes;
     if (queued > this.host.maxOutboundBytes) {
       this.#closeReason = "backpressure";
       this.host.onBackpressure(this, queued);
@@ -154,7 +153,7 @@ export class BrokerConnection {
       this.socket.destroy();
       return;
     }
-    this.#queueFrame(frame);
+    this.#queue(frame, bytes);
   }
 
   /**
@@ -170,11 +169,12 @@ export class BrokerConnection {
     }
     const { event } = notice;
     if (event.event !== "post" || !readsPostsEvents(this.peerVersion)) {
-      this.#queueFrame(notice.frame);
+      const { frame } = notice;
+      this.#queue(frame, frame.length);
       return true;
     }
     const room = event.room;
-    const run = this.#runs.get(room);
+    const run = this.#openRun(room);
     if (run !== undefined) {
       const before = run.bytes;
       if (run.add(notice, this.host.maxFrameBytes)) {
@@ -183,7 +183,6 @@ export class BrokerConnection {
       }
     }
     const opened = new PostRun(room, notice);
-    this.#runs.set(room, opened);
     this.#queue(opened, opened.bytes);
     return true;
   }
@@ -195,7 +194,7 @@ export class BrokerConnection {
     const frames = this.#take(undefined);
     frames.push(frame);
     // Destroy once flushed, so a peer that never closes its side cannot hold the connection half-open.
-    this.socket.end(frames.length === 1 ? frame : Buffer.concat(frames), () => this.socket.destroy());
+    this.socket.end(frames.length === 1 ? frame : joinFrames(frames), () => this.socket.destroy());
   }
 
   /** Closes at once, dropping anything queued. */
@@ -207,8 +206,9 @@ export class BrokerConnection {
 
   /**
    * Writes everything queued this turn in one write (the outbox calls it once the turn's work is done): small
-   * frames are joined into one buffer, since a copy of a few kilobytes costs less than a `writev` of many pieces;
-   * large ones leave corked, as one `writev`, so a big fetch page is not copied.
+   * frames are joined into one buffer, replies written straight into it from their text, since a copy of a few
+   * kilobytes costs less than a `writev` of many pieces; large ones leave corked, as one `writev`, so a big fetch
+   * page is not copied twice.
    */
   flush(outbox: Outbox): void {
     if (!this.#writable()) {
@@ -217,31 +217,46 @@ export class BrokerConnection {
     }
     if (this.#pending.length === 0) return;
     const bytes = this.#queuedBytes;
+    const first = this.#pending[0];
+    if (this.#pending.length === 1 && !isFrameText(first)) {
+      // One frame, already encoded (a fan-out's post event): written as it is, with no list made for it.
+      this.#drop();
+      this.socket.write(first instanceof PostRun ? outbox.frameOf(first) : (first as Buffer));
+      return;
+    }
     const frames = this.#take(outbox);
-    if (frames.length === 1) {
-      this.socket.write(frames[0] as Buffer);
-    } else if (bytes <= JOIN_FRAMES_UP_TO_BYTES) {
-      this.socket.write(Buffer.concat(frames));
+    if (bytes <= JOIN_FRAMES_UP_TO_BYTES) {
+      this.socket.write(joinFrames(frames));
     } else {
       this.socket.cork();
-      for (const frame of frames) this.socket.write(frame);
+      for (const frame of frames) this.socket.write(frame instanceof Buffer ? frame : joinFrames([frame]));
       this.socket.uncork();
     }
   }
 
-  #queueFrame(frame: Buffer): void {
-    this.#runs.clear();
-    this.#queue(frame, frame.length);
+  /**
+   * The open run of `room`'s posts: the newest run of the room queued since the last other frame (a reply or a
+   * membership event ends every run, so what follows it in the queue is exactly the open runs, one per room but for
+   * full ones). Posts of one room in a row are the common case, found at the first step.
+   */
+  #openRun(room: string): PostRun | undefined {
+    const pending = this.#pending;
+    for (let i = pending.length - 1; i >= 0; i--) {
+      const item = pending[i];
+      if (!(item instanceof PostRun)) return undefined;
+      if (item.room === room) return item;
+    }
+    return undefined;
   }
 
-  #queue(item: Buffer | PostRun, bytes: number): void {
+  #queue(item: Buffer | FrameText | PostRun, bytes: number): void {
     if (this.#pending.length === 0) this.host.outbox.schedule(this);
     this.#pending.push(item);
     this.#queuedBytes += bytes;
   }
 
   /** Empties the queue into frames, encoding posts runs (through the outbox, which shares a frame between peers). */
-  #take(outbox: Outbox | undefined): Buffer[] {
+  #take(outbox: Outbox | undefined): (Buffer | FrameText)[] {
     const frames = this.#pending.map((item) =>
       item instanceof PostRun ? (outbox === undefined ? item.encode() : outbox.frameOf(item)) : item
     );
@@ -250,12 +265,15 @@ export class BrokerConnection {
   }
 
   #drop(): void {
-    this.#pending = [];
-    this.#runs.clear();
+    this.#pending.length = 0;
     this.#queuedBytes = 0;
   }
 
   #writable(): boolean {
     return this.#closeReason === undefined && !this.socket.destroyed && this.socket.writable;
   }
+}
+
+function isFrameText(item: Buffer | FrameText | PostRun | undefined): item is FrameText {
+  return item !== undefined && !(item instanceof Buffer) && !(item instanceof PostRun);
 }

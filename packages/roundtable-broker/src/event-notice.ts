@@ -10,6 +10,7 @@ export class EventNotice {
   readonly #maxFrameBytes: number;
   #frame: Buffer | undefined;
   #entry: string | undefined;
+  #postsPrefix: string | undefined;
 
   constructor(
     readonly event: RoundtableEvent,
@@ -32,5 +33,15 @@ export class EventNotice {
       this.#entry = `{"seq":${event.seq},"author":${JSON.stringify(event.author)}}`;
     }
     return this.#entry;
+  }
+
+  /** The start of a merged posts event of this post's room, up to its list; made once for every run it opens. */
+  get postsPrefix(): string {
+    if (this.#postsPrefix === undefined) {
+      const event = this.event;
+      if (event.event !== "post") throw new TypeError(`a ${event.event} event is not listed in a posts event`);
+      this.#postsPrefix = `{"event":"posts","room":${JSON.stringify(event.room)},"posts":[`;
+    }
+    return this.#postsPrefix;
   }
 }

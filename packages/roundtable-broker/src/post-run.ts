@@ -19,8 +19,9 @@ export class PostRun {
     first: EventNotice
   ) {
     this.notices = [first];
-    this.#prefix = `{"event":"posts","room":${JSON.stringify(room)},"posts":[`;
-    this.#bytes = FRAME_HEADER_BYTES + Buffer.byteLength(this.#prefix) + first.entry.length + 2;
+    this.#prefix = first.postsPrefix;
+    // Room and role names are ASCII, so the prefix's length is its bytes, as each entry's is.
+    this.#bytes = FRAME_HEADER_BYTES + this.#prefix.length + first.entry.length + 2;
   }
 
   /** Bytes this run adds to its connection's queue when written. */

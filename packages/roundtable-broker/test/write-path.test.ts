@@ -108,6 +108,52 @@ test("a lone post is still a post event, and merging never moves a post ahead of
   ]);
 });
 
+test("posts of two rooms interleaved in one turn merge per room, each run where its room's first post was", async () => {
+  const broker = await startTestBroker();
+  const author = await member(broker.socketPath, "author", "a");
+  expect(await author.request({ id: 3, op: "join", room: "b" })).toMatchObject({ ok: true });
+  const listener = await member(broker.socketPath, "listener", "a");
+  expect(await listener.request({ id: 3, op: "join", room: "b" })).toMatchObject({ ok: true });
+
+  await author.write(
+    Buffer.concat([
+      frame({ id: 10, op: "post", room: "a", body: "a1" }),
+      frame({ id: 11, op: "post", room: "b", body: "b1" }),
+      frame({ id: 12, op: "post", room: "a", body: "a2" }),
+      frame({ id: 13, op: "post", room: "b", body: "b2" }),
+      frame({ id: 14, op: "post", room: "a", body: "a3" }),
+    ])
+  );
+  await author.reply(14);
+  await listener.until((frames) => frames.filter((f) => f["event"] === "posts").length === 2);
+
+  expect(listener.events()).toEqual([
+    { event: "posts", room: "a", posts: [1, 2, 3].map((seq) => ({ seq, author: "author" })) },
+    { event: "posts", room: "b", posts: [1, 2].map((seq) => ({ seq, author: "author" })) },
+  ]);
+});
+
+test("replies of one turn leave in one write, written from their text whatever characters they hold", async () => {
+  const broker = await startTestBroker();
+  const author = await member(broker.socketPath, "author", "utf");
+  const writes = countWrites([author]);
+  const body = "naïve café, 😀 and 漢字";
+
+  await author.write(
+    Buffer.concat([
+      frame({ id: 10, op: "post", room: "utf", body }),
+      frame({ id: 11, op: "fetch", room: "utf", afterSeq: 0 }),
+      frame({ id: 12, op: "post", room: "utf", body: "plain" }),
+    ])
+  );
+  await author.reply(12);
+
+  expect([...writes.values()]).toEqual([1]);
+  expect(author.frames.slice(-3).map((f) => f["id"])).toEqual([10, 11, 12]);
+  const fetched = author.frames.at(-2) as { result: { messages: { body: string }[] } };
+  expect(fetched.result.messages.map((m) => m.body)).toEqual([body]);
+});
+
 test("a run of posts holds at most MAX_POSTS_PER_EVENT posts and never outgrows the frame limit", () => {
   const notice = (seq: number, author = "author"): EventNotice =>
     new EventNotice({ event: "post", room: "r", seq, author }, 1024 * 1024);
