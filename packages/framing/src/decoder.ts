@@ -148,7 +148,8 @@ export class FrameDecoder {
  * view per frame and validating it apart cost more than the decoding (framing/README.md, "Benchmarks").
  */
 function parsePayload(bytes: Buffer, start: number, end: number): unknown {
-  const text = bytes.toString("utf8", start, end);
+  // UTF-8 is the default; naming no encoding takes Node's direct path, without looking the encoding up per frame.
+  const text = bytes.toString(undefined, start, end);
   if (text.includes("\uFFFD") && !isUtf8(bytes.subarray(start, end))) {
     throw new FrameMalformedError("invalid-utf8", bytes.subarray(start, end));
   }

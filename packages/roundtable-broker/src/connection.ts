@@ -67,6 +67,8 @@ export class BrokerConnection {
   #pending: (Buffer | FrameText | PostRun)[] = [];
   /** Bytes of #pending once encoded. */
   #queuedBytes = 0;
+  /** The socket's own write backlog when this turn's first frame was queued (see #writable). */
+  #socketBacklog = 0;
   /** Frames that arrived while a request of this connection was waiting for the store, oldest first. */
   readonly #waiting: unknown[] = [];
   /** A request of this connection is waiting for the store. */
@@ -138,7 +140,7 @@ export class BrokerConnection {
 
   /** Bytes queued this turn or written but not yet taken by the peer. */
   get queuedBytes(): number {
-    return this.socket.writableLength + this.#queuedBytes;
+    return (this.#pending.length > 0 ? this.#socketBacklog : this.socket.writableLength) + this.#queuedBytes;
   }
 
   /** Queues a reply. Never dropped: when it would pass the high-water mark the connection is closed instead. */
@@ -189,7 +191,7 @@ export class BrokerConnection {
 
   /** Sends what is queued, then a last frame (a refusal), and closes once it is flushed. */
   endWith(frame: Buffer, reason: CloseReason): void {
-    if (!this.#writable()) return;
+    if (!this.#socketWritable()) return;
     this.#closeReason = reason;
     const frames = this.#take(undefined);
     frames.push(frame);
@@ -211,7 +213,7 @@ export class BrokerConnection {
    * page is not copied twice.
    */
   flush(outbox: Outbox): void {
-    if (!this.#writable()) {
+    if (!this.#socketWritable()) {
       this.#drop();
       return;
     }
@@ -250,7 +252,10 @@ export class BrokerConnection {
   }
 
   #queue(item: Buffer | FrameText | PostRun, bytes: number): void {
-    if (this.#pending.length === 0) this.host.outbox.schedule(this);
+    if (this.#pending.length === 0) {
+      this.#socketBacklog = this.socket.writableLength;
+      this.host.outbox.schedule(this);
+    }
     this.#pending.push(item);
     this.#queuedBytes += bytes;
   }
@@ -269,7 +274,19 @@ export class BrokerConnection {
     this.#queuedBytes = 0;
   }
 
+  /**
+   * Whether frames may still be queued. The socket is asked when a turn's first frame is queued; while that turn's
+   * frames wait for the flush (at the end of the same callback, before any other socket event), only this broker
+   * can end the connection, and every way it does sets the close reason: so a fan-out to many members reads the
+   * socket's state once per connection per turn, not once per event.
+   */
   #writable(): boolean {
+    if (this.#closeReason !== undefined) return false;
+    return this.#pending.length > 0 || this.#socketWritable();
+  }
+
+  /** Whether the connection is open and its socket takes writes, asked of the socket itself. */
+  #socketWritable(): boolean {
     return this.#closeReason === undefined && !this.socket.destroyed && this.socket.writable;
   }
 }

@@ -1,5 +1,6 @@
 import { encodeFrame } from "@orphus/framing";
 import type { RoundtableEvent } from "@orphus/roundtable-protocol";
+import { roleJson, roomJson } from "./json-name.js";
 
 /**
  * One event on its way to every connection that hears it, encoded at most once however many that is: the frame of
@@ -30,7 +31,7 @@ export class EventNotice {
     if (this.#entry === undefined) {
       const event = this.event;
       if (event.event !== "post") throw new TypeError(`a ${event.event} event is not listed in a posts event`);
-      this.#entry = `{"seq":${event.seq},"author":${JSON.stringify(event.author)}}`;
+      this.#entry = `{"seq":${event.seq},"author":${roleJson(event.author)}}`;
     }
     return this.#entry;
   }
@@ -40,7 +41,7 @@ export class EventNotice {
     if (this.#postsPrefix === undefined) {
       const event = this.event;
       if (event.event !== "post") throw new TypeError(`a ${event.event} event is not listed in a posts event`);
-      this.#postsPrefix = `{"event":"posts","room":${JSON.stringify(event.room)},"posts":[`;
+      this.#postsPrefix = `{"event":"posts","room":${roomJson(event.room)},"posts":[`;
     }
     return this.#postsPrefix;
   }

@@ -1,4 +1,5 @@
 import type { ResultFor } from "@orphus/roundtable-protocol";
+import { roomJson } from "./json-name.js";
 
 /**
  * The JSON text of a post's ok reply, exactly what `JSON.stringify({ id, ok: true, op: "post", result })` gives
@@ -9,5 +10,5 @@ import type { ResultFor } from "@orphus/roundtable-protocol";
 export function postReplyJson(id: number, result: ResultFor<"post">): string {
   const { room, seq, postedAt, repeated } = result;
   const tail = repeated === true ? `,"repeated":true}}` : "}}";
-  return `{"id":${id},"ok":true,"op":"post","result":{"room":${JSON.stringify(room)},"seq":${seq},"postedAt":${postedAt}${tail}`;
+  return `{"id":${id},"ok":true,"op":"post","result":{"room":${roomJson(room)},"seq":${seq},"postedAt":${postedAt}${tail}`;
 }
