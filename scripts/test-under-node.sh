@@ -13,6 +13,8 @@
 # ORPHUS_SKIP_ADDON_BUILDS (names, space-separated) leaves out addons nothing loads on that Node line: @orphus/memory
 # never loads better-sqlite3 on Node 24 (it runs on node:sqlite there), so .ci/run saves that build. Should something
 # load it after all, it fails loudly (NODE_MODULE_VERSION), never silently.
+# ORPHUS_ADDON_BUILD_ONLY=1 does step 1 alone and runs no test: .ci/run starts it early, in the background, so the
+# compile (single-threaded, about 100 s for better-sqlite3) overlaps steps that leave a core free.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -67,10 +69,12 @@ for gyp in node_modules/.pnpm/*/node_modules/*/binding.gyp node_modules/.pnpm/*/
     mv "$copy/build" "$dir/build.abi$abi"
     rm -rf "$(dirname "$copy")"
   fi
+  [ "${ORPHUS_ADDON_BUILD_ONLY:-}" = "1" ] && continue
   mv "$dir/build" "$dir/build.abi$home_abi"
   mv "$dir/build.abi$abi" "$dir/build"
   swapped+=("$dir")
 done
+[ "${ORPHUS_ADDON_BUILD_ONLY:-}" = "1" ] && exit 0
 
 # The test run's own child processes (brokers, bins, tsx) run on the same Node: process.execPath, or node on PATH.
 PATH="$(dirname "$node_bin"):$PATH" "$node_bin" node_modules/vitest/vitest.mjs run "$@"
