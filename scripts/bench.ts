@@ -15,6 +15,7 @@ import {
   selectBenchFiles,
   type FileOutcome,
 } from "./lib/bench-runner.js";
+import { readCpuTicks, stealLine } from "./lib/host-steal.js";
 
 const packagesDir = join(import.meta.dirname, "..", "packages");
 let files;
@@ -40,7 +41,9 @@ const outcomes: FileOutcome[] = [];
 try {
   for (const file of files) {
     process.stdout.write(`\n# ${file.packageName}/${file.file}${cpu === undefined ? "" : ` (on CPU ${cpu})`}\n`);
+    const before = readCpuTicks(cpu);
     outcomes.push(runBenchFile(file, env, cpu));
+    process.stdout.write(`${stealLine(before, readCpuTicks(cpu), cpu)}\n`);
   }
 } finally {
   rmSync(registryDir, { recursive: true, force: true });
