@@ -219,15 +219,12 @@ export class BrokerConnection {
     }
     if (this.#pending.length === 0) return;
     const bytes = this.#queuedBytes;
-    const first = this.#pending[0];
-    if (this.#pending.length === 1 && !isFrameText(first)) {
-      // One frame, already encoded (a fan-out's post event): written as it is, with no list made for it.
-      this.#drop();
-      this.socket.write(first instanceof PostRun ? outbox.frameOf(first) : (first as Buffer));
-      return;
-    }
     const frames = this.#take(outbox);
-    if (bytes <= JOIN_FRAMES_UP_TO_BYTES) {
+    const only = frames.length === 1 ? frames[0] : undefined;
+    if (only instanceof Buffer) {
+      // One frame already encoded (a fan-out's post event, shared between peers): written as it is.
+      this.socket.write(only);
+    } else if (bytes <= JOIN_FRAMES_UP_TO_BYTES) {
       this.socket.write(joinFrames(frames));
     } else {
       this.socket.cork();
@@ -289,8 +286,4 @@ export class BrokerConnection {
   #socketWritable(): boolean {
     return this.#closeReason === undefined && !this.socket.destroyed && this.socket.writable;
   }
-}
-
-function isFrameText(item: Buffer | FrameText | PostRun | undefined): item is FrameText {
-  return item !== undefined && !(item instanceof Buffer) && !(item instanceof PostRun);
 }

@@ -29,8 +29,7 @@ export class EventNotice {
   /** A post's entry in the list of a merged posts event; its length is its bytes (role names are ASCII). */
   get entry(): string {
     if (this.#entry === undefined) {
-      const event = this.event;
-      if (event.event !== "post") throw new TypeError(`a ${event.event} event is not listed in a posts event`);
+      const event = this.#post();
       this.#entry = `{"seq":${event.seq},"author":${roleJson(event.author)}}`;
     }
     return this.#entry;
@@ -39,10 +38,15 @@ export class EventNotice {
   /** The start of a merged posts event of this post's room, up to its list; made once for every run it opens. */
   get postsPrefix(): string {
     if (this.#postsPrefix === undefined) {
-      const event = this.event;
-      if (event.event !== "post") throw new TypeError(`a ${event.event} event is not listed in a posts event`);
-      this.#postsPrefix = `{"event":"posts","room":${roomJson(event.room)},"posts":[`;
+      this.#postsPrefix = `{"event":"posts","room":${roomJson(this.#post().room)},"posts":[`;
     }
     return this.#postsPrefix;
+  }
+
+  /** The event, which must be a post to be listed in a posts event. */
+  #post(): Extract<RoundtableEvent, { event: "post" }> {
+    const event = this.event;
+    if (event.event !== "post") throw new TypeError(`a ${event.event} event is not listed in a posts event`);
+    return event;
   }
 }

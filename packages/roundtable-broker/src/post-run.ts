@@ -1,4 +1,4 @@
-import { FRAME_HEADER_BYTES } from "@orphus/framing";
+import { FRAME_HEADER_BYTES, joinFrames } from "@orphus/framing";
 import { MAX_POSTS_PER_EVENT } from "@orphus/roundtable-protocol";
 import type { EventNotice } from "./event-notice.js";
 
@@ -54,10 +54,7 @@ export class PostRun {
     let text = this.#prefix;
     for (let i = 0; i < this.notices.length; i++) text += (i === 0 ? "" : ",") + (this.notices[i] as EventNotice).entry;
     text += "]}";
-    const length = Buffer.byteLength(text);
-    const frame = Buffer.allocUnsafe(FRAME_HEADER_BYTES + length);
-    frame.writeUInt32BE(length, 0);
-    frame.write(text, FRAME_HEADER_BYTES, "utf8");
-    return frame;
+    // Within the frame limit by construction (add refuses a post that would pass it).
+    return joinFrames([{ text, payloadBytes: Buffer.byteLength(text) }]);
   }
 }
