@@ -38,7 +38,7 @@ const PIPELINED_BLOCKS = 11;
 const PIPELINED_WARMUP = 40_000;
 const WINDOW = 256;
 const WIDE_MEMBERS = 32;
-const FAN_OUT_BLOCKS = 11;
+const FAN_OUT_BLOCKS = 27;
 const FAN_OUT_PER_BLOCK = 300;
 
 await withBenchScope(async ({ children, cleanups }) => {

@@ -25,7 +25,7 @@ import {
 } from "./support.js";
 
 const WARMUP = 2000;
-const BLOCKS = 9;
+const BLOCKS = 27;
 const PER_BLOCK = 500;
 
 await withBenchScope(async ({ children, cleanups }) => {
