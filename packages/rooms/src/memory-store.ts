@@ -165,7 +165,7 @@ export class MemoryRoomStore implements RoomStore {
     const room = this.#memberRoom(name, author);
     const { seq, postedAt } = room.post(author, body, options?.headline);
     if (key !== undefined) this.#remember(name, keys, key, { author, seq, postedAt });
-    const recipients = room.members();
+    const recipients = room.memberList();
     this.#space.deliver(this, "post", name, seq, author, recipients);
     return { seq, postedAt, replayed: false, recipients };
   }

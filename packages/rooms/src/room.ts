@@ -65,6 +65,8 @@ export class Room {
   readonly #cursors = new Map<string, number>();
   /** Departed roles whose cursor is retained, in departure order (oldest first, so it is dropped first). */
   readonly #departed = new Set<string>();
+  /** The member roles as one frozen list, shared until a role joins or leaves (see memberList). */
+  #memberList: readonly string[] | undefined;
 
   constructor(name: string, options?: RoomOptions) {
     const { clock, ...limits } = resolveRoomOptions(options);
@@ -113,6 +115,7 @@ export class Room {
     }
     if (this.#members.size >= maxMembers) throw new MemberLimitError(this.name, role, maxMembers);
     this.#members.set(role, new Set([connectionId]));
+    this.#memberList = undefined;
     if (!this.#departed.delete(role)) this.#cursors.set(role, this.#ring.newestSeq - this.#ring.size);
     return true;
   }
@@ -125,6 +128,7 @@ export class Room {
     const joined = this.#members.get(role);
     if (joined === undefined || !joined.delete(connectionId) || joined.size > 0) return false;
     this.#members.delete(role);
+    this.#memberList = undefined;
     this.#retireCursor(role);
     return true;
   }
@@ -149,6 +153,15 @@ export class Room {
   /** Member roles, in the order they joined. */
   members(): string[] {
     return [...this.#members.keys()];
+  }
+
+  /**
+   * Member roles, in the order they joined, as a frozen list that is the same object until a role joins or leaves:
+   * a post hands its recipients on without copying them, and a reader can tell an unchanged list by identity.
+   */
+  memberList(): readonly string[] {
+    this.#memberList ??= Object.freeze([...this.#members.keys()]);
+    return this.#memberList;
   }
 
   /**

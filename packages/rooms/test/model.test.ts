@@ -86,6 +86,7 @@ function checkInvariants(model: Model, real: Real): void {
     oldestSeq: room.oldestSeq,
     retainedCount: room.retainedCount,
     members: room.members(),
+    memberList: room.memberList(),
     isMember: ROLES.map((r) => room.isMember(r)),
     cursors: ROLES.map((r) => room.cursor(r)),
     list: real.registry.list(),
@@ -94,6 +95,7 @@ function checkInvariants(model: Model, real: Real): void {
     oldestSeq: window[0]?.seq ?? 0,
     retainedCount: window.length,
     members: [...model.members.keys()],
+    memberList: [...model.members.keys()],
     isMember: ROLES.map((r) => model.members.has(r)),
     cursors: ROLES.map((r) => model.cursors.get(r)),
     list: [

@@ -34,6 +34,31 @@ describe("membership", () => {
     expect(room.members()).toEqual(["planner"]);
   });
 
+  test("memberList is one frozen list until a role joins or leaves; another connection of a member keeps it", () => {
+    const room = makeRoom();
+    room.join("a", "c1");
+    room.join("b", "c2");
+    const list = room.memberList();
+    expect(list).toEqual(["a", "b"]);
+    expect(Object.isFrozen(list)).toBe(true);
+    room.post("a", "one");
+    expect(room.memberList()).toBe(list);
+    expect(room.join("b", "c3")).toBe(false);
+    expect(room.leave("b", "c3")).toBe(false);
+    expect(room.memberList()).toBe(list);
+    room.join("c", "c1");
+    const grown = room.memberList();
+    expect(grown).not.toBe(list);
+    expect(grown).toEqual(["a", "b", "c"]);
+    expect(list).toEqual(["a", "b"]);
+    room.leave("a", "c1");
+    expect(room.memberList()).toEqual(["b", "c"]);
+    room.dropConnection("c2");
+    expect(room.memberList()).toEqual(["c"]);
+    expect(room.members()).toEqual(["c"]);
+    expect(Object.isFrozen(room.members())).toBe(false);
+  });
+
   test("dropping a connection leaves every role it held, reporting those that left for good in join order", () => {
     const room = makeRoom();
     room.join("a", "c1");

@@ -37,6 +37,13 @@ export interface RoomServiceOptions {
 export class RoomService {
   /** Open connections that said hello, by role; a role is present while it has at least one. */
   readonly #connections = new Map<string, Set<BrokerConnection>>();
+  /**
+   * The last frozen recipient list events went to, and the connections of its roles then: a room's posts name the
+   * same frozen list until its membership changes (the memory store's), so a run of them looks the roles up once.
+   * Forgotten whenever a connection is counted or forgotten.
+   */
+  #lastRecipients: readonly string[] | undefined;
+  #lastAudience: readonly BrokerConnection[] = [];
   /** Rooms this broker has served; a shared store may hold more. */
   readonly #rooms = new Set<string>();
   readonly #unsubscribe: () => void;
@@ -77,6 +84,7 @@ export class RoomService {
     let connections = this.#connections.get(role);
     if (connections === undefined) this.#connections.set(role, (connections = new Set()));
     connections.add(connection);
+    this.#lastRecipients = undefined;
     if (connections.size > 1) return;
     this.#background("attach", role, () => this.store.attach(role));
   }
@@ -190,6 +198,7 @@ export class RoomService {
     const role = connection.role;
     const connections = role === undefined ? undefined : this.#connections.get(role);
     if (role === undefined || connections === undefined || !connections.delete(connection)) return;
+    this.#lastRecipients = undefined;
     if (connections.size > 0) return;
     this.#connections.delete(role);
     this.#background("detach", role, () =>
@@ -271,13 +280,25 @@ export class RoomService {
     // Encoded only if a connection hears it, and then once; a version-2 connection may merge a post with others of
     // its room queued this turn, whether it was posted here or announced by another broker's activity.
     const notice = new EventNotice(event, this.options.maxFrameBytes);
+    for (const connection of this.#audience(recipients)) {
+      if (connection !== cause) connection.sendEvent(notice);
+    }
+  }
+
+  /** The open connections of the roles in `recipients`, role by role; remembered for a frozen list (#lastRecipients). */
+  #audience(recipients: readonly string[]): readonly BrokerConnection[] {
+    if (recipients === this.#lastRecipients) return this.#lastAudience;
+    const audience: BrokerConnection[] = [];
     for (const role of recipients) {
       const connections = this.#connections.get(role);
-      if (connections === undefined) continue;
-      for (const connection of connections) {
-        if (connection !== cause) connection.sendEvent(notice);
-      }
+      if (connections !== undefined) for (const connection of connections) audience.push(connection);
     }
+    // Only a frozen list can be known by identity: an array its owner may still change is read afresh each time.
+    if (Object.isFrozen(recipients)) {
+      this.#lastRecipients = recipients;
+      this.#lastAudience = audience;
+    }
+    return audience;
   }
 }
 

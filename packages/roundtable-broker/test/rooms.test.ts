@@ -220,6 +220,41 @@ describe("membership belongs to the role, over several connections", () => {
     ]);
   });
 
+  test("connections of a member opening and closing between posts of an unchanged room hear exactly those posts", async () => {
+    // The room's member list stays the same object throughout, so this pins that the broker's remembered audience
+    // for it follows every connection that opens or closes, not only membership changes.
+    const broker = await startTestBroker();
+    const author = await RawPeer.hello(broker.socketPath, "author");
+    const first = await RawPeer.hello(broker.socketPath, "critic");
+    await author.request({ id: 2, op: "join", room: "r" });
+    await first.request({ id: 2, op: "join", room: "r" });
+    const post = async (seq: number): Promise<void> => {
+      expect(await author.request({ id: 10 + seq, op: "post", room: "r", body: `post ${seq}` })).toMatchObject({
+        result: { seq },
+      });
+    };
+    const seqs = (peer: RawPeer): unknown[] => peer.events().flatMap((e) => (e["event"] === "post" ? [e["seq"]] : []));
+    await post(1);
+    const second = await RawPeer.hello(broker.socketPath, "critic");
+    await post(2);
+    second.socket.destroy();
+    await second.closed;
+    // The broker has forgotten the closed connection once its status counts the two left.
+    for (let attempt = 0; ; attempt++) {
+      const status = await author.request({ id: 100 + attempt, op: "status" });
+      if ((status["result"] as { connections: number }).connections === 2) break;
+      if (attempt === 500) throw new Error("the broker still counts the closed connection");
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    await post(3);
+    const third = await RawPeer.hello(broker.socketPath, "critic");
+    await post(4);
+    await settle(first, third);
+    expect(seqs(first)).toEqual([1, 2, 3, 4]);
+    expect(seqs(second)).toEqual([2]);
+    expect(seqs(third)).toEqual([4]);
+  });
+
   test("joining again from a second connection changes nothing and tells nobody", async () => {
     const broker = await startTestBroker();
     const watcher = await RawPeer.hello(broker.socketPath, "watcher");
