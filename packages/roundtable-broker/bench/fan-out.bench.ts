@@ -74,6 +74,9 @@ await withBenchScope(async ({ children, cleanups }) => {
   const wideSender = await BenchClient.connect(wideForwarder);
   const wideReceivers = await connectAll(wideForwarder, WIDE_MEMBERS);
 
+  /** The slowest and fastest of a side's blocks, in thousands: how far the host moved each side within one run. */
+  const range = (rates: readonly number[]): string =>
+    `${Math.round(Math.min(...rates) / 1000)}k–${Math.round(Math.max(...rates) / 1000)}k`;
   let id = 10;
   const post = (room: string) => (): Buffer => encodeFrame({ id: ++id, op: "post", room, body: POST_BODY });
   const sameSize = post("pipe")();
@@ -133,7 +136,8 @@ await withBenchScope(async ({ children, cleanups }) => {
       detail:
         `${Math.round(quantile(rates.posts, 0.5))} posts/s, each to ${PIPE_MEMBERS} members, vs ` +
         `${Math.round(quantile(rates.forwards, 0.5))} frames/s answered and forwarded to ${PIPE_MEMBERS} connections ` +
-        `(median blocks of ${PIPELINED}, window ${WINDOW}; ${dropped} pings dropped; ${placement.note})`,
+        `(median blocks of ${PIPELINED}, window ${WINDOW}; the blocks ranged ${range(rates.posts)} posts/s and ` +
+        `${range(rates.forwards)} frames/s; ${dropped} pings dropped; ${placement.note})`,
     });
 
     // 2. One post, 32 listeners, last one notified.
