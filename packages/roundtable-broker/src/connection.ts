@@ -278,8 +278,7 @@ export class BrokerConnection {
    * socket's state once per connection per turn, not once per event.
    */
   #writable(): boolean {
-    if (this.#closeReason !== undefined) return false;
-    return this.#pending.length > 0 || this.#socketWritable();
+    return this.#pending.length > 0 ? this.#closeReason === undefined : this.#socketWritable();
   }
 
   /** Whether the connection is open and its socket takes writes, asked of the socket itself. */
