@@ -1,19 +1,21 @@
 import { MAX_PING_AUTHORS, MAX_PING_LINE_CHARS, MAX_PING_ROOMS, PING_MAX_DELAY_MS, PING_WINDOW_MS } from "./limits.js";
 import { ClientOptionError } from "./errors.js";
 import { sanitizeText } from "@orphus/digest";
+import { MAX_POSTS_PER_EVENT } from "@orphus/roundtable-protocol";
 import { shownName } from "./shown.js";
 import { systemTimers, type TimerHandle, type Timers } from "./timers.js";
 
 /**
  * What the coalescer reads of a broker event: a post event carries an author and a sequence number above 0; a posts
- * event (several posts of one room merged into one frame) lists them.
+ * event (several posts of one room merged into one frame) lists them, posts in a row by one author as one entry
+ * with a count.
  */
 export interface ActivityEventLike {
   readonly event: string;
   readonly room: string;
   readonly seq?: number;
   readonly author?: string;
-  readonly posts?: readonly { readonly seq: number; readonly author: string }[];
+  readonly posts?: readonly { readonly seq: number; readonly author: string; readonly count?: number | undefined }[];
 }
 
 /** Activity in one room during one quiet period: a count and who wrote, never a body. */
@@ -108,7 +110,9 @@ export class ActivityCoalescer {
     if (event.event === "post") {
       if (event.seq !== undefined && event.author !== undefined) counted = this.#count(event.room, event.seq, event.author);
     } else if (event.event === "posts") {
-      for (const post of event.posts ?? []) counted = this.#count(event.room, post.seq, post.author) || counted;
+      for (const post of event.posts ?? []) {
+        counted = this.#count(event.room, post.seq, post.author, listedCount(post.count)) || counted;
+      }
     }
     if (!counted) return false;
     if (this.#maxTimer === undefined) this.#maxTimer = this.#timers.setTimeout(() => this.flush(), this.#maxDelayMs);
@@ -117,22 +121,22 @@ export class ActivityCoalescer {
     return true;
   }
 
-  /** Counts one post; false when it is no content (seq 0) or the ignored author's own. */
-  #count(room: string, seq: number, author: string): boolean {
+  /** Counts `posts` posts in a row by `author`; false when they are no content (seq 0) or the ignored author's own. */
+  #count(room: string, seq: number, author: string, posts = 1): boolean {
     if (seq === 0 || author === this.#ignoreAuthor) return false;
     let tally = this.#tallies.get(room);
     if (tally === undefined && this.#tallies.size >= MAX_PING_ROOMS) {
-      this.#otherMessages++;
+      this.#otherMessages += posts;
       return true;
     }
     if (tally === undefined) {
       tally = { count: 0, authors: new Map(), untrackedAuthors: false };
       this.#tallies.set(room, tally);
     }
-    tally.count++;
+    tally.count += posts;
     const seen = tally.authors.get(author);
-    if (seen !== undefined) tally.authors.set(author, seen + 1);
-    else if (tally.authors.size < MAX_TRACKED_AUTHORS) tally.authors.set(author, 1);
+    if (seen !== undefined) tally.authors.set(author, seen + posts);
+    else if (tally.authors.size < MAX_TRACKED_AUTHORS) tally.authors.set(author, posts);
     else tally.untrackedAuthors = true;
     return true;
   }
@@ -196,4 +200,9 @@ export function renderActivityNotice(notice: ActivityNotice): string {
   const otherMessages = notice.rooms.slice(MAX_PING_ROOMS).reduce((sum, room) => sum + room.count, notice.otherMessages);
   if (otherMessages > 0) parts.push(`${countText(otherMessages)} in other rooms`);
   return sanitizeText(`[roundtable] ${parts.join(" · ")} — digest to read`);
+}
+
+/** Posts a listed entry stands for: its count, read as one unless a whole number from 2 to MAX_POSTS_PER_EVENT. */
+function listedCount(count: number | undefined): number {
+  return count !== undefined && Number.isInteger(count) && count > 1 ? Math.min(count, MAX_POSTS_PER_EVENT) : 1;
 }

@@ -159,18 +159,19 @@ test("activity pings reach onActivity coalesced, without the client's own posts 
 test("a merged posts event reaches onActivity as every post it lists, the client's own left out", async () => {
   const notices: ActivityNotice[] = [];
   const { client, send } = await joinedPlanner({ onActivity: (n) => notices.push(n), pingWindowMs: 20 });
+  // An entry with a count stands for that many posts in a row by its author.
   const posts = [
     { seq: 4, author: "critic" },
-    { seq: 5, author: "planner" },
-    { seq: 6, author: "reviewer" },
-    { seq: 7, author: "critic" },
+    { seq: 5, author: "planner", count: 2 },
+    { seq: 7, author: "reviewer", count: 3 },
+    { seq: 10, author: "critic" },
   ];
   send({ event: "posts", room: "design", posts });
   await until(() => notices.length === 1);
   expect(notices[0]).toEqual({
-    rooms: [{ room: "design", count: 3, authors: ["critic", "reviewer"], otherAuthors: 0 }],
+    rooms: [{ room: "design", count: 5, authors: ["reviewer", "critic"], otherAuthors: 0 }],
     otherMessages: 0,
-    total: 3,
+    total: 5,
   });
   client.close();
 });
@@ -180,11 +181,12 @@ test("waitForPost finds another role's post inside a merged posts event", async 
   const waiting = client.waitForPost({ room: "design", timeoutMs: 5000 });
   const posts = [
     { seq: 8, author: "planner" },
-    { seq: 9, author: "critic" },
-    { seq: 10, author: "reviewer" },
+    { seq: 9, author: "critic", count: 2 },
+    { seq: 11, author: "reviewer" },
   ];
   send({ event: "posts", room: "other", posts: posts.slice(1) });
   send({ event: "posts", room: "design", posts });
+  // The first post of the counted entry, as its own post event would have announced it.
   await expect(waiting).resolves.toEqual({ event: "post", room: "design", seq: 9, author: "critic" });
   client.close();
 });

@@ -22,13 +22,15 @@ test("a posts event counts every post it lists, as the same post events one by o
   const single = collect({ ignoreAuthor: "me" });
   const posts = [
     { seq: 1, author: "critic" },
-    { seq: 2, author: "me" },
-    { seq: 3, author: "reviewer" },
-    { seq: 4, author: "critic" },
+    { seq: 2, author: "me", count: 2 },
+    { seq: 4, author: "reviewer", count: 3 },
+    { seq: 7, author: "critic" },
   ];
   expect(merged.coalescer.push({ event: "posts", room: "design", posts })).toBe(true);
-  for (const p of posts) single.coalescer.push(post("design", p.author, p.seq));
-  expect(merged.coalescer.pending).toBe(3);
+  for (const p of posts) {
+    for (let i = 0; i < (p.count ?? 1); i++) single.coalescer.push(post("design", p.author, p.seq + i));
+  }
+  expect(merged.coalescer.pending).toBe(5);
   expect(merged.coalescer.flush()).toEqual(single.coalescer.flush());
   // Only the ignored author's own posts: nothing counted, no timer armed.
   expect(merged.coalescer.push({ event: "posts", room: "design", posts: [{ seq: 5, author: "me" }] })).toBe(false);
@@ -152,7 +154,10 @@ test("bad windows are refused before anything runs", () => {
 });
 
 test("property: notices count exactly the content events, per room, and nothing is lost or invented", () => {
-  const listed = fc.record({ author: fc.constantFrom("planner", "critic", "reviewer", "me"), seq: fc.nat({ max: 3 }) });
+  const listed = fc.record(
+    { author: fc.constantFrom("planner", "critic", "reviewer", "me"), seq: fc.nat({ max: 3 }), count: fc.integer({ min: 2, max: 4 }) },
+    { requiredKeys: ["author", "seq"] },
+  );
   const event = fc.record({
     room: fc.constantFrom("a", "b", "c"),
     // A post event announces its first post, a posts event all of them, churn none.
@@ -169,11 +174,12 @@ test("property: notices count exactly the content events, per room, and nothing 
         if (e.form === "posts") coalescer.push({ event: "posts", room: e.room, posts: e.posts });
         else coalescer.push({ event: e.form, room: e.room, seq: e.form === "join" ? 0 : first.seq, author: first.author });
         // The naive reference: content is each announced post with seq > 0 by someone else.
-        const announced = e.form === "posts" ? e.posts : e.form === "post" ? [first] : [];
+        // A listed entry with a count stands for that many posts; a post event announces one.
+        const announced = e.form === "posts" ? e.posts : e.form === "post" ? [{ ...first, count: 1 }] : [];
         for (const p of announced) {
           if (p.seq === 0 || p.author === "me") continue;
           const entry = expected.get(e.room) ?? { count: 0, authors: new Set<string>() };
-          entry.count++;
+          entry.count += p.count ?? 1;
           entry.authors.add(p.author);
           expected.set(e.room, entry);
         }

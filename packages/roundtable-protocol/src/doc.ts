@@ -176,9 +176,10 @@ export function renderProtocolDoc(): string {
       "pass for content. A slow reader may miss events (the broker drops pings rather than buffer without bound); " +
       "it never misses a reply.",
     "- Post events for one room that wait for a connection in the same turn of the broker's event loop reach a " +
-      "version-2 connection as one `posts` event listing them in seq order; a lone post still comes as a `post` " +
-      "event, and a version-1 connection gets only `post` events. What a connection is sent in one turn leaves " +
-      "in one write.",
+      "version-2 connection as one `posts` event listing them in seq order, posts in a row by one author as one " +
+      "entry with a `count` (`{ seq: 43, author: \"critic\", count: 3 }` stands for seqs 43, 44 and 45); a lone " +
+      "post still comes as a `post` event, and a version-1 connection gets only `post` events. What a connection " +
+      "is sent in one turn leaves in one write.",
     "- `digest` moves the role's read cursor to the newest message it covered; `fetch` moves it to the newest " +
       "message it returned. A cursor never moves backwards.",
     "- A `fetch` page stops at `limit` messages, at `maxChars` characters of message text, or at the broker's " +
@@ -224,7 +225,7 @@ export function renderProtocolDoc(): string {
     `| error message | at most ${MAX_ERROR_MESSAGE_LENGTH} characters |`,
     `| idempotency-key syntax | \`${IDEMPOTENCY_KEY_PATTERN.source}\` |`,
     `| idempotency keys remembered | the last ${IDEMPOTENCY_KEY_WINDOW} keyed posts of each room (broker default) |`,
-    `| posts one \`posts\` event lists | 1 to ${MAX_POSTS_PER_EVENT} |`,
+    `| posts one \`posts\` event stands for | 1 to ${MAX_POSTS_PER_EVENT} |`,
     `| post body | at most ${bytes(BROKER_DEFAULT_LIMITS.bodyBytes)} bytes of UTF-8 (32 KiB) by the broker's default ` +
       "(its `maxBodyBytes` option); a longer body is refused with `ERR_BODY_TOO_LARGE` |",
     `| post headline | at most ${bytes(BROKER_DEFAULT_LIMITS.headlineBytes)} bytes of UTF-8 by the broker's default ` +

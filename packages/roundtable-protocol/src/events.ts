@@ -1,4 +1,8 @@
+import { MAX_POSTS_PER_EVENT } from "./constants.js";
 import type { ListedPost, RoundtableEvent } from "./types.js";
+
+/** One post an event announces: its seq and author (a listed entry's `count` read out as single posts). */
+export type AnnouncedPost = Pick<ListedPost, "seq" | "author">;
 
 /** The oldest client version that reads a posts event; an older one gets one post event per post. */
 export const POSTS_EVENT_SINCE_VERSION = 2;
@@ -9,15 +13,22 @@ export function readsPostsEvents(version: number): boolean {
 }
 
 /**
- * The posts an event announces, in seq order: one for a post event, its list for a posts event, none for
- * membership churn. The one way to read activity, so a reader of post events cannot overlook the merged form.
+ * The posts an event announces, in seq order, one entry each: one for a post event, every post a posts event lists
+ * (an entry with a count read out as that many), none for membership churn. The one way to read activity, so a
+ * reader of post events cannot overlook the merged form. Reads at most MAX_POSTS_PER_EVENT posts, all a valid
+ * posts event holds, whatever an unchecked one claims.
  */
-export function announcedPosts(event: RoundtableEvent): readonly ListedPost[] {
+export function announcedPosts(event: RoundtableEvent): readonly AnnouncedPost[] {
   switch (event.event) {
     case "post":
       return [{ seq: event.seq, author: event.author }];
-    case "posts":
-      return event.posts;
+    case "posts": {
+      const posts: AnnouncedPost[] = [];
+      for (const { seq, author, count = 1 } of event.posts) {
+        for (let i = 0; i < count && posts.length < MAX_POSTS_PER_EVENT; i++) posts.push({ seq: seq + i, author });
+      }
+      return posts;
+    }
     default:
       return [];
   }

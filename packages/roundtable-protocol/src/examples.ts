@@ -162,9 +162,8 @@ export const PROTOCOL_EXAMPLES: readonly ProtocolExample[] = [
     event: "posts",
     room: "design-review",
     posts: [
-      { seq: 43, author: "critic" },
-      { seq: 44, author: "critic" },
-      { seq: 45, author: "reviewer" },
+      { seq: 43, author: "critic", count: 3 },
+      { seq: 46, author: "reviewer" },
     ],
   }),
   event("member event", { event: "join", room: "design-review", seq: 0, role: "reviewer" }),

@@ -103,6 +103,7 @@ export { RoundtableProtocolError, WireRefusalError, ServerFrameInvalidError, pre
 export type { WireErrorCode, ProtocolMismatch } from "./codes.js";
 export type { RequestParse, PeerProtocol } from "./parse.js";
 export type { ProtocolExample } from "./examples.js";
+export type { AnnouncedPost } from "./events.js";
 export type {
   Op,
   RoundtableRequest,

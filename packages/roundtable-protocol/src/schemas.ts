@@ -524,10 +524,32 @@ export const postEventSchema = z
       "role gets it too. It never carries the body; a client counts these and pulls a digest when it chooses.",
   });
 
-/** One post a merged post event lists: its seq and author, never the body. */
+/**
+ * One entry of a merged post event: a post by its seq and author, or with `count` that many posts in a row by one
+ * author (seq, seq + 1, ...), so a burst costs its listeners a few bytes, not a few bytes a post; never a body.
+ */
 export const listedPostSchema = z
-  .object({ seq: seqSchema.min(1), author: roleNameSchema })
+  .object({
+    seq: seqSchema.min(1),
+    author: roleNameSchema,
+    count: z
+      .number()
+      .int()
+      .min(2)
+      .max(MAX_POSTS_PER_EVENT)
+      .optional()
+      .describe(
+        "Posts in a row this entry stands for, all by author: seq, seq + 1, ..., seq + count - 1. Absent for one post."
+      ),
+  })
   .meta({ title: "listed post" });
+
+/** Posts a posts event's entries stand for, a `count` counting as that many. */
+function listedPostCount(posts: readonly { readonly count?: number | undefined }[]): number {
+  let total = 0;
+  for (const post of posts) total += post.count ?? 1;
+  return total;
+}
 
 /**
  * Several posts to one room in one frame (version 2): what a broker sends instead of a run of post events for the
@@ -541,7 +563,16 @@ export const postsEventSchema = z
       .array(listedPostSchema)
       .min(1)
       .max(MAX_POSTS_PER_EVENT)
-      .describe("In seq order: each post as its own post event would have announced it."),
+      .refine((posts) => listedPostCount(posts) <= MAX_POSTS_PER_EVENT, {
+        error: `the entries stand for more than ${MAX_POSTS_PER_EVENT} posts`,
+      })
+      .refine((posts) => posts.every(({ seq, count = 1 }) => count - 1 <= Number.MAX_SAFE_INTEGER - seq), {
+        error: "an entry's posts run past the largest seq",
+      })
+      .describe(
+        `In seq order: each post as its own post event would have announced it, consecutive posts of one author ` +
+          `as one entry with a count; ${MAX_POSTS_PER_EVENT} posts at most in all.`
+      ),
   })
   .meta({
     title: "posts event",
@@ -549,8 +580,9 @@ export const postsEventSchema = z
       "A posts event stands for several post events of one room: when post events for the same room wait to be " +
       "written to one connection in the same turn of the broker's event loop (a burst of posts, a pipelined " +
       `batch), a version-2 connection gets one frame listing them, at most ${MAX_POSTS_PER_EVENT} to a frame, ` +
-      "instead of one frame each. A lone post still goes as a post event, and a version-1 connection always gets " +
-      "post events. Reading it is reading its posts in order, each as a post event with the same room.",
+      "instead of one frame each; posts in a row by one author share one entry with a count. A lone post still " +
+      "goes as a post event, and a version-1 connection always gets post events. Reading it is reading its posts " +
+      "in order, each as a post event with the same room.",
   });
 
 /** Membership churn in a room the receiver is in; sequence 0 so it cannot pass for content. */

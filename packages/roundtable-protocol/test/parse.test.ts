@@ -305,6 +305,35 @@ describe("parseServerFrame", () => {
     );
   });
 
+  test("an entry's count stands for that many posts in a row; 1024 posts at most in all, counts counted", () => {
+    const posts = [
+      { seq: 7, author: "critic", count: 3 },
+      { seq: 10, author: "reviewer" },
+    ];
+    expect(parseServerFrame({ event: "posts", room: "r", posts })).toEqual({ event: "posts", room: "r", posts });
+    // A count is 2 or more: one post is an entry without one.
+    for (const count of [0, 1, 2.5, -3, "3"]) {
+      expect(() => parseServerFrame({ event: "posts", room: "r", posts: [{ seq: 7, author: "a", count }] })).toThrow(
+        ServerFrameInvalidError
+      );
+    }
+    const full = [{ seq: 1, author: "a", count: 1000 }, { seq: 1001, author: "b", count: 24 }];
+    expect(parseServerFrame({ event: "posts", room: "r", posts: full })).toMatchObject({ event: "posts" });
+    expect(() =>
+      parseServerFrame({ event: "posts", room: "r", posts: [...full, { seq: 1025, author: "a" }] })
+    ).toThrow(/more than 1024 posts/);
+    expect(() => parseServerFrame({ event: "posts", room: "r", posts: [{ seq: 1, author: "a", count: 1025 }] })).toThrow(
+      ServerFrameInvalidError
+    );
+    const last = Number.MAX_SAFE_INTEGER;
+    expect(parseServerFrame({ event: "posts", room: "r", posts: [{ seq: last - 1, author: "a", count: 2 }] })).toMatchObject({
+      event: "posts",
+    });
+    expect(() => parseServerFrame({ event: "posts", room: "r", posts: [{ seq: last, author: "a", count: 2 }] })).toThrow(
+      /run past the largest seq/
+    );
+  });
+
   test("a reset event names the store, never a room, at seq 0", () => {
     expect(parseServerFrame({ event: "reset", seq: 0, store: "redis://h:6379" })).toEqual({
       event: "reset",
@@ -339,6 +368,25 @@ describe("reading activity", () => {
     ];
     expect(announcedPosts({ event: "posts", room: "r", posts })).toEqual(posts);
     expect(announcedPosts({ event: "leave", room: "r", seq: 0, role: "critic" })).toEqual([]);
+  });
+
+  test("announcedPosts reads an entry with a count as that many posts, and at most 1024 of an unchecked event", () => {
+    const event = {
+      event: "posts" as const,
+      room: "r",
+      posts: [
+        { seq: 4, author: "critic", count: 3 },
+        { seq: 8, author: "planner" },
+      ],
+    };
+    expect(announcedPosts(event)).toEqual([
+      { seq: 4, author: "critic" },
+      { seq: 5, author: "critic" },
+      { seq: 6, author: "critic" },
+      { seq: 8, author: "planner" },
+    ]);
+    const unchecked = { event: "posts" as const, room: "r", posts: [{ seq: 1, author: "a", count: 1e9 }] };
+    expect(announcedPosts(unchecked)).toHaveLength(1024);
   });
 
   test("posts events go to version-2 peers only: a version-1 client never sees one", () => {
