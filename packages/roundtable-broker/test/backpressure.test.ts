@@ -1,6 +1,7 @@
 import { expect, test } from "vitest";
 import type { BrokerLogger, LogFields } from "@orphus/roundtable-broker";
-import { RawPeer, eventually, frame, startTestBroker } from "./helpers.js";
+import { announcedPosts, parseServerFrame, type RoundtableEvent } from "@orphus/roundtable-protocol";
+import { RawPeer, eventually, frame, hello, startTestBroker } from "./helpers.js";
 
 function capture(): BrokerLogger & { warnings: { message: string; fields?: LogFields }[] } {
   const warnings: { message: string; fields?: LogFields }[] = [];
@@ -16,7 +17,10 @@ test("a stalled reader loses pings, never replies, and is closed with a logged r
     maxOutboundBytes: 1024 * 1024,
   });
   const author = await RawPeer.hello(broker.socketPath, "author");
-  const stalled = await RawPeer.hello(broker.socketPath, "stalled");
+  // A version-1 peer, which gets one post event per post: a version-2 one would hear this burst of one author's
+  // posts as a few entries with counts, too few bytes to fill anything (the next test).
+  const stalled = new RawPeer(broker.socketPath);
+  expect(await stalled.request(hello(1, "stalled", 1))).toMatchObject({ ok: true });
   await author.request({ id: 2, op: "join", room: "r" });
   await stalled.request({ id: 2, op: "join", room: "r" });
   stalled.socket.pause();
@@ -53,4 +57,29 @@ test("a stalled reader loses pings, never replies, and is closed with a logged r
     ok: true,
     result: { connections: 1, pingsDropped: dropped },
   });
+});
+
+test("a stalled version-2 reader holds a burst of one author's posts in a few bytes, so it loses none of them", async () => {
+  const broker = await startTestBroker({ pingDropBytes: 1024, maxFrameBytes: 16 * 1024 });
+  const author = await RawPeer.hello(broker.socketPath, "author");
+  const stalled = await RawPeer.hello(broker.socketPath, "stalled");
+  await author.request({ id: 2, op: "join", room: "r" });
+  await stalled.request({ id: 2, op: "join", room: "r" });
+  stalled.socket.pause();
+
+  // The burst the previous test drops pings of, in four writes, each read in turns of its own.
+  const posts = 8000;
+  for (let start = 0; start < posts; start += 2000) {
+    await author.write(
+      Buffer.concat(Array.from({ length: 2000 }, (_, i) => frame({ id: 100 + start + i, op: "post", room: "r", body: "p" })))
+    );
+  }
+  await author.reply(100 + posts - 1);
+  expect(broker.stats().pingsDropped).toBe(0);
+
+  stalled.socket.resume();
+  const heard = (): number[] =>
+    stalled.events().flatMap((event) => announcedPosts(parseServerFrame(event) as RoundtableEvent).map(({ seq }) => seq));
+  await eventually(() => heard().length === posts);
+  expect(heard()).toEqual(Array.from({ length: posts }, (_, i) => i + 1));
 });

@@ -142,20 +142,24 @@ describe("store failures on the wire", () => {
     const old = new RawPeer(broker.socketPath);
     expect(await old.request(hello(1, "old", 1))).toMatchObject({ ok: true });
     const recipients = ["planner", "old"];
-    const activity = (seq: number) => ({ type: "activity", kind: "post", room: "r", seq, role: "critic", recipients }) as const;
-    // One turn: two posts, the store's reset (which ends the run), and one more post.
+    const activity = (seq: number, role = "critic") =>
+      ({ type: "activity", kind: "post", room: "r", seq, role, recipients }) as const;
+    // One turn: three posts (two in a row by one author), the store's reset (which ends the run), and one more post.
     store.emit(activity(1));
     store.emit(activity(2));
-    store.emit({ type: "reset", epoch: "e2", rooms: [{ room: "r", continuesAfter: 2 }] });
-    store.emit(activity(3));
+    store.emit(activity(3, "reviewer"));
+    store.emit({ type: "reset", epoch: "e2", rooms: [{ room: "r", continuesAfter: 3 }] });
+    store.emit(activity(4));
     await current.until(() => current.events().length === 3);
     expect(current.events()).toEqual([
-      { event: "posts", room: "r", posts: [{ seq: 1, author: "critic" }, { seq: 2, author: "critic" }] },
+      { event: "posts", room: "r", posts: [{ seq: 1, author: "critic", count: 2 }, { seq: 3, author: "reviewer" }] },
       { event: "reset", seq: 0, store: "held://test" },
-      { event: "post", room: "r", seq: 3, author: "critic" },
+      { event: "post", room: "r", seq: 4, author: "critic" },
     ]);
-    await old.until(() => old.events().length === 3);
-    expect(old.events()).toEqual([1, 2, 3].map((seq) => ({ event: "post", room: "r", seq, author: "critic" })));
+    await old.until(() => old.events().length === 4);
+    expect(old.events()).toEqual(
+      [1, 2, 3, 4].map((seq) => ({ event: "post", room: "r", seq, author: seq === 3 ? "reviewer" : "critic" }))
+    );
   });
 
   test("status says while the store is unavailable, and the log says when it comes and goes", async () => {

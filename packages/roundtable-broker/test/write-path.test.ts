@@ -2,7 +2,8 @@
 // events of one room waiting for a version-2 connection leave merged into one posts event.
 import { Socket } from "node:net";
 import { afterEach, expect, test, vi } from "vitest";
-import { MAX_POSTS_PER_EVENT } from "@orphus/roundtable-protocol";
+import fc from "fast-check";
+import { MAX_POSTS_PER_EVENT, announcedPosts, parseServerFrame, type RoundtableEvent } from "@orphus/roundtable-protocol";
 import { EventNotice } from "../src/event-notice.js";
 import { PostRun } from "../src/post-run.js";
 import { RawPeer, frame, hello, startTestBroker } from "./helpers.js";
@@ -59,7 +60,7 @@ test("a batch of posts to a room of 8 members leaves in one write per connection
       {
         event: "posts",
         room: "busy",
-        posts: [1, 2, 3, 4, 5].map((seq) => ({ seq, author: "author" })),
+        posts: [{ seq: 1, author: "author", count: 5 }],
       },
     ]);
   }
@@ -101,9 +102,9 @@ test("a lone post is still a post event, and merging never moves a post ahead of
 
   expect(listener.events()).toEqual([
     { event: "post", room: "a", seq: 1, author: "author" },
-    { event: "posts", room: "a", posts: [{ seq: 2, author: "author" }, { seq: 3, author: "author" }] },
+    { event: "posts", room: "a", posts: [{ seq: 2, author: "author", count: 2 }] },
     { event: "join", room: "b", seq: 0, role: "author" },
-    { event: "posts", room: "a", posts: [{ seq: 4, author: "author" }, { seq: 5, author: "author" }] },
+    { event: "posts", room: "a", posts: [{ seq: 4, author: "author", count: 2 }] },
     { event: "post", room: "b", seq: 1, author: "author" },
   ]);
 });
@@ -128,8 +129,8 @@ test("posts of two rooms interleaved in one turn merge per room, each run where 
   await listener.until((frames) => frames.filter((f) => f["event"] === "posts").length === 2);
 
   expect(listener.events()).toEqual([
-    { event: "posts", room: "a", posts: [1, 2, 3].map((seq) => ({ seq, author: "author" })) },
-    { event: "posts", room: "b", posts: [1, 2].map((seq) => ({ seq, author: "author" })) },
+    { event: "posts", room: "a", posts: [{ seq: 1, author: "author", count: 3 }] },
+    { event: "posts", room: "b", posts: [{ seq: 1, author: "author", count: 2 }] },
   ]);
 });
 
@@ -157,19 +158,86 @@ test("replies of one turn leave in one write, written from their text whatever c
 test("a run of posts holds at most MAX_POSTS_PER_EVENT posts and never outgrows the frame limit", () => {
   const notice = (seq: number, author = "author"): EventNotice =>
     new EventNotice({ event: "post", room: "r", seq, author }, 1024 * 1024);
-  const run = new PostRun("r", notice(1));
-  for (let seq = 2; seq <= MAX_POSTS_PER_EVENT; seq++) expect(run.add(notice(seq), 1024 * 1024)).toBe(true);
-  expect(run.add(notice(MAX_POSTS_PER_EVENT + 1), 1024 * 1024)).toBe(false);
+  // Authors taking turns, so no two posts in a row share an entry: the longest a run gets.
+  const turns = (seq: number): EventNotice => notice(seq, seq % 2 === 0 ? "critic" : "planner");
+  const run = new PostRun("r", turns(1));
+  for (let seq = 2; seq <= MAX_POSTS_PER_EVENT; seq++) expect(run.add(turns(seq), 1024 * 1024)).toBe(true);
+  expect(run.add(turns(MAX_POSTS_PER_EVENT + 1), 1024 * 1024)).toBe(false);
   const encoded = run.encode();
   expect(run.bytes).toBe(encoded.length);
   const value = JSON.parse(encoded.subarray(4).toString("utf8")) as { posts: unknown[] };
   expect(value.posts).toHaveLength(MAX_POSTS_PER_EVENT);
 
-  // With a 256-byte frame limit, a run of 64-character authors fits two posts (210 bytes; three take 296).
-  const long = "a".repeat(64);
+  // With a 256-byte frame limit, a run of 64-character authors taking turns fits two posts (210 bytes; three take
+  // 296); posts in a row by one of them only grow its count, a few bytes each.
+  const [long, other] = ["a".repeat(64), "b".repeat(64)];
   const small = new PostRun("r", notice(1, long));
-  expect(small.add(notice(2, long), 256)).toBe(true);
+  expect(small.add(notice(2, other), 256)).toBe(true);
   expect(small.add(notice(3, long), 256)).toBe(false);
   expect(small.encode().length - 4).toBe(210);
   expect(small.bytes).toBe(small.encode().length);
+  for (let seq = 3; seq <= 40; seq++) expect(small.add(notice(seq, other), 256)).toBe(true);
+  expect(small.encode().subarray(4).toString()).toBe(
+    `{"event":"posts","room":"r","posts":[{"seq":1,"author":"${long}"},{"seq":2,"author":"${other}","count":39}]}`
+  );
+  expect(small.bytes).toBe(small.encode().length);
+});
+
+test("property: a run's frame lists exactly its posts, in order, as the naive grouping writes them, at the bytes it counted", () => {
+  /** The reference: posts in a row by one author (each seq one above the last) as one entry, by JSON.stringify. */
+  const naive = (room: string, posts: readonly { seq: number; author: string }[]): string => {
+    const entries: { seq: number; author: string; count?: number }[] = [];
+    for (const post of posts) {
+      const last = entries.at(-1);
+      if (last !== undefined && last.author === post.author && last.seq + (last.count ?? 1) === post.seq) {
+        last.count = (last.count ?? 1) + 1;
+      } else {
+        entries.push({ ...post });
+      }
+    }
+    return JSON.stringify({ event: "posts", room, posts: entries });
+  };
+  fc.assert(
+    fc.property(
+      // Bursts: posts in a row by one author, after a gap of seqs (posts this connection does not hear) or none.
+      fc.array(
+        fc.record({
+          gap: fc.constantFrom(0, 0, 1, 6, 99_999),
+          author: fc.constantFrom("a", "critic", "r-9"),
+          posts: fc.oneof(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 1200 })),
+        }),
+        { minLength: 1, maxLength: 12 }
+      ),
+      fc.constantFrom(160, 400, 4096, 1024 * 1024),
+      (bursts, maxFrameBytes) => {
+        let seq = 0;
+        const notices = bursts.flatMap(({ gap, author, posts }) => {
+          seq += gap;
+          return Array.from({ length: posts }, () => {
+            seq += 1;
+            return new EventNotice({ event: "post", room: "room-1", seq, author }, maxFrameBytes);
+          });
+        });
+        // Split into runs the way a connection does: a post the open run refuses opens the next.
+        const runs: PostRun[] = [];
+        for (const notice of notices) {
+          const open = runs.at(-1);
+          if (open === undefined || !open.add(notice, maxFrameBytes)) runs.push(new PostRun("room-1", notice));
+        }
+        expect(runs.flatMap((run) => run.notices)).toEqual(notices);
+        for (const run of runs) {
+          const encoded = run.encode();
+          expect(run.bytes).toBe(encoded.length);
+          expect(encoded.length - 4).toBeLessThanOrEqual(maxFrameBytes);
+          expect(run.notices.length).toBeLessThanOrEqual(MAX_POSTS_PER_EVENT);
+          const payload = encoded.subarray(4).toString("utf8");
+          const listed = run.notices.map(({ post }) => ({ seq: post.seq, author: post.author }));
+          const event = parseServerFrame(JSON.parse(payload)) as RoundtableEvent;
+          expect(announcedPosts(event)).toEqual(listed);
+          if (run.notices.length > 1) expect(payload).toBe(naive("room-1", listed));
+        }
+      }
+    ),
+    { numRuns: 60 }
+  );
 });
