@@ -1,9 +1,9 @@
 import type { Socket } from "node:net";
 import { attachFrameDecoder, frameBytes, joinFrames, type FrameText } from "@orphus/framing";
 import { OLDEST_PEER_VERSION, readsPostsEvents } from "@orphus/roundtable-protocol";
-import type { EventNotice } from "./event-notice.js";
+import { isPostNotice, type EventNotice } from "./event-notice.js";
 import type { Outbox } from "./outbox.js";
-import { PostRun } from "./post-run.js";
+import { PostRun, RUN_FULL } from "./post-run.js";
 
 /**
  * Largest turn's worth of frames joined into one buffer before writing; above it they leave as one `writev`. A copy
@@ -169,18 +169,17 @@ export class BrokerConnection {
       this.pingsDropped++;
       return false;
     }
-    const { event } = notice;
-    if (event.event !== "post" || !readsPostsEvents(this.peerVersion)) {
+    if (!isPostNotice(notice) || !readsPostsEvents(this.peerVersion)) {
       const { frame } = notice;
       this.#queue(frame, frame.length);
       return true;
     }
-    const room = event.room;
+    const { room } = notice.post;
     const run = this.#openRun(room);
     if (run !== undefined) {
-      const before = run.bytes;
-      if (run.add(notice, this.host.maxFrameBytes)) {
-        this.#queuedBytes += run.bytes - before;
+      const grown = run.add(notice, this.host.maxFrameBytes);
+      if (grown !== RUN_FULL) {
+        this.#queuedBytes += grown;
         return true;
       }
     }

@@ -1,5 +1,5 @@
 import { encodeFrame } from "@orphus/framing";
-import type { RoundtableEvent } from "@orphus/roundtable-protocol";
+import type { PostEvent, RoundtableEvent } from "@orphus/roundtable-protocol";
 import { roleJson, roomJson } from "./json-name.js";
 
 /**
@@ -8,6 +8,8 @@ import { roleJson, roomJson } from "./json-name.js";
  * JSON `JSON.stringify` gives the listed post up to its closing brace or its count.
  */
 export class EventNotice {
+  /** The event when it is a post, which a version-2 connection may list in a posts event; undefined otherwise. */
+  readonly post: PostEvent | undefined;
   readonly #maxFrameBytes: number;
   #frame: Buffer | undefined;
   #entryStart: string | undefined;
@@ -17,6 +19,7 @@ export class EventNotice {
     readonly event: RoundtableEvent,
     maxFrameBytes: number
   ) {
+    this.post = event.event === "post" ? event : undefined;
     this.#maxFrameBytes = maxFrameBytes;
   }
 
@@ -32,7 +35,7 @@ export class EventNotice {
    */
   get entryStart(): string {
     if (this.#entryStart === undefined) {
-      const event = this.post;
+      const event = this.#listedPost();
       this.#entryStart = `{"seq":${event.seq},"author":${roleJson(event.author)}`;
     }
     return this.#entryStart;
@@ -41,15 +44,23 @@ export class EventNotice {
   /** The start of a merged posts event of this post's room, up to its list; made once for every run it opens. */
   get postsPrefix(): string {
     if (this.#postsPrefix === undefined) {
-      this.#postsPrefix = `{"event":"posts","room":${roomJson(this.post.room)},"posts":[`;
+      this.#postsPrefix = `{"event":"posts","room":${roomJson(this.#listedPost().room)},"posts":[`;
     }
     return this.#postsPrefix;
   }
 
   /** The event, which must be a post to be listed in a posts event. */
-  get post(): Extract<RoundtableEvent, { event: "post" }> {
-    const event = this.event;
-    if (event.event !== "post") throw new TypeError(`a ${event.event} event is not listed in a posts event`);
-    return event;
+  #listedPost(): PostEvent {
+    const { post } = this;
+    if (post === undefined) throw new TypeError(`a ${this.event.event} event is not listed in a posts event`);
+    return post;
   }
+}
+
+/** A notice of a post: what a posts event lists. */
+export type PostNotice = EventNotice & { readonly post: PostEvent };
+
+/** True when `notice` is of a post. */
+export function isPostNotice(notice: EventNotice): notice is PostNotice {
+  return notice.post !== undefined;
 }

@@ -1,9 +1,12 @@
 import { FRAME_HEADER_BYTES, joinFrames } from "@orphus/framing";
 import { MAX_POSTS_PER_EVENT } from "@orphus/roundtable-protocol";
-import type { EventNotice } from "./event-notice.js";
+import type { PostNotice } from "./event-notice.js";
 
 /** `,"count":2`: what an entry gains when it first stands for two posts. */
 const FIRST_COUNT_BYTES = ',"count":2'.length;
+
+/** What {@link PostRun.add} answers when the run is full: the post opens the next run. */
+export const RUN_FULL = -1;
 
 /**
  * The post events of one room queued for one version-2 connection in one turn of the event loop, leaving as one
@@ -13,7 +16,7 @@ const FIRST_COUNT_BYTES = ',"count":2'.length;
  * more would take its frame past the frame limit; the next post of the room then opens another run.
  */
 export class PostRun {
-  readonly notices: EventNotice[];
+  readonly notices: PostNotice[];
   readonly #prefix: string;
   /** Bytes of the merged frame so far, header included, with the closing `]}`. */
   #bytes: number;
@@ -24,7 +27,7 @@ export class PostRun {
 
   constructor(
     readonly room: string,
-    first: EventNotice
+    first: PostNotice
   ) {
     this.notices = [first];
     this.#prefix = first.postsPrefix;
@@ -41,17 +44,22 @@ export class PostRun {
     return only === undefined ? this.#bytes : only.frame.length;
   }
 
-  /** Lists `notice` too, unless the run is full; returns whether it did. */
-  add(notice: EventNotice, maxFrameBytes: number): boolean {
-    if (this.notices.length >= MAX_POSTS_PER_EVENT) return false;
+  /**
+   * Lists `notice` too, unless the run is full; returns the bytes the run grew by (from its lone post event's frame
+   * to the merged frame, for the second post), or RUN_FULL.
+   */
+  add(notice: PostNotice, maxFrameBytes: number): number {
+    const { notices } = this;
+    if (notices.length >= MAX_POSTS_PER_EVENT) return RUN_FULL;
     const { seq, author } = notice.post;
     const count = this.#tailCount;
     const inRow = author === this.#tailAuthor && seq === this.#tailSeq + count;
     const bytes =
       this.#bytes +
-      (inRow ? (count === 1 ? FIRST_COUNT_BYTES : digits(count + 1) - digits(count)) : 1 + notice.entryStart.length + 1);
-    if (bytes - FRAME_HEADER_BYTES > maxFrameBytes) return false;
-    this.notices.push(notice);
+      (inRow ? (count === 1 ? FIRST_COUNT_BYTES : countGrowth(count)) : 1 + notice.entryStart.length + 1);
+    if (bytes - FRAME_HEADER_BYTES > maxFrameBytes) return RUN_FULL;
+    const before = notices.length === 1 ? (notices[0] as PostNotice).frame.length : this.#bytes;
+    notices.push(notice);
     this.#bytes = bytes;
     if (inRow) {
       this.#tailCount = count + 1;
@@ -60,7 +68,7 @@ export class PostRun {
       this.#tailAuthor = author;
       this.#tailCount = 1;
     }
-    return true;
+    return bytes - before;
   }
 
   /** True when `other` lists the same posts, so one frame serves both. */
@@ -78,11 +86,11 @@ export class PostRun {
     if (only !== undefined) return only.frame;
     let text = this.#prefix;
     for (let i = 0; i < notices.length; ) {
-      const head = notices[i] as EventNotice;
+      const head = notices[i] as PostNotice;
       const { seq, author } = head.post;
       let count = 1;
       while (i + count < notices.length) {
-        const next = (notices[i + count] as EventNotice).post;
+        const next = (notices[i + count] as PostNotice).post;
         if (next.author !== author || next.seq !== seq + count) break;
         count++;
       }
@@ -95,7 +103,9 @@ export class PostRun {
   }
 }
 
-/** Decimal digits of a positive integer. */
-function digits(value: number): number {
-  return String(value).length;
+/** Bytes a count of `count` grows by as it becomes `count + 1`: one more digit when that is a power of ten. */
+function countGrowth(count: number): number {
+  let power = 10;
+  while (power <= count) power *= 10;
+  return count + 1 === power ? 1 : 0;
 }

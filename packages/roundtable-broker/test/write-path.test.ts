@@ -4,8 +4,8 @@ import { Socket } from "node:net";
 import { afterEach, expect, test, vi } from "vitest";
 import fc from "fast-check";
 import { MAX_POSTS_PER_EVENT, announcedPosts, parseServerFrame, type RoundtableEvent } from "@orphus/roundtable-protocol";
-import { EventNotice } from "../src/event-notice.js";
-import { PostRun } from "../src/post-run.js";
+import { EventNotice, isPostNotice, type PostNotice } from "../src/event-notice.js";
+import { PostRun, RUN_FULL } from "../src/post-run.js";
 import { RawPeer, frame, hello, startTestBroker } from "./helpers.js";
 
 afterEach(() => {
@@ -30,6 +30,13 @@ async function member(socketPath: string, role: string, room: string, version = 
   expect(await peer.request(hello(1, role, version))).toMatchObject({ ok: true });
   expect(await peer.request({ id: 2, op: "join", room })).toMatchObject({ ok: true });
   return peer;
+}
+
+/** The notice of a post event, as the room service makes it. */
+function postNotice(room: string, seq: number, author: string, maxFrameBytes: number): PostNotice {
+  const notice = new EventNotice({ event: "post", room, seq, author }, maxFrameBytes);
+  if (!isPostNotice(notice)) throw new Error("expected a post notice");
+  return notice;
 }
 
 /** A batch of posts to `room` in one write, ids from `firstId`. */
@@ -156,13 +163,12 @@ test("replies of one turn leave in one write, written from their text whatever c
 });
 
 test("a run of posts holds at most MAX_POSTS_PER_EVENT posts and never outgrows the frame limit", () => {
-  const notice = (seq: number, author = "author"): EventNotice =>
-    new EventNotice({ event: "post", room: "r", seq, author }, 1024 * 1024);
+  const notice = (seq: number, author = "author"): PostNotice => postNotice("r", seq, author, 1024 * 1024);
   // Authors taking turns, so no two posts in a row share an entry: the longest a run gets.
-  const turns = (seq: number): EventNotice => notice(seq, seq % 2 === 0 ? "critic" : "planner");
+  const turns = (seq: number): PostNotice => notice(seq, seq % 2 === 0 ? "critic" : "planner");
   const run = new PostRun("r", turns(1));
-  for (let seq = 2; seq <= MAX_POSTS_PER_EVENT; seq++) expect(run.add(turns(seq), 1024 * 1024)).toBe(true);
-  expect(run.add(turns(MAX_POSTS_PER_EVENT + 1), 1024 * 1024)).toBe(false);
+  for (let seq = 2; seq <= MAX_POSTS_PER_EVENT; seq++) expect(run.add(turns(seq), 1024 * 1024)).not.toBe(RUN_FULL);
+  expect(run.add(turns(MAX_POSTS_PER_EVENT + 1), 1024 * 1024)).toBe(RUN_FULL);
   const encoded = run.encode();
   expect(run.bytes).toBe(encoded.length);
   const value = JSON.parse(encoded.subarray(4).toString("utf8")) as { posts: unknown[] };
@@ -172,11 +178,11 @@ test("a run of posts holds at most MAX_POSTS_PER_EVENT posts and never outgrows 
   // 296); posts in a row by one of them only grow its count, a few bytes each.
   const [long, other] = ["a".repeat(64), "b".repeat(64)];
   const small = new PostRun("r", notice(1, long));
-  expect(small.add(notice(2, other), 256)).toBe(true);
-  expect(small.add(notice(3, long), 256)).toBe(false);
+  expect(small.add(notice(2, other), 256)).not.toBe(RUN_FULL);
+  expect(small.add(notice(3, long), 256)).toBe(RUN_FULL);
   expect(small.encode().length - 4).toBe(210);
   expect(small.bytes).toBe(small.encode().length);
-  for (let seq = 3; seq <= 40; seq++) expect(small.add(notice(seq, other), 256)).toBe(true);
+  for (let seq = 3; seq <= 40; seq++) expect(small.add(notice(seq, other), 256)).not.toBe(RUN_FULL);
   expect(small.encode().subarray(4).toString()).toBe(
     `{"event":"posts","room":"r","posts":[{"seq":1,"author":"${long}"},{"seq":2,"author":"${other}","count":39}]}`
   );
@@ -215,14 +221,18 @@ test("property: a run's frame lists exactly its posts, in order, as the naive gr
           seq += gap;
           return Array.from({ length: posts }, () => {
             seq += 1;
-            return new EventNotice({ event: "post", room: "room-1", seq, author }, maxFrameBytes);
+            return postNotice("room-1", seq, author, maxFrameBytes);
           });
         });
-        // Split into runs the way a connection does: a post the open run refuses opens the next.
+        // Split into runs the way a connection does: a post the open run refuses opens the next. Each answer of
+        // add is what the run's byte count grew by, which the connection adds to its queue.
         const runs: PostRun[] = [];
         for (const notice of notices) {
           const open = runs.at(-1);
-          if (open === undefined || !open.add(notice, maxFrameBytes)) runs.push(new PostRun("room-1", notice));
+          const before = open?.bytes ?? 0;
+          const grown = open === undefined ? RUN_FULL : open.add(notice, maxFrameBytes);
+          if (grown === RUN_FULL) runs.push(new PostRun("room-1", notice));
+          else expect(open?.bytes).toBe(before + grown);
         }
         expect(runs.flatMap((run) => run.notices)).toEqual(notices);
         for (const run of runs) {
