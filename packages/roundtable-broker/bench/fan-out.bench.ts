@@ -2,6 +2,8 @@
 // frames and writes them on to every other connection, unparsed (bench/forwarder-server.mjs).
 // 1. Pipelined posts into a room of 8 other members, answered posts per second, vs the forwarder's answered frames
 //    per second with 8 other connections; both are sent the same post frames, encoded before the block. Target >= 0.5.
+//    Beside it, informative: the same posts through a framed JS forwarder (bench/framed-forwarder-server.ts), the
+//    least a JavaScript server does to give the broker's wire output, so the ratio shows the broker's own share.
 // 2. One post to a room of 32 other members, time until the last of them is notified, vs one frame through the
 //    forwarder to 32 connections. Target <= 1.2.
 // The broker is bench/broker-entry.ts, the bin's code bundled the same way with the member limit raised (an author
@@ -48,6 +50,8 @@ await withBenchScope(async ({ children, cleanups }) => {
   const socket = brokerSocket(agentDir);
   const pipeForwarder = join(tempDir(cleanups), "forward-8.sock");
   children.push(await spawnFloor("forwarder", pipeForwarder));
+  const framedForwarder = join(tempDir(cleanups), "framed-forward-8.sock");
+  children.push(await spawnFloor("framed-forwarder", framedForwarder));
   const wideForwarder = join(tempDir(cleanups), "forward-32.sock");
   children.push(await spawnFloor("forwarder", wideForwarder));
 
@@ -71,6 +75,8 @@ await withBenchScope(async ({ children, cleanups }) => {
   const wideListeners = await listen("wide", WIDE_MEMBERS);
   const pipeSender = await BenchClient.connect(pipeForwarder);
   const pipeReceivers = await connectAll(pipeForwarder, PIPE_MEMBERS);
+  const framedSender = await BenchClient.connect(framedForwarder);
+  const framedReceivers = await connectAll(framedForwarder, PIPE_MEMBERS);
   const wideSender = await BenchClient.connect(wideForwarder);
   const wideReceivers = await connectAll(wideForwarder, WIDE_MEMBERS);
 
@@ -120,6 +126,7 @@ await withBenchScope(async ({ children, cleanups }) => {
     // 1. Pipelined posts, 8 listeners.
     await pipelinedRate(pipeAuthor, encodedPosts(PIPELINED_WARMUP), PIPELINED_WARMUP, WINDOW);
     await pipelinedRate(pipeSender, encodedPosts(PIPELINED_WARMUP), PIPELINED_WARMUP, WINDOW);
+    await pipelinedRate(framedSender, encodedPosts(PIPELINED_WARMUP), PIPELINED_WARMUP, WINDOW);
     const dropsBefore = Number((await brokerStatus(socket))["pingsDropped"]);
     const rates = await alternateBlocks(
       {
@@ -138,6 +145,22 @@ await withBenchScope(async ({ children, cleanups }) => {
         `${Math.round(quantile(rates.forwards, 0.5))} frames/s answered and forwarded to ${PIPE_MEMBERS} connections ` +
         `(median blocks of ${PIPELINED}, window ${WINDOW}; the blocks ranged ${range(rates.posts)} posts/s and ` +
         `${range(rates.forwards)} frames/s; ${dropped} pings dropped; ${placement.note})`,
+    });
+    // Apart from the judged pair, so a third side cannot change the order its blocks run in.
+    const framed = await alternateBlocks(
+      {
+        posts: () => pipelinedRate(pipeAuthor, encodedPosts(PIPELINED), PIPELINED, WINDOW),
+        framed: () => pipelinedRate(framedSender, encodedPosts(PIPELINED), PIPELINED, WINDOW),
+      },
+      { blocks: PIPELINED_BLOCKS, warmupBlocks: 0 }
+    );
+    reportRatio({
+      name: `roundtable-broker.pipelined-posts-${PIPE_MEMBERS}-members-vs-framed-js-forwarder${suffix}`,
+      ratio: blockRatios(framed.posts, framed.framed),
+      detail:
+        `${Math.round(quantile(framed.posts, 0.5))} posts/s vs ${Math.round(quantile(framed.framed, 0.5))} frames/s ` +
+        `through a JS server that only decodes, answers and sends one counted posts event per read (informative, no ` +
+        `target; its blocks ranged ${range(framed.framed)} frames/s; ${placement.note})`,
     });
 
     // 2. One post, 32 listeners, last one notified.
@@ -163,8 +186,8 @@ await withBenchScope(async ({ children, cleanups }) => {
         `${FAN_OUT_PER_BLOCK}; ${placement.note})`,
     });
   });
-  for (const client of [pipeAuthor, wideAuthor, pipeSender, wideSender]) client.close();
-  for (const group of [pipeListeners, wideListeners, pipeReceivers, wideReceivers]) {
+  for (const client of [pipeAuthor, wideAuthor, pipeSender, framedSender, wideSender]) client.close();
+  for (const group of [pipeListeners, wideListeners, pipeReceivers, framedReceivers, wideReceivers]) {
     for (const client of group.clients) client.close();
   }
 });

@@ -138,10 +138,16 @@ export async function spawnBroker(program: string, agentDir: string, env?: NodeJ
 }
 
 /**
- * The floors: a raw echo, a framed JS echo (decodes and encodes), a raw forwarder (answers and forwards), or another
+ * The floors: a raw echo, a framed JS echo (decodes and encodes), a raw forwarder (answers and forwards), a framed JS
+ * forwarder (decodes, answers, and sends each other connection one counted posts event per read), or another
  * server of this folder run from source with its arguments after the socket (the Redis benchmark's EVALSHA proxy).
  */
-export type Floor = "echo" | "framed-echo" | "forwarder" | { readonly program: string; readonly args: readonly string[] };
+export type Floor =
+  | "echo"
+  | "framed-echo"
+  | "forwarder"
+  | "framed-forwarder"
+  | { readonly program: string; readonly args: readonly string[] };
 
 /** Spawns a floor server on `socketPath`; resolves once it listens. */
 export async function spawnFloor(floor: Floor, socketPath: string): Promise<ChildProcess> {
@@ -156,8 +162,8 @@ export async function spawnFloor(floor: Floor, socketPath: string): Promise<Chil
   const args =
     typeof floor === "object"
       ? fromSource(floor.program, floor.args)
-      : floor === "framed-echo"
-        ? fromSource("framed-echo-server.ts")
+      : floor === "framed-echo" || floor === "framed-forwarder"
+        ? fromSource(`${floor}-server.ts`)
         : [join(import.meta.dirname, floor === "echo" ? "echo-server.mjs" : "forwarder-server.mjs"), socketPath];
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
   await new Promise<void>((resolve) => child.stdout?.once("data", () => resolve()));
