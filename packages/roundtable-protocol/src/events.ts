@@ -26,6 +26,7 @@ export function announcedPosts(event: RoundtableEvent): readonly AnnouncedPost[]
       const posts: AnnouncedPost[] = [];
       for (const { seq, author, count = 1 } of event.posts) {
         for (let i = 0; i < count && posts.length < MAX_POSTS_PER_EVENT; i++) posts.push({ seq: seq + i, author });
+        if (posts.length === MAX_POSTS_PER_EVENT) break;
       }
       return posts;
     }
