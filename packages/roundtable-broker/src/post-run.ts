@@ -8,6 +8,14 @@ const FIRST_COUNT_BYTES = ',"count":2'.length;
 /** What {@link PostRun.add} answers when the run is full: the post opens the next run. */
 export const RUN_FULL = -1;
 
+/** One entry of a merged posts event: a post, and how many posts in a row by its author it stands for. */
+interface Entry {
+  readonly post: PostNotice["post"];
+  /** The entry's JSON up to its closing brace or its count (EventNotice.entryStart). */
+  readonly start: string;
+  count: number;
+}
+
 /**
  * The post events of one room queued for one version-2 connection in one turn of the event loop, leaving as one
  * posts event (`{"event":"posts","room":...,"posts":[...]}`), or as the post event itself when it stays alone.
@@ -20,10 +28,8 @@ export class PostRun {
   readonly #prefix: string;
   /** Bytes of the merged frame so far, header included, with the closing `]}`. */
   #bytes: number;
-  /** The last entry: the seq and author of its first post, and how many posts in a row it stands for. */
-  #tailSeq: number;
-  #tailAuthor: string;
-  #tailCount = 1;
+  /** The entries as the merged frame lists them, the last one growing its count while posts come in a row. */
+  readonly #entries: Entry[];
 
   constructor(
     readonly room: string,
@@ -31,11 +37,10 @@ export class PostRun {
   ) {
     this.notices = [first];
     this.#prefix = first.postsPrefix;
-    const { seq, author } = first.post;
-    this.#tailSeq = seq;
-    this.#tailAuthor = author;
+    const start = first.entryStart;
+    this.#entries = [{ post: first.post, start, count: 1 }];
     // Room and role names are ASCII, so the prefix's length is its bytes, as each entry's is.
-    this.#bytes = FRAME_HEADER_BYTES + this.#prefix.length + first.entryStart.length + 1 + 2;
+    this.#bytes = FRAME_HEADER_BYTES + this.#prefix.length + start.length + 1 + 2;
   }
 
   /** Bytes this run adds to its connection's queue when written. */
@@ -51,9 +56,10 @@ export class PostRun {
   add(notice: PostNotice, maxFrameBytes: number): number {
     const { notices } = this;
     if (notices.length >= MAX_POSTS_PER_EVENT) return RUN_FULL;
-    const { seq, author } = notice.post;
-    const count = this.#tailCount;
-    const inRow = author === this.#tailAuthor && seq === this.#tailSeq + count;
+    const { post } = notice;
+    const tail = this.#entries[this.#entries.length - 1] as Entry;
+    const { count } = tail;
+    const inRow = post.author === tail.post.author && post.seq === tail.post.seq + count;
     const bytes =
       this.#bytes +
       (inRow ? (count === 1 ? FIRST_COUNT_BYTES : countGrowth(count)) : 1 + notice.entryStart.length + 1);
@@ -61,13 +67,8 @@ export class PostRun {
     const before = notices.length === 1 ? (notices[0] as PostNotice).frame.length : this.#bytes;
     notices.push(notice);
     this.#bytes = bytes;
-    if (inRow) {
-      this.#tailCount = count + 1;
-    } else {
-      this.#tailSeq = seq;
-      this.#tailAuthor = author;
-      this.#tailCount = 1;
-    }
+    if (inRow) tail.count = count + 1;
+    else this.#entries.push({ post, start: notice.entryStart, count: 1 });
     return bytes - before;
   }
 
@@ -85,17 +86,10 @@ export class PostRun {
     const only = notices.length === 1 ? notices[0] : undefined;
     if (only !== undefined) return only.frame;
     let text = this.#prefix;
-    for (let i = 0; i < notices.length; ) {
-      const head = notices[i] as PostNotice;
-      const { seq, author } = head.post;
-      let count = 1;
-      while (i + count < notices.length) {
-        const next = (notices[i + count] as PostNotice).post;
-        if (next.author !== author || next.seq !== seq + count) break;
-        count++;
-      }
-      text += (i === 0 ? "" : ",") + head.entryStart + (count === 1 ? "}" : `,"count":${count}}`);
-      i += count;
+    const entries = this.#entries;
+    for (let i = 0; i < entries.length; i++) {
+      const { start, count } = entries[i] as Entry;
+      text += (i === 0 ? "" : ",") + start + (count === 1 ? "}" : `,"count":${count}}`);
     }
     text += "]}";
     // Within the frame limit by construction (add refuses a post that would pass it).
