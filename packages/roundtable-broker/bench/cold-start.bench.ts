@@ -5,9 +5,8 @@ import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { encodeFrame } from "@orphus/framing";
 import { compareInBlocks } from "../../../bench-support/harness.js";
-import { BenchClient, bundledBin, stop, tempDir } from "./support.js";
+import { BenchClient, bundledBin, helloFrame, stop, tempDir } from "./support.js";
 
 const BLOCKS = 15;
 
@@ -28,9 +27,7 @@ try {
     const start = performance.now();
     const child = spawn(process.execPath, [bin, "--agent-dir", agentDir, "--idle-ms", "60000"], { stdio: "ignore" });
     const client = await BenchClient.connect(join(agentDir, "roundtable", "broker.sock"));
-    await client.roundTrip(
-      encodeFrame({ id: 1, op: "hello", protocol: "orphus-roundtable", version: 1, role: "bench", pid: process.pid })
-    );
+    await client.roundTrip(helloFrame("bench"));
     const elapsed = performance.now() - start;
     client.close();
     await stop(child);
