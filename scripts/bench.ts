@@ -1,4 +1,4 @@
-// `pnpm bench [package ...] [--cpu N]`: runs every packages/*/bench/*.bench.ts in its own process (so one
+// `pnpm bench [package ...] [--cpu N] [--node PATH]`: runs every packages/*/bench/*.bench.ts in its own process (so one
 // benchmark's heap and JIT state cannot colour another's), resolving workspace packages from source, then prints
 // one closing line naming every missed figure. Exit 0 when every target was met, 1 when one was missed or a file
 // failed, 2 for a usage mistake (an unknown package or option).
@@ -10,6 +10,7 @@ import {
   BENCH_USAGE,
   BenchUsageError,
   closingLine,
+  nodeVersionOf,
   parseBenchArguments,
   runBenchFile,
   selectBenchFiles,
@@ -20,6 +21,8 @@ import { readCpuTicks, stealLine } from "./lib/host-steal.js";
 const packagesDir = join(import.meta.dirname, "..", "packages");
 let files;
 let cpu: number | undefined;
+let node = process.execPath;
+let nodeVersion = process.version;
 try {
   const args = parseBenchArguments(process.argv.slice(2));
   if (args.help) {
@@ -27,6 +30,10 @@ try {
     process.exit(0);
   }
   cpu = args.cpu;
+  if (args.node !== undefined) {
+    node = args.node;
+    nodeVersion = nodeVersionOf(node);
+  }
   files = selectBenchFiles(packagesDir, args.packages);
 } catch (error) {
   if (!(error instanceof BenchUsageError)) throw error;
@@ -40,9 +47,10 @@ const env = { ...process.env, ORPHUS_ROUNDTABLE_REGISTRY_DIR: registryDir };
 const outcomes: FileOutcome[] = [];
 try {
   for (const file of files) {
-    process.stdout.write(`\n# ${file.packageName}/${file.file}${cpu === undefined ? "" : ` (on CPU ${cpu})`}\n`);
+    const where = cpu === undefined ? nodeVersion : `on CPU ${cpu}, ${nodeVersion}`;
+    process.stdout.write(`\n# ${file.packageName}/${file.file} (${where})\n`);
     const before = readCpuTicks(cpu);
-    outcomes.push(runBenchFile(file, env, cpu));
+    outcomes.push(runBenchFile(file, env, { cpu, node }));
     process.stdout.write(`${stealLine(before, readCpuTicks(cpu), cpu)}\n`);
   }
 } finally {

@@ -8,17 +8,23 @@ import { BENCH_CPU_ENV, parseCpu, pinnedCommand } from "../../bench-support/cpu.
 import { RESULTS_FILE_ENV, type ReportedResult } from "../../bench-support/report.js";
 
 /** The one-line form, printed after a usage mistake. */
-export const BENCH_SYNOPSIS = "usage: pnpm bench [package ...] [--cpu N]";
+export const BENCH_SYNOPSIS = "usage: pnpm bench [package ...] [--cpu N] [--node PATH]";
 
 export const BENCH_USAGE =
   `${BENCH_SYNOPSIS}\n` +
-  "  package   a folder under packages/ that has bench/*.bench.ts (default: every one)\n" +
-  "  --cpu N   run each benchmark process, and what it spawns, on CPU N (taskset -c N)\n";
+  "  package       a folder under packages/ that has bench/*.bench.ts (default: every one)\n" +
+  "  --cpu N       run each benchmark process, and what it spawns, on CPU N (taskset -c N)\n" +
+  "  --node PATH   run each benchmark process, and the Node processes it spawns, with the Node binary at PATH\n" +
+  "                (default: the Node running this command); a figure can depend on the Node version, e.g.\n" +
+  "                --node \"$(npx -y -p node@24 sh -c 'command -v node')\"; a package with a native addon needs\n" +
+  "                it built for that Node\n";
 
 /** What the command line asked for. */
 export interface BenchArguments {
   readonly packages: readonly string[];
   readonly cpu?: number;
+  /** The Node binary to run benchmarks with, as given (checked by `nodeVersionOf`). */
+  readonly node?: string;
   readonly help: boolean;
 }
 
@@ -32,6 +38,7 @@ export class BenchUsageError extends Error {
 export function parseBenchArguments(argv: readonly string[]): BenchArguments {
   const packages: string[] = [];
   let cpu: number | undefined;
+  let node: string | undefined;
   let help = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
@@ -44,10 +51,26 @@ export function parseBenchArguments(argv: readonly string[]): BenchArguments {
       } catch (error) {
         throw new BenchUsageError(`--cpu: ${(error as Error).message}`, { cause: error });
       }
+    } else if (arg === "--node" || arg.startsWith("--node=")) {
+      node = arg === "--node" ? argv[++i] : arg.slice("--node=".length);
+      if (node === undefined || node === "") throw new BenchUsageError("--node needs the path of a Node binary");
     } else if (arg.startsWith("-")) throw new BenchUsageError(`unknown option ${JSON.stringify(arg.slice(0, 40))}`);
     else packages.push(arg);
   }
-  return { packages, help, ...(cpu === undefined ? {} : { cpu }) };
+  return { packages, help, ...(cpu === undefined ? {} : { cpu }), ...(node === undefined ? {} : { node }) };
+}
+
+/** The version `node` reports (`v24.1.0`); throws BenchUsageError when it does not run as Node. */
+export function nodeVersionOf(node: string): string {
+  const result = spawnSync(node, ["--version"], { encoding: "utf8", timeout: 30_000 });
+  const version = typeof result.stdout === "string" ? result.stdout.trim() : "";
+  if (result.status !== 0 || !/^v\d+\.\d+\.\d+/.test(version)) {
+    const why = result.error === undefined ? `printed ${JSON.stringify(version.slice(0, 40))}` : result.error.message;
+    throw new BenchUsageError(`--node: ${JSON.stringify(node.slice(0, 200))} did not run as Node (${why})`, {
+      cause: result.error,
+    });
+  }
+  return version;
 }
 
 /** One benchmark file to run. */
@@ -91,19 +114,27 @@ export interface FileOutcome {
   readonly results: readonly ReportedResult[];
 }
 
-/** Runs one file in its own process with --expose-gc, workspace packages from source, pinned when `cpu` is set. */
-export function runBenchFile(
-  file: BenchFile,
-  env: NodeJS.ProcessEnv,
-  cpu: number | undefined,
-  stdio: "inherit" | "ignore" = "inherit",
-): FileOutcome {
+/** How `runBenchFile` runs a file. */
+export interface BenchRun {
+  /** The CPU to pin the process (and what it spawns) to; unpinned when undefined. */
+  readonly cpu?: number | undefined;
+  /** The Node binary; default the one running this code. */
+  readonly node?: string | undefined;
+  readonly stdio?: "inherit" | "ignore";
+}
+
+/**
+ * Runs one file in its own process with --expose-gc and workspace packages from source, under `run.node`, pinned
+ * when `run.cpu` is set.
+ */
+export function runBenchFile(file: BenchFile, env: NodeJS.ProcessEnv, run: BenchRun = {}): FileOutcome {
+  const { cpu, node = process.execPath, stdio = "inherit" } = run;
   const resultsDir = mkdtempSync(join(tmpdir(), "orphus-bench-results-"));
   const resultsFile = join(resultsDir, "results.jsonl");
   try {
     const tsx = import.meta.resolve("tsx");
     const { command, args } = pinnedCommand(
-      process.execPath,
+      node,
       ["--expose-gc", "--conditions=@orphus/source", "--import", tsx, file.path],
       cpu,
     );

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -7,6 +7,7 @@ import { afterAll, describe, expect, test } from "vitest";
 import {
   BenchUsageError,
   closingLine,
+  nodeVersionOf,
   parseBenchArguments,
   runBenchFile,
   selectBenchFiles,
@@ -44,10 +45,32 @@ describe("arguments", () => {
     expect(parseBenchArguments(["--help"]).help).toBe(true);
   });
 
+  test("--node in both spellings", () => {
+    expect(parseBenchArguments(["--node", "/opt/node24/bin/node", "broker"])).toEqual({
+      packages: ["broker"],
+      help: false,
+      node: "/opt/node24/bin/node",
+    });
+    expect(parseBenchArguments(["--node=/n", "--cpu", "1"])).toEqual({ packages: [], help: false, cpu: 1, node: "/n" });
+  });
+
   test("an unknown option or a bad CPU is a usage error", () => {
     expect(() => parseBenchArguments(["--fast"])).toThrow(BenchUsageError);
     expect(() => parseBenchArguments(["--cpu"])).toThrow(/--cpu needs a CPU number/);
     expect(() => parseBenchArguments(["--cpu", "two"])).toThrow(/--cpu: a CPU is a number such as 0, got "two"/);
+    expect(() => parseBenchArguments(["--node"])).toThrow("--node needs the path of a Node binary");
+    expect(() => parseBenchArguments(["--node="])).toThrow("--node needs the path of a Node binary");
+  });
+
+  test("--node's binary must run as Node and say its version", () => {
+    expect(nodeVersionOf(process.execPath)).toBe(process.version);
+    const missing = join(scratch, "no-such-node");
+    expect(() => nodeVersionOf(missing)).toThrow(BenchUsageError);
+    expect(() => nodeVersionOf(missing)).toThrow(`--node: ${JSON.stringify(missing)} did not run as Node (`);
+    const notNode = join(scratch, "not-node.sh");
+    writeFileSync(notNode, "#!/bin/sh\necho hello\n");
+    chmodSync(notNode, 0o755);
+    expect(() => nodeVersionOf(notNode)).toThrow(`did not run as Node (printed "hello")`);
   });
 });
 
@@ -113,7 +136,7 @@ describe("running files", () => {
       "alpha/bench/a.bench.ts": reporting("alpha.ok", 1) + reporting("alpha.slow", 3),
       "alpha/bench/b.bench.ts": "throw new Error('broken benchmark');\n",
     });
-    const [a, b] = selectBenchFiles(dir, []).map((f) => runBenchFile(f, process.env, undefined, "ignore"));
+    const [a, b] = selectBenchFiles(dir, []).map((f) => runBenchFile(f, process.env, { stdio: "ignore" }));
     expect(a?.status).toBe(1);
     expect(a?.results.map((r) => [r.name, r.met])).toEqual([
       ["alpha.ok", true],
@@ -134,8 +157,24 @@ describe("running files", () => {
         `reportRatio({ name: "alpha.cpu", ratio: mask.endsWith(": 1") && child === "1" ? 1 : 3, target: { kind: "at-most", value: 2 } });\n`,
     });
     const [only] = selectBenchFiles(dir, []);
-    const outcome = runBenchFile(only!, process.env, 0, "ignore");
+    const outcome = runBenchFile(only!, process.env, { cpu: 0, stdio: "ignore" });
     expect(outcome.results).toEqual([{ name: "alpha.cpu", ratio: 1, met: true, hasTarget: true }]);
+  }, 30_000);
+
+  test.runIf(process.platform !== "win32")("--node runs the file with that binary", () => {
+    // A wrapper that marks its processes, then runs this Node: the figure says whether the file ran through it.
+    const wrapper = join(scratch, "marked-node.sh");
+    writeFileSync(wrapper, `#!/bin/sh\nORPHUS_TEST_MARKED_NODE=1 exec ${JSON.stringify(process.execPath)} "$@"\n`);
+    chmodSync(wrapper, 0o755);
+    const dir = packagesWith({
+      "alpha/bench/node.bench.ts":
+        `import { reportRatio } from ${JSON.stringify(reportModule)};\n` +
+        `const marked = process.env.ORPHUS_TEST_MARKED_NODE === "1";\n` +
+        `reportRatio({ name: "alpha.node", ratio: marked ? 1 : 3, target: { kind: "at-most", value: 2 } });\n`,
+    });
+    const [only] = selectBenchFiles(dir, []);
+    expect(runBenchFile(only!, process.env, { node: wrapper, stdio: "ignore" }).results[0]?.met).toBe(true);
+    expect(runBenchFile(only!, process.env, { stdio: "ignore" }).results[0]?.met).toBe(false);
   }, 30_000);
 });
 
@@ -147,6 +186,18 @@ describe("the command", () => {
     });
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('bench: no package named "nosuchpkg"; packages with benchmarks: bounds, digest, framing');
+    expect(result.stdout).toBe("");
+  }, 30_000);
+
+  test("pnpm bench with a --node that is not Node exits 2 before running anything", () => {
+    const missing = join(scratch, "no-such-node");
+    const result = spawnSync(
+      process.execPath,
+      ["--import", "tsx", join(root, "scripts", "bench.ts"), "--node", missing, "framing"],
+      { cwd: root, encoding: "utf8" },
+    );
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(`bench: --node: ${JSON.stringify(missing)} did not run as Node (`);
     expect(result.stdout).toBe("");
   }, 30_000);
 });
