@@ -1,6 +1,6 @@
-// `pnpm bench [package ...] [--cpu N] [--node PATH]`: runs every packages/*/bench/*.bench.ts in its own process (so one
-// benchmark's heap and JIT state cannot colour another's), resolving workspace packages from source, then prints
-// one closing line naming every missed figure. Exit 0 when every target was met, 1 when one was missed or a file
+// `pnpm bench [package ...] [--cpu N] [--node PATH]`: runs every packages/*/bench/*.bench.ts in its own process
+// (so one benchmark's heap and JIT state cannot colour another's), resolving workspace packages from source, then
+// prints one closing line naming every missed figure. Exit 0 when every target was met, 1 when one was missed or a file
 // failed, 2 for a usage mistake (an unknown package or option).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,6 +12,7 @@ import {
   closingLine,
   nodeVersionOf,
   parseBenchArguments,
+  resolveNodeBinary,
   runBenchFile,
   selectBenchFiles,
   type FileOutcome,
@@ -31,7 +32,8 @@ try {
   }
   cpu = args.cpu;
   if (args.node !== undefined) {
-    node = args.node;
+    // pnpm runs scripts from the workspace root; INIT_CWD is where the command was typed.
+    node = resolveNodeBinary(args.node, process.env.INIT_CWD ?? process.cwd());
     nodeVersion = nodeVersionOf(node);
   }
   files = selectBenchFiles(packagesDir, args.packages);

@@ -3,7 +3,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { BENCH_CPU_ENV, parseCpu, pinnedCommand } from "../../bench-support/cpu.js";
 import { RESULTS_FILE_ENV, type ReportedResult } from "../../bench-support/report.js";
 
@@ -58,6 +58,14 @@ export function parseBenchArguments(argv: readonly string[]): BenchArguments {
     else packages.push(arg);
   }
   return { packages, help, ...(cpu === undefined ? {} : { cpu }), ...(node === undefined ? {} : { node }) };
+}
+
+/**
+ * The Node binary `given` names, as benchmark processes (which run in their package's folder) can start it: a path
+ * is made absolute from `cwd`, the folder the command was typed in; a bare name is left for PATH to find.
+ */
+export function resolveNodeBinary(given: string, cwd: string): string {
+  return given.includes("/") || given.includes("\\") ? resolve(cwd, given) : given;
 }
 
 /** The version `node` reports (`v24.1.0`); throws BenchUsageError when it does not run as Node. */

@@ -9,6 +9,7 @@ import {
   closingLine,
   nodeVersionOf,
   parseBenchArguments,
+  resolveNodeBinary,
   runBenchFile,
   selectBenchFiles,
   type FileOutcome,
@@ -60,6 +61,14 @@ describe("arguments", () => {
     expect(() => parseBenchArguments(["--cpu", "two"])).toThrow(/--cpu: a CPU is a number such as 0, got "two"/);
     expect(() => parseBenchArguments(["--node"])).toThrow("--node needs the path of a Node binary");
     expect(() => parseBenchArguments(["--node="])).toThrow("--node needs the path of a Node binary");
+  });
+
+  test("--node's path is made absolute from where the command was typed; a bare name is left for PATH", () => {
+    expect(resolveNodeBinary("../n24/bin/node", "/home/u/project/packages/framing")).toBe(
+      "/home/u/project/packages/n24/bin/node",
+    );
+    expect(resolveNodeBinary("/opt/node24/bin/node", "/elsewhere")).toBe("/opt/node24/bin/node");
+    expect(resolveNodeBinary("node24", "/elsewhere")).toBe("node24");
   });
 
   test("--node's binary must run as Node and say its version", () => {
