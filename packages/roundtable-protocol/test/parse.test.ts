@@ -387,7 +387,8 @@ describe("reading activity", () => {
     ]);
     const unchecked = { event: "posts" as const, room: "r", posts: [{ seq: 1, author: "a", count: 1e9 }] };
     expect(announcedPosts(unchecked)).toHaveLength(1024);
-    const many = { event: "posts" as const, room: "r", posts: Array.from({ length: 5000 }, (_, i) => ({ seq: i + 1, author: "a" })) };
+    const posts = Array.from({ length: 5000 }, (_, i) => ({ seq: i + 1, author: "a" }));
+    const many = { event: "posts" as const, room: "r", posts };
     expect(announcedPosts(many).at(-1)).toEqual({ seq: 1024, author: "a" });
   });
 
