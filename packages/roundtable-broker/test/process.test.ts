@@ -2,7 +2,7 @@
 // workspace client does; the others run the bundled bin a published install ships (built by bundle-bin.ts), which
 // starts several times faster, so sixteen can race on a small machine.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { brokerCommand, probeBroker } from "@orphus/roundtable-broker";
@@ -168,23 +168,28 @@ describe("the bin", () => {
     expect(existsSync(join(agentDir, "roundtable", "broker.sock"))).toBe(false);
   });
 
-  test("the bundled bin carries no Redis client: asked for Redis without @orphus/rooms-redis beside it, it says so", async () => {
+  test("the bin carries its own Redis store, in a chunk only a broker configured for Redis loads", async () => {
     const agentDir = tempAgentDir();
-    const env = { ORPHUS_ROUNDTABLE_STORE: "redis://orphus:hunter2@127.0.0.1:6379" };
+    // Port 1 on loopback: nothing listens, so the connection is refused at once. Nothing is installed beside the
+    // bin: the store it opens is the one bundled with it.
+    const env = { ORPHUS_ROUNDTABLE_STORE: "redis://orphus:hunter2@127.0.0.1:1/0" };
     const result = await spawnBroker(agentDir, { env, bundle }).exit;
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe(
-      "orphus-roundtable-broker: The room store redis://orphus:***@127.0.0.1:6379 needs the package " +
-        "@orphus/rooms-redis, which is not installed beside @orphus/roundtable-broker; install it there (npm install " +
-        "@orphus/rooms-redis), or set the store to memory\n"
+    expect(result.stderr).toMatch(
+      /^orphus-roundtable-broker: Cannot open the room store redis:\/\/orphus:\*\*\*@127\.0\.0\.1:1\/0 \(ERR_STORE_UNAVAILABLE\): /
     );
-    // Neither the store's Lua script nor the Redis client's command queue is in the bin.
-    const bin = readFileSync(bundle, "utf8");
-    expect(bin).not.toContain("redis.call(");
-    expect(bin).not.toContain("commandQueue");
-    expect(readFileSync(join(agentDir, "roundtable", "broker.log"), "utf8")).toContain(
-      "error broker failed to start code=ERR_STORE_PACKAGE_MISSING"
-    );
+    expect(result.stderr).not.toContain("hunter2");
+    // The broker's own file holds neither the store's Lua script nor the Redis client's command queue: a broker on
+    // the memory store never parses them. One chunk beside it holds both.
+    const main = readFileSync(bundle, "utf8");
+    expect(main).not.toContain("redis.call(");
+    expect(main).not.toContain("commandQueue");
+    const chunks = join(dirname(bundle), "chunks");
+    const withRedis = readdirSync(chunks).filter((file) => {
+      const text = readFileSync(join(chunks, file), "utf8");
+      return text.includes("redis.call(") && text.includes("commandQueue");
+    });
+    expect(withRedis).toHaveLength(1);
   });
 
   test("a broker from source configured for a Redis it cannot reach: exit 1 within the store's timeout, masked", async () => {

@@ -24,8 +24,8 @@ broker already answers there. Exits 0 once idle. Clients spawn it detached; ther
   --store URL      where the rooms are kept (default: $${STORE_ENV}, else memory):
                      memory                       this process's memory, gone when it exits
                      redis://[user@]host[:port][/db], rediss://… (TLS)
-                                                  a Redis shared with the brokers of other hosts; needs the package
-                                                  @orphus/rooms-redis beside this one
+                                                  a Redis shared with the brokers of other hosts (the Redis store
+                                                  is bundled with this bin)
                    Nothing secret on a command line (other users can read it): a --store URL carrying a password is
                    refused. Give the whole URL, password included, in $${STORE_ENV}, or the password alone in a file:
   --store-password-file FILE
