@@ -11,7 +11,7 @@ import {
   resolveAgentDir,
   resolveMemoryDir,
   roleFromEnv,
-} from "../src/index.js";
+} from "@orphus/agent-env";
 
 describe("resolveAgentDir", () => {
   it("takes the variable, else ~/.orphus/agent", () => {

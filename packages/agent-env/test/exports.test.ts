@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import * as api from "../src/index.js";
+import * as api from "@orphus/agent-env";
 
 it("exports exactly its public names", () => {
   expect(Object.keys(api).sort()).toEqual([

@@ -13,7 +13,7 @@ import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { compareInBlocks } from "../../../bench-support/harness.js";
 import { quantile, seededRandom } from "../../../bench-support/stats.js";
-import { openMemory, type MemoryText } from "../src/index.js";
+import { openMemory, type MemoryText } from "@orphus/memory";
 import { connectionOpener } from "../src/store/driver/choose.js";
 import { transaction } from "../src/store/driver/connection.js";
 

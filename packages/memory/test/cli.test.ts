@@ -2,7 +2,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { MEMORY_CLI_EXIT, MAX_MEMORY_ERROR_CHARS, runMemoryCli } from "../src/index.js";
+import { MEMORY_CLI_EXIT, MAX_MEMORY_ERROR_CHARS, runMemoryCli } from "@orphus/memory";
 import { resolveSqliteDriver } from "../src/store/driver/choose.js";
 import { HOSTILE_BODY, HOSTILE_BODY_LINES, expectShowable } from "../../../test-support/hostile-text.js";
 import { runCliProcess } from "./support/process.js";

@@ -3,7 +3,7 @@
 // writers start, both writers start ingesting on the same signal, and the reader stops only after both are done.
 import * as path from "node:path";
 import { expect, it } from "vitest";
-import { openMemory } from "../src/index.js";
+import { openMemory } from "@orphus/memory";
 import { startSource, type Finished } from "./support/process.js";
 import { tempDir } from "./support/temp.js";
 

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { STORE_FILE_NAME, openMemory } from "../src/index.js";
+import { STORE_FILE_NAME, openMemory } from "@orphus/memory";
 import { connectionOpener, defaultSqliteDriver, SQLITE_DRIVER_ENV } from "../src/store/driver/choose.js";
 import { transaction } from "../src/store/driver/connection.js";
 import { runSource } from "./support/process.js";

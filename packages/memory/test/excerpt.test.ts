@@ -2,7 +2,7 @@
 // found only for the hits an answer shows.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { EXCERPT_MAX_CHARS, MAX_COUNTED_MATCHES } from "../src/index.js";
+import { EXCERPT_MAX_CHARS, MAX_COUNTED_MATCHES } from "@orphus/memory";
 import { ExcerptFinder } from "../src/store/excerpt.js";
 import { tempStore } from "./support/temp.js";
 

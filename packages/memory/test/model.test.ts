@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, it } from "vitest";
 import { expect } from "vitest";
-import type { MemoryStore } from "../src/index.js";
+import type { MemoryStore } from "@orphus/memory";
 import { tempStore } from "./support/temp.js";
 
 // A plain in-memory model of the store: sources by name, each with one text; a query for one word finds the

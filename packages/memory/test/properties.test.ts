@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MAX_MARKER_CHARS, chunkDocument, type MemoryStore } from "../src/index.js";
+import { MAX_MARKER_CHARS, chunkDocument, type MemoryStore } from "@orphus/memory";
 import { tempStore } from "./support/temp.js";
 
 /** Lines but the first (the marker) of an answer, joined: what the budget bounds. */

@@ -14,7 +14,7 @@ import {
   MAX_SHOWN_SKIPS,
   runMemoryTool,
   type MemoryToolStore,
-} from "../src/index.js";
+} from "@orphus/memory";
 import {
   ESCAPE_SEQUENCES,
   HOSTILE_BODY,

@@ -1,7 +1,7 @@
 import { chmodSync, statSync, writeFileSync, mkdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { MAX_CHUNK_CHARS, STORE_FILE_NAME, chunkDocument, openMemory } from "../src/index.js";
+import { MAX_CHUNK_CHARS, STORE_FILE_NAME, chunkDocument, openMemory } from "@orphus/memory";
 import { rawConnection } from "./support/sqlite.js";
 import { tempDir, tempStore } from "./support/temp.js";
 

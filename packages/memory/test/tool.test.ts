@@ -10,7 +10,7 @@ import {
   type MemoryToolCallOptions,
   type MemoryToolResult,
   type MemoryToolStore,
-} from "../src/index.js";
+} from "@orphus/memory";
 import { tempDir, tempStore } from "./support/temp.js";
 
 /**

@@ -1,5 +1,5 @@
 import { afterEach, expect, test, vi } from "vitest";
-import { COMMAND_USAGE, DOCTOR_PI_ROLE_HINT, createRoundtableExtension } from "../src/index.js";
+import { COMMAND_USAGE, DOCTOR_PI_ROLE_HINT, createRoundtableExtension } from "@orphus/pi-roundtable";
 import { useBroker } from "./support/broker.js";
 import { callRoundtable, type PiSession, useSessions } from "./support/pi.js";
 

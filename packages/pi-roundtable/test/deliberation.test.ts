@@ -6,7 +6,7 @@ import type { FauxResponseFactory } from "@mariozechner/pi-ai";
 import { expect, test } from "vitest";
 import { DEMO_ROOM, DEMO_SCRIPT } from "../../roundtable-cli/demo/script.js";
 import { DEMO_DIGEST_BUDGET } from "../../roundtable-cli/demo/shared.js";
-import { createRoundtableExtension } from "../src/index.js";
+import { createRoundtableExtension } from "@orphus/pi-roundtable";
 import { gone, useBroker } from "./support/broker.js";
 import { intakeChars, roundtableIntake, splitMarker } from "./support/context.js";
 import { callRoundtable, type PiSession, useSessions, sleep } from "./support/pi.js";

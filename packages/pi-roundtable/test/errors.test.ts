@@ -1,7 +1,7 @@
 import type { ExtensionFactory } from "@mariozechner/pi-coding-agent";
 import { expect, test } from "vitest";
 import { MAX_ERROR_TEXT_CHARS } from "@orphus/roundtable-client";
-import { createRoundtableExtension, registerSharedTools } from "../src/index.js";
+import { createRoundtableExtension, registerSharedTools } from "@orphus/pi-roundtable";
 import { expectShowable } from "../../../test-support/hostile-text.js";
 import { useBroker } from "./support/broker.js";
 import { callRoundtable, callTool, type StoredMessage, useSessions } from "./support/pi.js";

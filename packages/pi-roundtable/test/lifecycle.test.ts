@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fauxAssistantMessage } from "@mariozechner/pi-ai";
 import { expect, test } from "vitest";
-import { createRoundtableExtension, sharedClientCount } from "../src/index.js";
+import { createRoundtableExtension, sharedClientCount } from "@orphus/pi-roundtable";
 import { gone, until, useBroker } from "./support/broker.js";
 import { callRoundtable, type PiSession, useSessions } from "./support/pi.js";
 

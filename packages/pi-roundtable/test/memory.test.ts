@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { expect, test } from "vitest";
 import { MAX_MEMORY_ERROR_CHARS, openMemory } from "@orphus/memory";
 import { expectShowable } from "../../../test-support/hostile-text.js";
-import { createRoundtableExtension, memoryUnavailableText, type RoundtableExtensionOptions } from "../src/index.js";
+import { createRoundtableExtension, memoryUnavailableText, type RoundtableExtensionOptions } from "@orphus/pi-roundtable";
 import { useBroker } from "./support/broker.js";
 import { callRoundtable, callTool, type PiSession, useSessions } from "./support/pi.js";
 

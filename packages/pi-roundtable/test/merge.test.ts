@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { expect, test } from "vitest";
 import { ActivityCoalescer, MAX_PING_AUTHORS, MAX_PING_ROOMS, type ActivityNotice } from "@orphus/roundtable-client";
-import { mergeActivityNotices } from "../src/index.js";
+import { mergeActivityNotices } from "@orphus/pi-roundtable";
 
 interface Post {
   readonly room: string;

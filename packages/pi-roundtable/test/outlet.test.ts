@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, test, vi } from "vitest";
 import type { ActivityNotice } from "@orphus/roundtable-client";
-import { SessionOutlet, type RoundtableMessageDetails } from "../src/index.js";
+import { SessionOutlet, type RoundtableMessageDetails } from "@orphus/pi-roundtable";
 
 const WINDOW = 1500;
 

@@ -1,7 +1,7 @@
 import { fauxAssistantMessage, type FauxResponseFactory } from "@mariozechner/pi-ai";
 import type { ExtensionFactory } from "@mariozechner/pi-coding-agent";
 import { expect, test } from "vitest";
-import { createRoundtableExtension } from "../src/index.js";
+import { createRoundtableExtension } from "@orphus/pi-roundtable";
 import { until, useBroker } from "./support/broker.js";
 import { callRoundtable, callTool, useSessions, sleep, pingsOf } from "./support/pi.js";
 

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { createRoundtableExtension, ephemeralRoleWarning, resolveSessionRole } from "../src/index.js";
+import { createRoundtableExtension, ephemeralRoleWarning, resolveSessionRole } from "@orphus/pi-roundtable";
 import { useBroker } from "./support/broker.js";
 import { callRoundtable, useSessions } from "./support/pi.js";
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { expect, test } from "vitest";
 import type { ActivityNotice } from "@orphus/roundtable-client";
 import { HOSTILE_BODY, HOSTILE_BODY_LINES, HOSTILE_NAMES, expectShowable } from "../../../test-support/hostile-text.js";
-import { SessionOutlet, createRoundtableExtension } from "../src/index.js";
+import { SessionOutlet, createRoundtableExtension } from "@orphus/pi-roundtable";
 import { useBroker } from "./support/broker.js";
 import { callRoundtable, pingsOf, useSessions } from "./support/pi.js";
 

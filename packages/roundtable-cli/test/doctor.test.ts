@@ -14,7 +14,7 @@ import {
   type CliIo,
   type DoctorOptions,
   type DoctorReport,
-} from "../src/index.js";
+} from "@orphus/roundtable-cli";
 import { startFramedServer, type FramedServer } from "../../roundtable-client/test/support/framed-server.js";
 import { staleSocket } from "../../roundtable-client/test/support/sockets.js";
 import { shortTempDir, until } from "../../roundtable-client/test/support/tmp.js";

@@ -6,7 +6,7 @@ import { afterEach, expect, test } from "vitest";
 import { MemoryRoomStore, StoreUnavailableError, type RoomStoreEvent } from "@orphus/rooms";
 import { startBroker, type Broker, type BrokerOptions } from "@orphus/roundtable-broker";
 import { createRoundtableClient } from "@orphus/roundtable-client";
-import { runCli, runDoctor, type DoctorReport } from "../src/index.js";
+import { runCli, runDoctor, type DoctorReport } from "@orphus/roundtable-cli";
 import { shortTempDir } from "../../roundtable-client/test/support/tmp.js";
 
 const cleanups: (() => unknown)[] = [];

@@ -7,7 +7,7 @@ import {
   connectBrokerSocket,
   type ActivityNotice,
   type Connector,
-} from "../src/index.js";
+} from "@orphus/roundtable-client";
 import { useFramedServer, type Script } from "./support/framed-server.js";
 import { until } from "./support/tmp.js";
 

@@ -2,7 +2,7 @@ import type { Socket } from "node:net";
 import { expect, test } from "vitest";
 import { encodeFrame } from "@orphus/framing";
 import { WireRefusalError, type RoundtableEvent } from "@orphus/roundtable-protocol";
-import { BrokerConnection, ConnectionLostError, RequestTimeoutError, connectBrokerSocket } from "../src/index.js";
+import { BrokerConnection, ConnectionLostError, RequestTimeoutError, connectBrokerSocket } from "@orphus/roundtable-client";
 import { useFramedServer, type Script } from "./support/framed-server.js";
 import { until } from "./support/tmp.js";
 

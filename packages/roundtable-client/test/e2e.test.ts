@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { expect, test } from "vitest";
 import { WireRefusalError } from "@orphus/roundtable-protocol";
 import { startBroker } from "@orphus/roundtable-broker";
-import { ConnectionLostError, renderActivityNotice, runRoundtableTool } from "../src/index.js";
+import { ConnectionLostError, renderActivityNotice, runRoundtableTool } from "@orphus/roundtable-client";
 import { alive, gone, useAgentDir } from "./support/brokers.js";
 import { until } from "./support/tmp.js";
 

@@ -13,7 +13,7 @@ import {
   connectBrokerSocket,
   runRoundtableTool,
   type Timers,
-} from "../src/index.js";
+} from "@orphus/roundtable-client";
 import { FaultyRelay, type PostFault } from "./support/relay.js";
 import { shortTempDir } from "./support/tmp.js";
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterEach, beforeEach, expect, test, vi } from "vitest";
-import { ActivityCoalescer, renderActivityNotice, type ActivityNotice } from "../src/index.js";
+import { ActivityCoalescer, renderActivityNotice, type ActivityNotice } from "@orphus/roundtable-client";
 
 beforeEach(() => {
   vi.useFakeTimers();

@@ -13,7 +13,7 @@ import {
   shownName,
   type ActivityNotice,
   type RoundtableToolClient,
-} from "../src/index.js";
+} from "@orphus/roundtable-client";
 import {
   HOSTILE_BODY,
   HOSTILE_BODY_LINES,

@@ -15,7 +15,7 @@ import {
   spawnDetachedBroker,
   type SpawnFunction,
   type Timers,
-} from "../src/index.js";
+} from "@orphus/roundtable-client";
 import { shortTempDir, until } from "./support/tmp.js";
 
 let temp: ReturnType<typeof shortTempDir>;

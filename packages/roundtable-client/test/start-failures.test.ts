@@ -10,7 +10,7 @@ import {
   connectBrokerSocket,
   createRoundtableClient,
   type SpawnFunction,
-} from "../src/index.js";
+} from "@orphus/roundtable-client";
 import { shortTempDir } from "./support/tmp.js";
 
 const cleanups: (() => unknown)[] = [];

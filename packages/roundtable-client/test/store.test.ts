@@ -1,7 +1,7 @@
 // The room store as a session meets it, without a Redis: a spawned broker that cannot open its store fails the call
 // with its code, the store masked. (The doctor's and status's view: roundtable-cli's test/store.test.ts.)
 import { afterEach, expect, test } from "vitest";
-import { BrokerStartError, createRoundtableClient } from "../src/index.js";
+import { BrokerStartError, createRoundtableClient } from "@orphus/roundtable-client";
 import { shortTempDir } from "./support/tmp.js";
 
 const cleanups: (() => unknown)[] = [];

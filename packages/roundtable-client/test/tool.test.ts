@@ -11,7 +11,7 @@ import {
   roundtableToolJsonSchema,
   runRoundtableTool,
   type RoundtableToolClient,
-} from "../src/index.js";
+} from "@orphus/roundtable-client";
 
 /** A client double for the tool's texts: the tool only sees this interface (the wire is tested end to end). */
 function fakeClient(overrides: Partial<RoundtableToolClient> = {}): RoundtableToolClient & { calls: unknown[][] } {

@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
-import { actionArgumentsJsonSchema, checkActionArguments, checkToolCall, nearestName, toolJsonSchema } from "../src/index.js";
+import { actionArgumentsJsonSchema, checkActionArguments, checkToolCall, nearestName, toolJsonSchema } from "@orphus/shared-tool";
 import { expectShowable, hostileString, HOSTILE_NAMES } from "../../../test-support/hostile-text.js";
 
 const schemas = {

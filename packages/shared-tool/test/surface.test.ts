@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import * as api from "../src/index.js";
+import * as api from "@orphus/shared-tool";
 
 test("the public surface is exactly this", () => {
   expect(Object.keys(api).sort()).toEqual([

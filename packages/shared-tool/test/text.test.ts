@@ -2,7 +2,7 @@
 // for scripts that loses nothing and hides nothing.
 import fc from "fast-check";
 import { expect, test } from "vitest";
-import { boundedText, shownValue, showableJson } from "../src/index.js";
+import { boundedText, shownValue, showableJson } from "@orphus/shared-tool";
 import { expectShowable, hostileString, HOSTILE_BODY, INVISIBLE_CHARACTERS } from "../../../test-support/hostile-text.js";
 
 test("boundedText cuts after sanitising, never inside a surrogate pair, and says how much it left out", () => {

@@ -1,7 +1,7 @@
 // Renders a full ring (500 messages of 2 KB at budget 4000) until V8 has optimized the digest, then 20 rounds of a
 // forced full garbage collection followed by 100 digests, printing "=== measured" between the two phases. Run with
 // --expose-gc --trace-deopt; the test counts the deoptimizations after the marker.
-import { renderDigest } from "../../src/index.js";
+import { renderDigest } from "@orphus/digest";
 
 const line = "ring cursor seq digest budget headline marker evict fetch room broker critic planner reviewer\n";
 const body = line.repeat(Math.ceil(2048 / line.length)).slice(0, 2048);

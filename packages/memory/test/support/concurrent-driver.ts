@@ -9,7 +9,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { createInterface } from "node:readline";
-import { openMemory } from "../../src/index.js";
+import { openMemory } from "@orphus/memory";
 
 const [mode, dir, ...rest] = process.argv.slice(2);
 if (dir === undefined) throw new Error("usage: write|read <dir> …");

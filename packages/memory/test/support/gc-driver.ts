@@ -2,7 +2,7 @@
 // as an idle process's collector does: `gc-driver <dir>`. It prints the driver it ran on and whether better-sqlite3 was
 // ever loaded, as JSON. On Node 24 with better-sqlite3 12 the collection aborts the process (see the README).
 import { createRequire } from "node:module";
-import { openMemory } from "../../src/index.js";
+import { openMemory } from "@orphus/memory";
 
 const dir = process.argv[2] ?? "";
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterEach } from "vitest";
-import { openMemory, type MemoryOptions, type MemoryStore } from "../../src/index.js";
+import { openMemory, type MemoryOptions, type MemoryStore } from "@orphus/memory";
 
 const made: string[] = [];
 const stores: MemoryStore[] = [];

@@ -1,7 +1,7 @@
 // Brokers for the tests: the roundtable client's own test support (a temporary agent directory per test, the
 // broker bin bundled once per file, every spawned broker killed afterwards), reused rather than copied.
 import { useAgentDir } from "../../../roundtable-client/test/support/brokers.js";
-import type { RoundtableExtensionOptions } from "../../src/index.js";
+import type { RoundtableExtensionOptions } from "@orphus/pi-roundtable";
 
 export { alive, gone, TEST_IDLE_MS } from "../../../roundtable-client/test/support/brokers.js";
 export { until } from "../../../roundtable-client/test/support/tmp.js";

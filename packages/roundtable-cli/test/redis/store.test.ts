@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { startBroker, type Broker } from "@orphus/roundtable-broker";
 import { REDIS_TEST_PASSWORD, startRedisServer, type RedisServer } from "../../../../test-support/redis-server.js";
 import { shortTempDir, until } from "../../../roundtable-client/test/support/tmp.js";
-import { renderDoctorReport, runCli, runDoctor, type DoctorReport } from "../../src/index.js";
+import { renderDoctorReport, runCli, runDoctor, type DoctorReport } from "@orphus/roundtable-cli";
 
 let redis: RedisServer;
 let broker: Broker;

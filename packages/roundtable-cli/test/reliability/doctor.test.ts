@@ -6,7 +6,7 @@ import { basename } from "node:path";
 import { expect, test } from "vitest";
 import { resolveRegistryDir } from "@orphus/roundtable-broker";
 import { createRoundtableClient, type RoundtableClient } from "@orphus/roundtable-client";
-import { renderDoctorReport, runDoctor } from "../../src/index.js";
+import { renderDoctorReport, runDoctor } from "@orphus/roundtable-cli";
 import { bundledClient, isGone, onCleanup, report, spawnBroker, tempDir, useHarness, within } from "../../../roundtable-client/test/reliability/support/harness.js";
 
 const harness = useHarness();

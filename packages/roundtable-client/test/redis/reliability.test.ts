@@ -6,7 +6,7 @@
 // docs/reliability.md.
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startRedisServer, type RedisServer } from "../../../../test-support/redis-server.js";
-import { createRoundtableClient } from "../../src/index.js";
+import { createRoundtableClient } from "@orphus/roundtable-client";
 import {
   fixed,
   onCleanup,

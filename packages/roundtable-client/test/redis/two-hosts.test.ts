@@ -5,7 +5,7 @@
 // and told to every member, and seqs continue past the last one.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { WireRefusalError, announcedPosts, type RoundtableEvent } from "@orphus/roundtable-protocol";
-import { createRoundtableClient, type RoundtableClient } from "../../src/index.js";
+import { createRoundtableClient, type RoundtableClient } from "@orphus/roundtable-client";
 import { startRedisServer, type RedisServer } from "../../../../test-support/redis-server.js";
 import { alive, gone } from "../support/brokers.js";
 import { shortTempDir, until } from "../support/tmp.js";

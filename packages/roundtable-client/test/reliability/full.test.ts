@@ -11,7 +11,7 @@ import {
   createRoundtableClient,
   openBrokerSocket,
   type RoundtableClient,
-} from "../../src/index.js";
+} from "@orphus/roundtable-client";
 import { bounded, onCleanup, report, sleep, spawnBroker, tempDir, useHarness, within } from "./support/harness.js";
 
 const harness = useHarness();

@@ -8,7 +8,7 @@ import { connect, type Socket } from "node:net";
 import fc from "fast-check";
 import { expect, test } from "vitest";
 import { FrameDecoder } from "@orphus/framing";
-import { ConnectionLostError, createRoundtableClient, type RoundtableClient } from "../../src/index.js";
+import { ConnectionLostError, createRoundtableClient, type RoundtableClient } from "@orphus/roundtable-client";
 import { fixed, onCleanup, report, rssKiB, sampleRss, sleep, spawnBroker, tempDir, useHarness, within } from "./support/harness.js";
 
 const harness = useHarness();

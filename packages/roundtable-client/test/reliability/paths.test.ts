@@ -16,7 +16,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { AgentDirReadOnlyError, BrokerStartError } from "../../src/index.js";
+import { AgentDirReadOnlyError, BrokerStartError } from "@orphus/roundtable-client";
 import { staleSocket } from "../support/sockets.js";
 import { bounded, brokerProcesses, bundledClient, onCleanup, report, tempDir, useHarness } from "./support/harness.js";
 

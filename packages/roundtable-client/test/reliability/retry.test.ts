@@ -4,7 +4,7 @@
 // with its key. Every post is then stored exactly once. A control client that posts without keys and retries
 // blindly shows what the keys prevent.
 import { expect, test } from "vitest";
-import { RequestTimeoutError, createRoundtableClient, type RoundtableClient } from "../../src/index.js";
+import { RequestTimeoutError, createRoundtableClient, type RoundtableClient } from "@orphus/roundtable-client";
 import { bounded, onCleanup, report, sleep, spawnBroker, tempDir, useHarness } from "./support/harness.js";
 
 const harness = useHarness();

@@ -7,7 +7,7 @@ import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { FrameDecoder, encodeFrame } from "@orphus/framing";
-import { createRoundtableClient } from "../../src/index.js";
+import { createRoundtableClient } from "@orphus/roundtable-client";
 import { fixed, onCleanup, report, sampleRss, spawnBroker, startDriver, tempDir, useHarness, within } from "./support/harness.js";
 
 const harness = useHarness();

@@ -5,7 +5,7 @@
 import { createInterface } from "node:readline";
 import { startBroker } from "@orphus/roundtable-broker";
 import { WireRefusalError } from "@orphus/roundtable-protocol";
-import { createRoundtableClient, type RoundtableClient } from "../../../src/index.js";
+import { createRoundtableClient, type RoundtableClient } from "@orphus/roundtable-client";
 import { accountDigest, bodyOf, type Ledger } from "./ledger.js";
 
 type Config = Record<string, unknown>;

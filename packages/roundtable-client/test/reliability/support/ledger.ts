@@ -1,6 +1,6 @@
 // What one member of a loaded room read, message by message, and the checks that every digest keeps its bound and
 // accounts for every message it covers. Used inside the driver processes (bundled) and by the test that audits them.
-import type { RoundtableClient } from "../../../src/index.js";
+import type { RoundtableClient } from "@orphus/roundtable-client";
 
 /** Longest marker line a digest may carry (@orphus/digest MAX_MARKER_LENGTH). */
 export const MAX_MARKER_CHARS = 235;
