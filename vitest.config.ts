@@ -1,20 +1,24 @@
-import { readdirSync, existsSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { defineConfig } from "vitest/config";
+import { installedProject } from "./test-support/target.js";
+import { installedExclusions, packageDirs, targetResolve, testFilesOf } from "./test-support/vitest-target.js";
 
 // One project per package, discovered from the folder so a new package is tested without editing this file.
 // Workspace imports resolve to src/ through the "@orphus/source" export condition: no build before tests.
 // `pnpm test` needs nothing but Node: tests that need a redis-server live in test/redis/ and run under
 // `pnpm test:redis` (vitest.redis.config.ts); scenarios that run for seconds live in test/reliability/.
+// With ORPHUS_TEST_INSTALLED set (`pnpm test:installed`), the integration tests of the packages users run as
+// programs (broker, client, CLI, MCP server, pi extension) run against the packages installed from their tarballs
+// instead, every file but those that test internals (test-support/vitest-target.ts).
+const packageNames = packageDirs(import.meta.dirname).map((dir) => basename(dir));
 const packagesDir = join(import.meta.dirname, "packages");
-const packageNames = readdirSync(packagesDir, { withFileTypes: true })
-  .filter((entry) => entry.isDirectory() && existsSync(join(packagesDir, entry.name, "package.json")))
-  .map((entry) => entry.name)
-  .sort();
+
+/** The packages whose tests an installed run repeats: the ones that ship programs and the client they share. */
+const INSTALLED_PACKAGES = ["roundtable-broker", "roundtable-client", "roundtable-cli", "roundtable-mcp", "pi-roundtable"];
+const installed = installedProject() !== undefined;
 
 export default defineConfig({
-  resolve: { conditions: ["@orphus/source"] },
-  ssr: { resolve: { conditions: ["@orphus/source"] } },
+  ...targetResolve(),
   test: {
     globalSetup: [join(import.meta.dirname, "test-support/global-setup.ts")],
     setupFiles: [join(import.meta.dirname, "test-support/fast-check-seed.ts")],
@@ -22,24 +26,33 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     projects: [
-      ...packageNames.map((name) => ({
-        extends: true as const,
-        test: {
-          name,
-          root: join(packagesDir, name),
-          include: ["test/**/*.test.ts"],
-          exclude: ["test/reliability/**", "test/redis/**"],
-        },
-      })),
+      ...packageNames
+        .filter((name) => !installed || INSTALLED_PACKAGES.includes(name))
+        .map((name) => {
+          const root = join(packagesDir, name);
+          return {
+            extends: true as const,
+            test: {
+              name,
+              root,
+              include: ["test/**/*.test.ts"],
+              exclude: ["test/reliability/**", "test/redis/**", ...installedExclusions(root, testFilesOf(root))],
+            },
+          };
+        }),
       // The repository's own tooling: the benchmark harness and runner, the release and lint scripts.
-      {
-        extends: true as const,
-        test: {
-          name: "tooling",
-          root: import.meta.dirname,
-          include: ["bench-support/test/**/*.test.ts", "scripts/test/**/*.test.ts", "test-support/test/**/*.test.ts"],
-        },
-      },
+      ...(installed
+        ? []
+        : [
+            {
+              extends: true as const,
+              test: {
+                name: "tooling",
+                root: import.meta.dirname,
+                include: ["bench-support/test/**/*.test.ts", "scripts/test/**/*.test.ts", "test-support/test/**/*.test.ts"],
+              },
+            },
+          ]),
     ],
   },
 });

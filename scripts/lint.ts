@@ -88,6 +88,11 @@ for (const name of packageDirs) {
     for (const match of text.matchAll(importPattern)) {
       const specifier = match[1] ?? match[2] ?? "";
       if (builtins.has(specifier.split("/")[0] ?? "")) finding(file, `imports "${specifier}" without the node: prefix`);
+      // A test reaches its package's public API by name: `pnpm test:installed` then resolves it to the installed
+      // package (test-support/vitest-target.ts), where a path into src/ would test the sources again.
+      if (!isSource && /^(\.\.\/)+src\/index\.js$/.test(specifier)) {
+        finding(file, `imports "${specifier}"; import "@orphus/${name}" so that an installed run tests what ships`);
+      }
       if (isSource && specifier.startsWith("@orphus/")) {
         const target = specifier.split("/").slice(0, 2).join("/");
         if (target !== `@orphus/${name}` && !deps.includes(target) && !peers.includes(target)) {

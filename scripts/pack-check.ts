@@ -1,106 +1,56 @@
-// The packaging check a user of a single library would trust. For every publishable package:
-//   1. pack it with pnpm (workspace: ranges rewritten, publishConfig applied), prove from the manifest inside the
-//      tarball that no workspace: range or source condition is left (`npm pack` would leave them), and run publint;
-//   2. install that tarball alone into a fresh project outside the workspace (internal dependencies come from their
-//      own tarballs, everything else from the registry);
-//   3. import it there with plain Node (ESM) and check the export names are there;
-//   4. type-check an import with tsc under NodeNext and strict settings;
-//   5. run every bin it ships with --help;
-//   6. run the package's test/pack-smoke.mjs there, when it has one: a use of the installed package that an import
-//      does not cover (a native addon loading, a store opening).
-// Native addons (a package with a binding.gyp, such as better-sqlite3) are installed with scripts off like the rest,
-// then given the workspace's own build (scripts/lib/native-addons.ts).
-// New packages are covered without editing this file. Packages must be built first (`pnpm build`).
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// The packaging check a user of the libraries would trust. `pnpm pack:check [--project DIR] [package ...]`:
+//   1. pack every publishable package with pnpm (workspace: ranges rewritten, publishConfig applied), prove from the
+//      manifest inside each tarball that no workspace: range or source condition is left (`npm pack` would leave
+//      them), and run publint;
+//   2. install all the tarballs with npm into one fresh project outside the workspace (each internal dependency from
+//      its own tarball, everything else from the registry; native addons get the workspace's own build,
+//      scripts/lib/native-addons.ts);
+//   3. in that project, for each package: import it with plain Node (ESM) and check its exports are there,
+//      type-check an import of it with tsc under NodeNext and strict settings, run every bin it ships with --help, and
+//      run its test/pack-smoke.mjs when it has one (a use an import does not cover: a native addon loading, a store
+//      opening).
+// The same project then serves `pnpm test:installed --project DIR`, which runs the suites against it (CI packs and
+// installs once). Each package installed alone, from a registry, with only its own dependencies, is the release
+// rehearsal's check (`pnpm release:rehearse`), so it is not repeated here. New packages are covered without editing
+// this file. Packages must be built first (`pnpm build`); the project is removed afterwards unless --project names it.
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { publishedManifestFindings } from "./lib/lint-manifests.js";
-import { addonBuilder } from "./lib/native-addons.js";
-import { mapLimit, run, runAsync } from "./lib/run.js";
-
-interface Manifest {
-  name: string;
-  version: string;
-  private?: boolean;
-  bin?: Record<string, string>;
-}
+import { installPacked, packPackages, publishablePackages } from "./lib/pack.js";
+import { mapLimit, runAsync } from "./lib/run.js";
 
 const root = join(import.meta.dirname, "..");
-/** `pnpm pack:check framing rooms` checks only those; no argument checks every package. */
-const only = process.argv.slice(2);
-const packagesDir = join(root, "packages");
-const work = mkdtempSync(join(tmpdir(), "orphus-pack-check-"));
-const tarballs = join(work, "tarballs");
-mkdirSync(tarballs);
+const say = (line: string): void => void process.stdout.write(`${line}\n`);
+
+const argv = process.argv.slice(2);
+const projectAt = argv.indexOf("--project");
+const named = projectAt === -1 ? undefined : argv[projectAt + 1];
+if (projectAt !== -1 && (named === undefined || named.startsWith("--"))) {
+  process.stderr.write("pack:check: --project needs a folder\n");
+  process.exit(2);
+}
+const only = argv.filter((_, index) => projectAt === -1 || (index !== projectAt && index !== projectAt + 1));
+const project = named ?? mkdtempSync(join(tmpdir(), "orphus-pack-check-"));
 const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
-const publint = join(root, "node_modules", "publint", "src", "cli.js");
 const typesNodeVersion = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
   devDependencies: Record<string, string>;
 }).devDependencies["@types/node"];
 
-const manifests = readdirSync(packagesDir)
-  .filter((name) => existsSync(join(packagesDir, name, "package.json")))
-  .sort()
-  .map((dir) => ({ dir: join(packagesDir, dir), manifest: JSON.parse(readFileSync(join(packagesDir, dir, "package.json"), "utf8")) as Manifest }))
-  .filter(({ manifest }) => manifest.private !== true)
-  .filter(({ dir }) => only.length === 0 || only.some((name) => dir.endsWith(`/${name}`)));
+try {
+  const packed = packPackages(root, publishablePackages(root, only), join(project, "tarballs"), say);
+  const addons = await installPacked(root, packed, project);
+  say(`installed ${packed.length} packages from their tarballs into one project${addons.length > 0 ? `, native addons built (${addons.join(", ")})` : ""}`);
 
-const tarballOf = new Map<string, string>();
-for (const { dir, manifest } of manifests) {
-  if (!existsSync(join(dir, "dist", "index.js"))) throw new Error(`${manifest.name} is not built; run pnpm build first`);
-  const before = new Set(readdirSync(tarballs));
-  run("pnpm", ["pack", "--pack-destination", tarballs], dir);
-  const created = readdirSync(tarballs).find((f) => !before.has(f));
-  if (created === undefined) throw new Error(`pnpm pack produced no tarball for ${manifest.name}`);
-  tarballOf.set(manifest.name, join(tarballs, created));
-  const packed = JSON.parse(run("tar", ["-xzOf", created, "package/package.json"], tarballs)) as Record<string, unknown>;
-  const leftovers = publishedManifestFindings(packed);
-  if (leftovers.length > 0) throw new Error(`${manifest.name}'s packed manifest:\n  ${leftovers.join("\n  ")}`);
-  run(process.execPath, [publint, "run", join(tarballs, created), "--strict"], work);
-  process.stdout.write(`packed ${manifest.name}: ${created}, no workspace: ranges, publint clean\n`);
-}
-
-const overrides = Object.fromEntries([...tarballOf].map(([name, file]) => [name, `file:${file}`]));
-const buildAddons = addonBuilder(root);
-
-/** Consumers checked at once: their npm installs wait on the network, the rest is short. */
-const CONCURRENT_CONSUMERS = 3;
-const reports = await mapLimit(manifests, CONCURRENT_CONSUMERS, async ({ dir, manifest }) => {
-  const consumer = join(work, "consumers", manifest.name.replace("/", "__"));
-  mkdirSync(consumer, { recursive: true });
+  // One type-check of every package's import, in a folder of its own with @types/node beside it.
+  const types = join(project, "type-check");
+  await runAsync("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error", "--prefix", types, `@types/node@${typesNodeVersion}`], project);
+  const files = packed.map(({ manifest }, index) => {
+    const file = `import-${index}.ts`;
+    writeFileSync(join(types, file), `import * as api from ${JSON.stringify(manifest.name)};\nexport const names: string[] = Object.keys(api);\n`);
+    return file;
+  });
   writeFileSync(
-    join(consumer, "package.json"),
-    JSON.stringify(
-      {
-        name: "consumer",
-        private: true,
-        type: "module",
-        dependencies: { [manifest.name]: `file:${tarballOf.get(manifest.name)}` },
-        devDependencies: { "@types/node": typesNodeVersion },
-        overrides,
-      },
-      null,
-      2,
-    ),
-  );
-  await runAsync("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], consumer);
-  const addons = await buildAddons(consumer);
-
-  writeFileSync(
-    join(consumer, "import-check.mjs"),
-    `import * as api from ${JSON.stringify(manifest.name)};\n` +
-      `const names = Object.keys(api);\n` +
-      `if (names.length === 0) throw new Error("no exports");\n` +
-      `console.log(names.length + " exports");\n`,
-  );
-  const imported = (await runAsync(process.execPath, ["import-check.mjs"], consumer)).trim();
-
-  writeFileSync(
-    join(consumer, "type-check.ts"),
-    `import * as api from ${JSON.stringify(manifest.name)};\nexport const names: string[] = Object.keys(api);\n`,
-  );
-  writeFileSync(
-    join(consumer, "tsconfig.json"),
+    join(types, "tsconfig.json"),
     JSON.stringify({
       compilerOptions: {
         module: "NodeNext",
@@ -110,29 +60,45 @@ const reports = await mapLimit(manifests, CONCURRENT_CONSUMERS, async ({ dir, ma
         noEmit: true,
         verbatimModuleSyntax: true,
         types: ["node"],
+        typeRoots: [join(types, "node_modules", "@types")],
       },
-      files: ["type-check.ts"],
+      files,
     }),
   );
-  await runAsync(process.execPath, [tsc, "-p", "tsconfig.json"], consumer);
+  writeFileSync(join(types, "package.json"), JSON.stringify({ private: true, type: "module" }));
+  await runAsync(process.execPath, [tsc, "-p", "tsconfig.json"], types);
+  say(`tsc (NodeNext, strict) type-checks an import of each of the ${packed.length} packages`);
 
-  const installedManifest = join(consumer, "node_modules", ...manifest.name.split("/"));
-  const bins = Object.entries(manifest.bin ?? {});
-  for (const [, path] of bins) {
-    await runAsync(process.execPath, [join(installedManifest, path), "--help"], consumer);
-  }
-  const smoke = join(dir, "test", "pack-smoke.mjs");
-  if (existsSync(smoke)) {
-    copyFileSync(smoke, join(consumer, "pack-smoke.mjs"));
-    await runAsync(process.execPath, ["pack-smoke.mjs"], consumer);
-  }
-  return (
-    `consumer of ${manifest.name}: installed alone, ESM import ok (${imported}), tsc ok` +
-    (addons.length > 0 ? `, native addons built (${addons.join(", ")})` : "") +
-    (bins.length > 0 ? `, bins ok (${bins.map(([b]) => b).join(", ")})` : "") +
-    (existsSync(smoke) ? ", pack-smoke.mjs ok" : "")
-  );
-});
-for (const report of reports) process.stdout.write(`${report}\n`);
-rmSync(work, { recursive: true, force: true });
-process.stdout.write(`pack check: ${reports.length} packages passed\n`);
+  /** Checks run at once: each is a short Node process. */
+  const CONCURRENT_CHECKS = 2;
+  const reports = await mapLimit(packed, CONCURRENT_CHECKS, async ({ dir, manifest }) => {
+    const stem = manifest.name.replace("/", "__");
+    const importCheck = join(project, `import-${stem}.mjs`);
+    writeFileSync(
+      importCheck,
+      `import * as api from ${JSON.stringify(manifest.name)};\n` +
+        `const names = Object.keys(api);\n` +
+        `if (names.length === 0) throw new Error("no exports");\n` +
+        `console.log(names.length + " exports");\n`,
+    );
+    const imported = (await runAsync(process.execPath, [importCheck], project)).trim();
+    const installed = join(project, "node_modules", ...manifest.name.split("/"));
+    const bins = Object.entries(manifest.bin ?? {});
+    for (const [, path] of bins) await runAsync(process.execPath, [join(installed, path), "--help"], project);
+    const smoke = join(dir, "test", "pack-smoke.mjs");
+    if (existsSync(smoke)) {
+      const copy = join(project, `pack-smoke-${stem}.mjs`);
+      copyFileSync(smoke, copy);
+      await runAsync(process.execPath, [copy], project);
+    }
+    return (
+      `${manifest.name}: ESM import ok (${imported})` +
+      (bins.length > 0 ? `, bins ok (${bins.map(([bin]) => bin).join(", ")})` : "") +
+      (existsSync(smoke) ? ", pack-smoke.mjs ok" : "")
+    );
+  });
+  for (const report of reports) say(report);
+  say(`pack check: ${reports.length} packages passed`);
+} finally {
+  if (named === undefined) rmSync(project, { recursive: true, force: true });
+}

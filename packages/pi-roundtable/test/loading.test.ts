@@ -3,7 +3,9 @@
 // node_modules with its manifest, since the tests run before any build: everything but @orphus/memory, the optional
 // peer, which stays an import as in the published build. Alone, the peer is not found (as when nobody installed it);
 // in a second layout it is installed beside it (bundled from source, with the workspace's better-sqlite3 addon).
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+// An installed run (`pnpm test:installed`) loads the installed package instead: beside @orphus/memory where the
+// packages were installed, and alone in a copy of that install with the peer left out.
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -11,7 +13,8 @@ import { fileURLToPath } from "node:url";
 import { build } from "tsup";
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
 import { bundledProgramBuild } from "../../../tsup.base.js";
-import { createRoundtableExtension, memoryUnavailableText } from "../src/index.js";
+import { installedProject, packageDir as testedPackageDir } from "../../../test-support/target.js";
+import { createRoundtableExtension, memoryUnavailableText } from "@orphus/pi-roundtable";
 import { useBroker } from "./support/broker.js";
 import { callRoundtable, callTool, useSessions } from "./support/pi.js";
 
@@ -42,7 +45,34 @@ async function installBundle(root: string, name: string, source: string, externa
   return dir;
 }
 
+/**
+ * The installed extension without its optional peer: a node_modules holding a copy of the installed package and
+ * links to everything else installed beside it but @orphus/memory (and its addon).
+ */
+function installedAlone(project: string): string {
+  const root = mkdtempSync(join(tmpdir(), "rtpi-alone-"));
+  removals.push(() => rmSync(root, { recursive: true, force: true }));
+  const from = join(project, "node_modules");
+  const leftOut = new Set(["@orphus/memory", "@orphus/pi-roundtable", "better-sqlite3"]);
+  for (const name of readdirSync(from)) {
+    const names = name.startsWith("@") ? readdirSync(join(from, name)).map((inner) => `${name}/${inner}`) : [name];
+    for (const entry of names.filter((entry) => !leftOut.has(entry) && !entry.startsWith("."))) {
+      mkdirSync(dirname(join(root, "node_modules", entry)), { recursive: true });
+      symlinkSync(join(from, entry), join(root, "node_modules", entry), "dir");
+    }
+  }
+  const dir = join(root, "node_modules", "@orphus", "pi-roundtable");
+  cpSync(testedPackageDir("pi-roundtable"), dir, { recursive: true });
+  return dir;
+}
+
 beforeAll(async () => {
+  const project = installedProject();
+  if (project !== undefined) {
+    packageDir = installedAlone(project);
+    installedDir = testedPackageDir("pi-roundtable");
+    return;
+  }
   const alone = mkdtempSync(join(tmpdir(), "rtpi-pkg-"));
   removals.push(() => rmSync(alone, { recursive: true, force: true }));
   packageDir = await installBundle(alone, "@orphus/pi-roundtable", "../src/index.ts", ["@orphus/memory"]);

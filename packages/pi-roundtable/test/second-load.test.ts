@@ -2,8 +2,8 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ExtensionFactory } from "@mariozechner/pi-coding-agent";
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
-import { bundlePrograms } from "../../roundtable-client/test/support/bundle.js";
-import { createRoundtableExtension, sharedClientCount, type RoundtableExtensionOptions } from "../src/index.js";
+import { bundlePrograms, installedProject, packageDir } from "../../../test-support/target.js";
+import { createRoundtableExtension, sharedClientCount, type RoundtableExtensionOptions } from "@orphus/pi-roundtable";
 import { until, useBroker } from "./support/broker.js";
 import { callRoundtable, useSessions, sleep, pingsOf } from "./support/pi.js";
 
@@ -18,12 +18,17 @@ const WINDOW_MS = 500;
  * again by jiti, which keeps no module cache: the package bundled whole (the client inside it too) into a file of
  * its own, so nothing but globalThis is shared with the copy the test imports.
  */
-let copy: typeof import("../src/index.js") | undefined;
+let copy: typeof import("@orphus/pi-roundtable") | undefined;
 let removeCopy: (() => void) | undefined;
 beforeAll(async () => {
-  const bundle = await bundlePrograms({ copy: fileURLToPath(new URL("../src/index.ts", import.meta.url)) }, "rtpi-copy-");
+  // The package's entry as this run tests it: its source, or the installed dist/index.js, bundled whole either way.
+  const entry =
+    installedProject() === undefined
+      ? fileURLToPath(new URL("../src/index.ts", import.meta.url))
+      : join(packageDir("pi-roundtable"), "dist", "index.js");
+  const bundle = await bundlePrograms({ copy: entry }, { prefix: "rtpi-copy-", whole: true });
   removeCopy = bundle.remove;
-  copy = (await import(pathToFileURL(join(bundle.dir, "copy.js")).href)) as typeof import("../src/index.js");
+  copy = (await import(pathToFileURL(join(bundle.dir, "copy.js")).href)) as typeof import("@orphus/pi-roundtable");
 });
 afterAll(() => removeCopy?.());
 

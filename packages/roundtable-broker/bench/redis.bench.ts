@@ -26,7 +26,7 @@ import {
   BenchClient,
   POST_BODY,
   brokerSocket,
-  bundledBinWithRedisStore,
+  bundledBin,
   member,
   micros,
   spawnBroker,
@@ -68,7 +68,7 @@ const bare = new Redis(server.url, { protocol: 2, lazyConnect: true });
 try {
   // The brokers and the proxy stop before Redis does.
   await withBenchScope(async ({ children, cleanups }) => {
-    const bin = await bundledBinWithRedisStore(cleanups);
+    const bin = await bundledBin(cleanups);
     const env = { ORPHUS_ROUNDTABLE_STORE: server.url };
     const [east, west] = [tempDir(cleanups), tempDir(cleanups)];
     children.push(await spawnBroker(bin, east, env), await spawnBroker(bin, west, env));

@@ -6,14 +6,13 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { FrameDecoder, encodeFrame } from "@orphus/framing";
 import { applyPlacement, latencyPlacements, type Placement } from "../../../bench-support/cpu.js";
 import type { RatioReport } from "../../../bench-support/report.js";
-import { brokerSourceBinPath } from "@orphus/roundtable-broker";
-import { bundledProgramBuild } from "../../../tsup.base.js";
-import { bundleBrokerBin, bundleProgram } from "../test/bundle-bin.js";
+import { brokerBin, bundlePrograms } from "../../../test-support/target.js";
+import { binBuild } from "../tsup.config.js";
 
 /** The body of every benchmark post (180 characters), so a post frame and its floor's frame are 228 bytes. */
 export const POST_BODY = "The ring keeps 500 messages; sequence numbers are never reused, so afterSeq stays stable. ".repeat(2);
@@ -80,28 +79,18 @@ export function tempDir(cleanups: (() => void)[]): string {
   return dir;
 }
 
-/** Builds the bundled bin once; removed by `cleanup`. */
+/** Builds the bin as it ships (tsup.config.ts's binBuild, the Redis store in a chunk of its own) once; removed by `cleanup`. */
 export async function bundledBin(cleanups: (() => void)[]): Promise<string> {
-  const bin = await bundleBrokerBin();
-  cleanups.push(() => rmSync(dirname(dirname(bin)), { recursive: true, force: true }));
+  const { bin, remove } = await brokerBin();
+  cleanups.push(remove);
   return bin;
 }
 
 /** Builds the fan-out benchmarks' broker (bench/broker-entry.ts) the way the bin is built; removed by `cleanup`. */
 export async function bundledFanOutBroker(cleanups: (() => void)[]): Promise<string> {
-  const program = await bundleProgram("broker-entry", join(import.meta.dirname, "broker-entry.ts"));
-  cleanups.push(() => rmSync(dirname(program), { recursive: true, force: true }));
-  return program;
-}
-
-/**
- * Builds the bin with the Redis store bundled in (the published bin imports `@orphus/rooms-redis` from beside it,
- * which a bundle in a temporary directory has not): the same code, resolved at build time. Removed by `cleanup`.
- */
-export async function bundledBinWithRedisStore(cleanups: (() => void)[]): Promise<string> {
-  const bin = await bundleProgram("bin/broker", brokerSourceBinPath(), bundledProgramBuild({}));
-  cleanups.push(() => rmSync(dirname(dirname(bin)), { recursive: true, force: true }));
-  return bin;
+  const { dir, remove } = await bundlePrograms({ "broker-entry": join(import.meta.dirname, "broker-entry.ts") }, { prefix: "rt-bench-", base: binBuild });
+  cleanups.push(remove);
+  return join(dir, "broker-entry.js");
 }
 
 /** Connects to `socketPath`, retrying every millisecond while nothing listens there yet. */

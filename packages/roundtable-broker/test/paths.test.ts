@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { describe, expect, test } from "vitest";
+import { testTarget } from "../../../test-support/target.js";
 import {
   SocketPathTooLongError,
   brokerBinPath,
@@ -108,7 +109,18 @@ describe("where the broker lives", () => {
 });
 
 describe("the bin's location", () => {
+  // A source run loads this package from packages/roundtable-broker/src; an installed run (pnpm test:installed) from
+  // the package npm installed from its tarball, which ships dist only.
+  const installed = testTarget() === "installed";
+
   test("the built bin and its source, beside each other in the package", () => {
+    if (installed) {
+      expect(brokerBinPath().replaceAll("\\", "/")).toMatch(/\/node_modules\/@orphus\/roundtable-broker\/dist\/bin\/broker\.js$/);
+      expect(existsSync(brokerBinPath())).toBe(true);
+      expect(existsSync(brokerSourceBinPath())).toBe(false);
+      expect(runningFromSource()).toBe(false);
+      return;
+    }
     expect(brokerBinPath().replaceAll("\\", "/")).toMatch(/\/packages\/roundtable-broker\/dist\/bin\/broker\.js$/);
     expect(brokerSourceBinPath().replaceAll("\\", "/")).toMatch(/\/packages\/roundtable-broker\/src\/bin\/broker\.ts$/);
     expect(existsSync(brokerSourceBinPath())).toBe(true);
@@ -120,11 +132,17 @@ describe("the bin's location", () => {
       command: process.execPath,
       args: [brokerBinPath(), "--agent-dir", "/a", "--idle-ms", "250"],
     });
+    expect(() => brokerCommand({ from: "elsewhere" as "dist" })).toThrow(/Invalid broker option from/);
+    if (installed) {
+      // As installed, the default is the built bin, and there is no source to run.
+      expect(brokerCommand({ agentDir: "/a" })).toEqual({ command: process.execPath, args: [brokerBinPath(), "--agent-dir", "/a"] });
+      expect(() => brokerCommand({ from: "source" })).toThrow(/published packages ship dist only/);
+      return;
+    }
     const source = brokerCommand({ agentDir: "/a" });
     expect(source.command).toBe(process.execPath);
     expect(source.args.slice(0, 2)).toEqual(["--conditions=@orphus/source", "--import"]);
     expect(source.args[2]).toMatch(/^file:\/\/.*\/tsx\/dist\/loader\.mjs$/);
     expect(source.args.slice(3)).toEqual([brokerSourceBinPath(), "--agent-dir", "/a"]);
-    expect(() => brokerCommand({ from: "elsewhere" as "dist" })).toThrow(/Invalid broker option from/);
   });
 });

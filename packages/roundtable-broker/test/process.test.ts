@@ -2,11 +2,11 @@
 // workspace client does; the others run the bundled bin a published install ships (built by bundle-bin.ts), which
 // starts several times faster, so sixteen can race on a small machine.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { brokerCommand, probeBroker } from "@orphus/roundtable-broker";
-import { bundleBrokerBin } from "./bundle-bin.js";
+import { brokerBin, type BrokerBin } from "../../../test-support/target.js";
 import { RawPeer, onCleanup, staleSocket, tempAgentDir } from "./helpers.js";
 
 interface Exit {
@@ -50,14 +50,14 @@ function spawnBroker(agentDir: string, extra: SpawnOptions = {}): { child: Child
 }
 
 let bundle: string;
+let built: BrokerBin | undefined;
 
 beforeAll(async () => {
-  bundle = await bundleBrokerBin();
+  built = await brokerBin();
+  bundle = built.bin;
 });
 
-afterAll(() => {
-  rmSync(dirname(dirname(bundle)), { recursive: true, force: true });
-});
+afterAll(() => built?.remove());
 
 describe("the bin", () => {
   test("an --agent-dir too deep for a socket path fails at once, and the advice names the flag", async () => {

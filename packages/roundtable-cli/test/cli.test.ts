@@ -1,19 +1,17 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { connect } from "node:net";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { expect, test } from "vitest";
 import { REGISTRY_DIR_ENV, startBroker } from "@orphus/roundtable-broker";
-import { CLI_EXIT, CLI_USAGE, parseCliArguments, runCli, type CliIo } from "../src/index.js";
+import { CLI_EXIT, CLI_USAGE, parseCliArguments, runCli, type CliIo } from "@orphus/roundtable-cli";
 import { useAgentDir } from "../../roundtable-client/test/support/brokers.js";
 import { cliIo, type RecordedCliIo } from "./support/cli-io.js";
 import { until } from "../../roundtable-client/test/support/tmp.js";
+import { binCommand } from "../../../test-support/target.js";
 
 const agent = useAgentDir();
 
-/** The bin's source, run with tsx as `pnpm roundtable` runs it. */
 /** A frame as the wire carries it: a 4-byte big-endian length, then the JSON. */
 function frame(value: unknown): Buffer {
   const payload = Buffer.from(JSON.stringify(value));
@@ -22,10 +20,6 @@ function frame(value: unknown): Buffer {
   return Buffer.concat([header, payload]);
 }
 
-const BIN = join(import.meta.dirname, "..", "src", "bin", "roundtable.ts");
-
-/** tsx's loader, as the root's `pnpm roundtable` script runs the bin. */
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 
 /** Pids of running processes whose command line names `agentDir` (a broker is started with --agent-dir); [] without /proc. */
 function brokerProcessesFor(agentDir: string): number[] {
@@ -171,7 +165,7 @@ test("the bin: a bad room exits 2 with one line and starts no broker", () => {
   const registry = join(agent.dir(), "registry");
   const env = { ...process.env, ORPHUS_CODING_AGENT_DIR: join(agent.dir(), "agent"), [REGISTRY_DIR_ENV]: registry };
   const run = (args: readonly string[]) =>
-    spawnSync(process.execPath, ["--conditions=@orphus/source", "--import", TSX, BIN, ...args], { env, encoding: "utf8" });
+    spawnSync(process.execPath, binCommand("roundtable-cli", "roundtable", args).args, { env, encoding: "utf8" });
   const bad = run(["post", "Bad Room", "hi"]);
   expect({ status: bad.status, stdout: bad.stdout }).toEqual({ status: 2, stdout: "" });
   expect(bad.stderr.split("\n")).toEqual([

@@ -1,6 +1,7 @@
 // `pnpm demo` (the repository's main job) shows the whole promise: its accounting sets each context against what the
 // others wrote as well as against the room, measures every digest against its bound, and the run itself fetches one
 // big message whole on demand and has the memory answer one role with what another filed.
+// @source-only: the demo is not published; it runs from the sources, as `pnpm demo` does.
 import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { join } from "node:path";

@@ -15,9 +15,9 @@ import { ActivityCoalescer, createRoundtableClient, type RoundtableClient } from
 import { alternateBlocks, blockRatios, compareInBlocks, elapsedMs } from "../../../bench-support/harness.js";
 import { reportRatio } from "../../../bench-support/report.js";
 import { quantile } from "../../../bench-support/stats.js";
-import { bundleBrokerBin } from "../test/support/bundle.js";
+import { brokerBin } from "../../../test-support/target.js";
 
-const bundle = await bundleBrokerBin();
+const bundle = await brokerBin();
 const dirs: string[] = [];
 const pids: number[] = [];
 const tempDir = (): string => {

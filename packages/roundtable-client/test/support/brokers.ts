@@ -1,11 +1,11 @@
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
-import { bundleBrokerBin } from "./bundle.js";
 import {
   createRoundtableClient,
   type BrokerCommand,
   type CreateRoundtableClientOptions,
   type RoundtableClient,
-} from "../../src/index.js";
+} from "@orphus/roundtable-client";
+import { brokerBin, type BrokerBin } from "../../../../test-support/target.js";
 import { shortTempDir, until } from "./tmp.js";
 
 /** True while a process with this pid exists. */
@@ -37,9 +37,9 @@ export function useAgentDir(): {
   readonly brokerCommand: (idleMs?: number) => BrokerCommand;
   client: (options?: CreateRoundtableClientOptions & { fromSource?: boolean }) => RoundtableClient;
 } {
-  let bundle: Awaited<ReturnType<typeof bundleBrokerBin>> | undefined;
+  let bundle: BrokerBin | undefined;
   beforeAll(async () => {
-    bundle = await bundleBrokerBin();
+    bundle = await brokerBin();
   });
   afterAll(() => bundle?.remove());
   let temp: ReturnType<typeof shortTempDir> | undefined;

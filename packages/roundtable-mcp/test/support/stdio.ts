@@ -2,12 +2,12 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { binCommand, packageDir } from "../../../../test-support/target.js";
 
 /** The temporary broker registry test-support/global-setup.ts names, passed on so no broker registers in the home. */
 const registryDir: string =
@@ -16,12 +16,12 @@ const registryDir: string =
     throw new Error("ORPHUS_ROUNDTABLE_REGISTRY_DIR is unset: run through the vitest config");
   })();
 
-/** The package folder: the server runs from its source there, as `pnpm test` has it (no build needed). */
-export const packageRoot = fileURLToPath(new URL("../../", import.meta.url));
+/** The package folder as this run tests it: the workspace's (the server runs from source) or the installed one. */
+export const packageRoot = packageDir("roundtable-mcp");
 
-/** `node --import tsx --conditions=@orphus/source src/bin/mcp.ts <args>`: the bin, from source. */
+/** Node's arguments that run the bin with `args`: from source through tsx, or the installed dist/bin/mcp.js. */
 export function serverArgs(args: readonly string[]): string[] {
-  return ["--conditions=@orphus/source", "--import", "tsx", join(packageRoot, "src", "bin", "mcp.ts"), ...args];
+  return [...binCommand("roundtable-mcp", "mcp", args).args];
 }
 
 /** A short temporary agent directory (the broker socket path must stay well under 108 bytes). */

@@ -1,15 +1,16 @@
-// What every reliability scenario shares: the broker bin and the client driver bundled into one file each (plain
-// node starts them fast, so 32 can start on a small machine), child processes speaking JSON lines, a broker spawned
-// from the bundle, and readings of real processes from /proc.
+// What every reliability scenario shares: the broker's bin as it ships and the client driver bundled into one file
+// (plain node starts them fast, so 32 can start on a small machine), child processes speaking JSON lines, a broker
+// spawned from the bin, and readings of real processes from /proc. In an installed run (`pnpm test:installed`) the bin
+// is the installed one and the driver is bundled from the installed packages (test-support/target.ts).
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, afterEach, beforeAll } from "vitest";
-import { REGISTRY_DIR_ENV, brokerSourceBinPath, probeBroker } from "@orphus/roundtable-broker";
-import { bundlePrograms } from "../../support/bundle.js";
-import { createRoundtableClient, type CreateRoundtableClientOptions, type RoundtableClient, type SpawnedBroker } from "../../../src/index.js";
+import { REGISTRY_DIR_ENV, probeBroker } from "@orphus/roundtable-broker";
+import { brokerBin, bundlePrograms, type BrokerBin, type BundledPrograms } from "../../../../../test-support/target.js";
+import { createRoundtableClient, type CreateRoundtableClientOptions, type RoundtableClient, type SpawnedBroker } from "@orphus/roundtable-client";
 
 /** The bundled programs of one test file. */
 export interface Bundles {
@@ -81,15 +82,17 @@ export function reap(pid: number | undefined): void {
  * whatever it left running and removes its directories.
  */
 export function useHarness(): { bundles: () => Bundles } {
-  let programs: Awaited<ReturnType<typeof bundlePrograms>> | undefined;
+  let programs: BundledPrograms | undefined;
+  let broker: BrokerBin | undefined;
   let bundles: Bundles | undefined;
   const registryDir = mkdtempSync(join(tmpdir(), "rtr-reg-"));
   process.env[REGISTRY_DIR_ENV] = registryDir;
   beforeAll(async () => {
-    programs = await bundlePrograms({ broker: brokerSourceBinPath(), driver: join(import.meta.dirname, "driver.ts") }, "rtr-bin-");
+    broker = await brokerBin();
+    programs = await bundlePrograms({ driver: join(import.meta.dirname, "driver.ts") }, { prefix: "rtr-bin-", whole: true });
     const memoryProbe = join(programs.dir, "memory-probe.mjs");
     writeFileSync(memoryProbe, MEMORY_PROBE);
-    bundles = { broker: join(programs.dir, "broker.js"), driver: join(programs.dir, "driver.js"), memoryProbe };
+    bundles = { broker: broker.bin, driver: join(programs.dir, "driver.js"), memoryProbe };
   }, 60_000);
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -100,6 +103,7 @@ export function useHarness(): { bundles: () => Bundles } {
   });
   afterAll(() => {
     programs?.remove();
+    broker?.remove();
     rmSync(registryDir, { recursive: true, force: true });
   });
   return {

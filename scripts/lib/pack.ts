@@ -1,0 +1,102 @@
+// Packing the workspace's publishable packages as a release would, and installing them as a user would, for the
+// scripts that test what ships (pack:check, test:installed): one tarball per package with `pnpm pack` (workspace:
+// ranges rewritten, publishConfig applied), each proven clean from the manifest inside it and by publint, then all
+// of them installed by npm into one project.
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { publishedManifestFindings } from "./lint-manifests.js";
+import { addonBuilder } from "./native-addons.js";
+import { run, runAsync } from "./run.js";
+
+/** The parts of a package manifest these scripts read. */
+export interface Manifest {
+  readonly name: string;
+  readonly version: string;
+  readonly private?: boolean;
+  readonly bin?: Record<string, string>;
+}
+
+/** A publishable workspace package and its tarball. */
+export interface PackedPackage {
+  /** Its folder in the workspace. */
+  readonly dir: string;
+  readonly manifest: Manifest;
+  /** Absolute path of its tarball. */
+  readonly tarball: string;
+}
+
+/** The workspace's publishable packages (not private), sorted by folder; `only` keeps those whose folder it names. */
+export function publishablePackages(root: string, only: readonly string[] = []): { dir: string; manifest: Manifest }[] {
+  const packagesDir = join(root, "packages");
+  return readdirSync(packagesDir)
+    .filter((name) => existsSync(join(packagesDir, name, "package.json")))
+    .sort()
+    .map((name) => ({
+      dir: join(packagesDir, name),
+      manifest: JSON.parse(readFileSync(join(packagesDir, name, "package.json"), "utf8")) as Manifest,
+    }))
+    .filter(({ manifest }) => manifest.private !== true)
+    .filter(({ dir }) => only.length === 0 || only.some((name) => dir.endsWith(`/${name}`)));
+}
+
+/**
+ * Packs each of `packages` into `tarballs` (created if missing): `pnpm pack`, then the packed manifest checked for a
+ * leftover workspace: range or source condition, then publint. Packages must be built. `say` hears one line a package.
+ */
+export function packPackages(
+  root: string,
+  packages: readonly { dir: string; manifest: Manifest }[],
+  tarballs: string,
+  say: (line: string) => void,
+): PackedPackage[] {
+  mkdirSync(tarballs, { recursive: true });
+  const publint = join(root, "node_modules", "publint", "src", "cli.js");
+  return packages.map(({ dir, manifest }) => {
+    if (!existsSync(join(dir, "dist", "index.js"))) throw new Error(`${manifest.name} is not built; run pnpm build first`);
+    const before = new Set(readdirSync(tarballs));
+    run("pnpm", ["pack", "--pack-destination", tarballs], dir);
+    const created = readdirSync(tarballs).find((file) => !before.has(file));
+    if (created === undefined) throw new Error(`pnpm pack produced no tarball for ${manifest.name}`);
+    const packed = JSON.parse(run("tar", ["-xzOf", created, "package/package.json"], tarballs)) as Record<string, unknown>;
+    const leftovers = publishedManifestFindings(packed);
+    if (leftovers.length > 0) throw new Error(`${manifest.name}'s packed manifest:\n  ${leftovers.join("\n  ")}`);
+    run(process.execPath, [publint, "run", join(tarballs, created), "--strict"], tarballs);
+    say(`packed ${manifest.name}: ${created}, no workspace: ranges, publint clean`);
+    return { dir, manifest, tarball: join(tarballs, created) };
+  });
+}
+
+/** npm `overrides` that make every packed package come from its tarball wherever it is depended on. */
+function tarballOverrides(packed: readonly PackedPackage[]): Record<string, string> {
+  return Object.fromEntries(packed.map(({ manifest, tarball }) => [manifest.name, `file:${tarball}`]));
+}
+
+/**
+ * Installs every tarball of `packed` with npm into `project` (created if missing), as one user's project would hold
+ * them: each package from its tarball wherever it is depended on, everything else from the registry, install
+ * scripts off and native addons given the workspace's own build. Returns the addons built ("better-sqlite3@12.11.1").
+ */
+export async function installPacked(root: string, packed: readonly PackedPackage[], project: string): Promise<string[]> {
+  mkdirSync(project, { recursive: true });
+  writeFileSync(
+    join(project, "package.json"),
+    JSON.stringify(
+      {
+        name: "installed-packages",
+        private: true,
+        type: "module",
+        dependencies: Object.fromEntries(packed.map(({ manifest, tarball }) => [manifest.name, `file:${tarball}`])),
+        overrides: tarballOverrides(packed),
+      },
+      null,
+      2,
+    ),
+  );
+  await runAsync("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], project);
+  return addonBuilder(root)(project);
+}
+
+/** True when `project` holds an install made by {@link installPacked} (its package.json and installed packages). */
+export function holdsInstall(project: string): boolean {
+  return existsSync(join(project, "package.json")) && existsSync(join(project, "node_modules", "@orphus"));
+}
