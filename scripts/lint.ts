@@ -9,8 +9,8 @@ import {
   pathMentionFindings,
   unquotedTildeFindings,
 } from "./lib/lint-docs.js";
-import { publishedMetadataFindings, repositoryHome } from "./lib/lint-manifests.js";
-import { LEAVES } from "./lib/package-map.js";
+import { bundledPackageFindings, privatePackageFindings, publishedMetadataFindings, repositoryHome } from "./lib/lint-manifests.js";
+import { LEAVES, workspacePackages } from "./lib/package-map.js";
 import { actionlintFindings, matrixFindings, nodeMajors } from "./lib/lint-workflows.js";
 
 const root = join(import.meta.dirname, "..");
@@ -41,6 +41,9 @@ function hostLoadsDefaultExport(manifest: Record<string, unknown>): boolean {
   return Array.isArray(extensions) && extensions.includes("./dist/index.js");
 }
 
+/** Private packages (packages/internal): source only, bundled into each package that uses them, never published. */
+const privatePackages = new Set(workspacePackages(root).filter((pkg) => pkg.private).map((pkg) => pkg.name));
+
 const builtins = new Set(builtinModules.filter((m) => !m.startsWith("_") && !m.includes("/")));
 const importPattern = /(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
 
@@ -48,16 +51,21 @@ for (const name of packageDirs) {
   const dir = join(packagesDir, name);
   const manifestPath = join(dir, "package.json");
   const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as Record<string, unknown>;
-  if (manifest["private"] !== true) {
+  const isPrivate = manifest["private"] === true;
+  if (!isPrivate) {
     for (const message of publishedMetadataFindings(manifest, name, rootManifest)) finding(manifestPath, message);
+  } else {
+    for (const message of privatePackageFindings(manifest, existsSync(join(dir, "tsup.config.ts")))) finding(manifestPath, message);
   }
+  for (const message of bundledPackageFindings(manifest, privatePackages)) finding(manifestPath, message);
   const deps = Object.keys((manifest["dependencies"] as Record<string, string> | undefined) ?? {});
   // An optional peer is declared too: a source file may import it (dynamically, falling back when it is absent).
   const peers = Object.keys((manifest["peerDependencies"] as Record<string, string> | undefined) ?? {});
+  const devDeps = Object.keys((manifest["devDependencies"] as Record<string, string> | undefined) ?? {});
 
   if (!existsSync(join(dir, "README.md"))) finding(dir, "has no README.md");
   if (manifest["sideEffects"] !== false) finding(manifestPath, 'must declare "sideEffects": false');
-  if (JSON.stringify(manifest["files"]) !== '["dist"]') finding(manifestPath, 'must publish "files": ["dist"] only');
+  if (!isPrivate && JSON.stringify(manifest["files"]) !== '["dist"]') finding(manifestPath, 'must publish "files": ["dist"] only');
   const dot = (manifest["exports"] as Record<string, Record<string, string>> | undefined)?.["."];
   const conditions = Object.keys(dot ?? {});
   if (conditions[0] !== "@orphus/source" || conditions[1] !== "types") {
@@ -65,9 +73,10 @@ for (const name of packageDirs) {
   }
   const published = (manifest["publishConfig"] as { exports?: Record<string, Record<string, string>> } | undefined)
     ?.exports?.["."];
-  if (published === undefined || Object.keys(published)[0] !== "types" || "@orphus/source" in published) {
+  if (!isPrivate && (published === undefined || Object.keys(published)[0] !== "types" || "@orphus/source" in published)) {
     finding(manifestPath, 'publishConfig.exports["."] must start with "types" and drop the source condition');
   }
+  // A private package is bundled (a devDependency), so a leaf that uses it still depends on no package of ours.
   if (LEAVES.has(name) && deps.some((d) => d.startsWith("@orphus/"))) {
     finding(manifestPath, "is a leaf and must not depend on another @orphus package");
   }
@@ -90,7 +99,11 @@ for (const name of packageDirs) {
       if (builtins.has(specifier.split("/")[0] ?? "")) finding(file, `imports "${specifier}" without the node: prefix`);
       if (isSource && specifier.startsWith("@orphus/")) {
         const target = specifier.split("/").slice(0, 2).join("/");
-        if (target !== `@orphus/${name}` && !deps.includes(target) && !peers.includes(target)) {
+        if (privatePackages.has(target)) {
+          if (target !== `@orphus/${name}` && !devDeps.includes(target)) {
+            finding(file, `imports ${target}, which package.json does not list in devDependencies (it is bundled at build time)`);
+          }
+        } else if (target !== `@orphus/${name}` && !deps.includes(target) && !peers.includes(target)) {
           finding(file, `imports ${target}, which package.json does not declare`);
         }
       }

@@ -1,6 +1,9 @@
-// The packaging check a user of a single library would trust. For every publishable package:
+// The packaging check a user of a single library would trust. For every publishable package (a private one, such as
+// packages/internal, is bundled into the others and never packed):
 //   1. pack it with pnpm (workspace: ranges rewritten, publishConfig applied), prove from the manifest inside the
-//      tarball that no workspace: range or source condition is left (`npm pack` would leave them), and run publint;
+//      tarball that no workspace: range or source condition is left (`npm pack` would leave them) and that no
+//      private package is named, prove that no built file imports a private package (its code is bundled in), and
+//      run publint;
 //   2. install that tarball alone into a fresh project outside the workspace (internal dependencies come from their
 //      own tarballs, everything else from the registry);
 //   3. import it there with plain Node (ESM) and check the export names are there;
@@ -14,8 +17,9 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { publishedManifestFindings } from "./lib/lint-manifests.js";
+import { publishedFileFindings, publishedManifestFindings } from "./lib/lint-manifests.js";
 import { addonBuilder } from "./lib/native-addons.js";
+import { workspacePackages } from "./lib/package-map.js";
 import { mapLimit, run, runAsync } from "./lib/run.js";
 
 interface Manifest {
@@ -38,6 +42,7 @@ const typesNodeVersion = (JSON.parse(readFileSync(join(root, "package.json"), "u
   devDependencies: Record<string, string>;
 }).devDependencies["@types/node"];
 
+const privatePackages = new Set(workspacePackages(root).filter((pkg) => pkg.private).map((pkg) => pkg.name));
 const manifests = readdirSync(packagesDir)
   .filter((name) => existsSync(join(packagesDir, name, "package.json")))
   .sort()
@@ -53,11 +58,27 @@ for (const { dir, manifest } of manifests) {
   const created = readdirSync(tarballs).find((f) => !before.has(f));
   if (created === undefined) throw new Error(`pnpm pack produced no tarball for ${manifest.name}`);
   tarballOf.set(manifest.name, join(tarballs, created));
-  const packed = JSON.parse(run("tar", ["-xzOf", created, "package/package.json"], tarballs)) as Record<string, unknown>;
-  const leftovers = publishedManifestFindings(packed);
-  if (leftovers.length > 0) throw new Error(`${manifest.name}'s packed manifest:\n  ${leftovers.join("\n  ")}`);
+  const unpacked = join(work, "unpacked", created);
+  mkdirSync(unpacked, { recursive: true });
+  run("tar", ["-xzf", join(tarballs, created), "-C", unpacked], work);
+  const packed = JSON.parse(readFileSync(join(unpacked, "package", "package.json"), "utf8")) as Record<string, unknown>;
+  const files = filesUnder(join(unpacked, "package")).map((path) => ({
+    path: path.slice(unpacked.length + 1),
+    text: readFileSync(path, "utf8"),
+  }));
+  const leftovers = [...publishedManifestFindings(packed, privatePackages), ...publishedFileFindings(files, privatePackages)];
+  if (leftovers.length > 0) throw new Error(`${manifest.name}'s packed tarball:\n  ${leftovers.join("\n  ")}`);
   run(process.execPath, [publint, "run", join(tarballs, created), "--strict"], work);
-  process.stdout.write(`packed ${manifest.name}: ${created}, no workspace: ranges, publint clean\n`);
+  process.stdout.write(
+    `packed ${manifest.name}: ${created}, no workspace: ranges, no private package named or imported, publint clean\n`,
+  );
+}
+
+/** Every file under `dir`, recursively. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)],
+  );
 }
 
 const overrides = Object.fromEntries([...tarballOf].map(([name, file]) => [name, `file:${file}`]));
