@@ -9,6 +9,7 @@ import {
   pathMentionFindings,
   unquotedTildeFindings,
 } from "./lib/lint-docs.js";
+import { duplicateErrorCodeFindings, foreignInstanceofFindings, type LineFinding, type SourceText } from "./lib/lint-errors.js";
 import { bundledPackageFindings, privatePackageFindings, publishedMetadataFindings, repositoryHome } from "./lib/lint-manifests.js";
 import { LEAVES, workspacePackages } from "./lib/package-map.js";
 import { actionlintFindings, matrixFindings, nodeMajors } from "./lib/lint-workflows.js";
@@ -18,6 +19,9 @@ const packagesDir = join(root, "packages");
 const findings: string[] = [];
 const finding = (file: string, message: string): void => {
   findings.push(`${relative(root, file)}: ${message}`);
+};
+const lineFinding = ({ file, line, message }: LineFinding): void => {
+  findings.push(`${file}:${line}: ${message}`);
 };
 
 function walk(dir: string): string[] {
@@ -43,6 +47,8 @@ function hostLoadsDefaultExport(manifest: Record<string, unknown>): boolean {
 
 /** Private packages (packages/internal): source only, bundled into each package that uses them, never published. */
 const privatePackages = new Set(workspacePackages(root).filter((pkg) => pkg.private).map((pkg) => pkg.name));
+/** Every package's source files, for the rules that look across packages (one code per error class). */
+const sources: SourceText[] = [];
 
 const builtins = new Set(builtinModules.filter((m) => !m.startsWith("_") && !m.includes("/")));
 const importPattern = /(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
@@ -88,6 +94,11 @@ for (const name of packageDirs) {
   for (const file of [...walk(join(dir, "src")), ...walk(join(dir, "test")), ...walk(join(dir, "bench"))]) {
     const text = readFileSync(file, "utf8");
     const isSource = file.startsWith(join(dir, "src"));
+    if (isSource) {
+      const source = { file: relative(root, file), text };
+      sources.push(source);
+      for (const found of foreignInstanceofFindings(source)) lineFinding(found);
+    }
     if (isSource && /^\s*export\s+\*/m.test(text)) finding(file, "uses export *; name each export");
     // A pi package's host loads its extension from the default export of the entry it lists in `pi.extensions`:
     // there, and only there, a default export is the host's contract rather than a style choice.
@@ -131,6 +142,9 @@ for (const name of packageDirs) {
     }
   }
 }
+
+// Two error classes with one code would pass for each other wherever errors are classified by code.
+for (const found of duplicateErrorCodeFindings(sources)) lineFinding(found);
 
 // --- Markdown: links, paths and packages named, shell lines that store `~` -----------------------------------------
 const folders = new Set<string>();
