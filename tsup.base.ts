@@ -1,5 +1,7 @@
 // The build every package shares: ESM for Node 20, one .d.ts for src/index.ts, dependencies external, one entry per
 // bin. Each packages/<name>/tsup.config.ts passes its bins; the broker adds a second, bundled build of its own bin.
+// The one package bundled into a library is @orphus/internal (private, source only): its code is copied into each
+// package that uses it, so no published manifest names it.
 import type { Options } from "tsup";
 
 /** Options of {@link libraryBuild}. */
@@ -20,8 +22,19 @@ export function libraryBuild(options: LibraryBuildOptions = {}): Options {
     sourcemap: true,
     clean: options.clean ?? true,
     splitting: false,
+    // Every other package of ours stays an import of the installed package, a devDependency included: one copy of
+    // each for the whole process, whatever is bundled.
+    noExternal: [INTERNAL_PACKAGE],
+    external: [/^@orphus\//],
+    esbuildOptions(options) {
+      // What is bundled is resolved from source: of our packages that is @orphus/internal alone, which has no build.
+      options.conditions = ["@orphus/source"];
+    },
   };
 }
+
+/** The private package whose source is bundled into each package that imports it (packages/internal). */
+export const INTERNAL_PACKAGE = /^@orphus\/internal$/;
 
 /**
  * A program bundled whole into one file (our packages from source, and their dependencies such as zod): a spawned

@@ -9,8 +9,9 @@ import {
   pathMentionFindings,
   unquotedTildeFindings,
 } from "./lib/lint-docs.js";
-import { publishedMetadataFindings, repositoryHome } from "./lib/lint-manifests.js";
-import { LEAVES } from "./lib/package-map.js";
+import { duplicateErrorCodeFindings, foreignInstanceofFindings, type LineFinding, type SourceText } from "./lib/lint-errors.js";
+import { bundledPackageFindings, privatePackageFindings, publishedMetadataFindings, repositoryHome } from "./lib/lint-manifests.js";
+import { LEAVES, workspacePackages } from "./lib/package-map.js";
 import { actionlintFindings, matrixFindings, nodeMajors } from "./lib/lint-workflows.js";
 
 const root = join(import.meta.dirname, "..");
@@ -18,6 +19,9 @@ const packagesDir = join(root, "packages");
 const findings: string[] = [];
 const finding = (file: string, message: string): void => {
   findings.push(`${relative(root, file)}: ${message}`);
+};
+const lineFinding = ({ file, line, message }: LineFinding): void => {
+  findings.push(`${file}:${line}: ${message}`);
 };
 
 function walk(dir: string): string[] {
@@ -41,6 +45,11 @@ function hostLoadsDefaultExport(manifest: Record<string, unknown>): boolean {
   return Array.isArray(extensions) && extensions.includes("./dist/index.js");
 }
 
+/** Private packages (packages/internal): source only, bundled into each package that uses them, never published. */
+const privatePackages = new Set(workspacePackages(root).filter((pkg) => pkg.private).map((pkg) => pkg.name));
+/** Every package's source files, for the rules that look across packages (one code per error class). */
+const sources: SourceText[] = [];
+
 const builtins = new Set(builtinModules.filter((m) => !m.startsWith("_") && !m.includes("/")));
 const importPattern = /(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
 
@@ -48,16 +57,21 @@ for (const name of packageDirs) {
   const dir = join(packagesDir, name);
   const manifestPath = join(dir, "package.json");
   const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as Record<string, unknown>;
-  if (manifest["private"] !== true) {
+  const isPrivate = manifest["private"] === true;
+  if (!isPrivate) {
     for (const message of publishedMetadataFindings(manifest, name, rootManifest)) finding(manifestPath, message);
+  } else {
+    for (const message of privatePackageFindings(manifest, existsSync(join(dir, "tsup.config.ts")))) finding(manifestPath, message);
   }
+  for (const message of bundledPackageFindings(manifest, privatePackages)) finding(manifestPath, message);
   const deps = Object.keys((manifest["dependencies"] as Record<string, string> | undefined) ?? {});
   // An optional peer is declared too: a source file may import it (dynamically, falling back when it is absent).
   const peers = Object.keys((manifest["peerDependencies"] as Record<string, string> | undefined) ?? {});
+  const devDeps = Object.keys((manifest["devDependencies"] as Record<string, string> | undefined) ?? {});
 
   if (!existsSync(join(dir, "README.md"))) finding(dir, "has no README.md");
   if (manifest["sideEffects"] !== false) finding(manifestPath, 'must declare "sideEffects": false');
-  if (JSON.stringify(manifest["files"]) !== '["dist"]') finding(manifestPath, 'must publish "files": ["dist"] only');
+  if (!isPrivate && JSON.stringify(manifest["files"]) !== '["dist"]') finding(manifestPath, 'must publish "files": ["dist"] only');
   const dot = (manifest["exports"] as Record<string, Record<string, string>> | undefined)?.["."];
   const conditions = Object.keys(dot ?? {});
   if (conditions[0] !== "@orphus/source" || conditions[1] !== "types") {
@@ -65,9 +79,10 @@ for (const name of packageDirs) {
   }
   const published = (manifest["publishConfig"] as { exports?: Record<string, Record<string, string>> } | undefined)
     ?.exports?.["."];
-  if (published === undefined || Object.keys(published)[0] !== "types" || "@orphus/source" in published) {
+  if (!isPrivate && (published === undefined || Object.keys(published)[0] !== "types" || "@orphus/source" in published)) {
     finding(manifestPath, 'publishConfig.exports["."] must start with "types" and drop the source condition');
   }
+  // A private package is bundled (a devDependency), so a leaf that uses it still depends on no package of ours.
   if (LEAVES.has(name) && deps.some((d) => d.startsWith("@orphus/"))) {
     finding(manifestPath, "is a leaf and must not depend on another @orphus package");
   }
@@ -79,6 +94,11 @@ for (const name of packageDirs) {
   for (const file of [...walk(join(dir, "src")), ...walk(join(dir, "test")), ...walk(join(dir, "bench"))]) {
     const text = readFileSync(file, "utf8");
     const isSource = file.startsWith(join(dir, "src"));
+    if (isSource) {
+      const source = { file: relative(root, file), text };
+      sources.push(source);
+      for (const found of foreignInstanceofFindings(source)) lineFinding(found);
+    }
     if (isSource && /^\s*export\s+\*/m.test(text)) finding(file, "uses export *; name each export");
     // A pi package's host loads its extension from the default export of the entry it lists in `pi.extensions`:
     // there, and only there, a default export is the host's contract rather than a style choice.
@@ -95,7 +115,11 @@ for (const name of packageDirs) {
       }
       if (isSource && specifier.startsWith("@orphus/")) {
         const target = specifier.split("/").slice(0, 2).join("/");
-        if (target !== `@orphus/${name}` && !deps.includes(target) && !peers.includes(target)) {
+        if (privatePackages.has(target)) {
+          if (target !== `@orphus/${name}` && !devDeps.includes(target)) {
+            finding(file, `imports ${target}, which package.json does not list in devDependencies (it is bundled at build time)`);
+          }
+        } else if (target !== `@orphus/${name}` && !deps.includes(target) && !peers.includes(target)) {
           finding(file, `imports ${target}, which package.json does not declare`);
         }
       }
@@ -123,6 +147,9 @@ for (const name of packageDirs) {
     }
   }
 }
+
+// Two error classes with one code would pass for each other wherever errors are classified by code.
+for (const found of duplicateErrorCodeFindings(sources)) lineFinding(found);
 
 // --- Markdown: links, paths and packages named, shell lines that store `~` -----------------------------------------
 const folders = new Set<string>();

@@ -1,7 +1,8 @@
 // The packaging check a user of the libraries would trust. `pnpm pack:check [--project DIR] [package ...]`:
-//   1. pack every publishable package with pnpm (workspace: ranges rewritten, publishConfig applied), prove from the
-//      manifest inside each tarball that no workspace: range or source condition is left (`npm pack` would leave
-//      them), and run publint;
+//   1. pack every publishable package with pnpm (workspace: ranges rewritten, publishConfig applied; a private one,
+//      such as packages/internal, is bundled into the others and never packed), prove from the manifest inside each
+//      tarball that no workspace: range or source condition is left (`npm pack` would leave them) and that no private
+//      package is named, prove that no built file imports a private package, and run publint;
 //   2. install all the tarballs with npm into one fresh project outside the workspace (each internal dependency from
 //      its own tarball, everything else from the registry; native addons get the workspace's own build,
 //      scripts/lib/native-addons.ts);

@@ -5,7 +5,8 @@
 //   2. builds there (the version is inlined at build time, so the build comes after versioning);
 //   3. starts Verdaccio (scripts/release-rehearsal/registry, pinned by its lockfile) on 127.0.0.1 and a free port;
 //   4. publishes every package with `changeset publish`, the command the release workflow runs, and checks each
-//      published manifest: the new version, no workspace: range, internal dependencies at the versions just published;
+//      published manifest: the new version, no workspace: range, no private package of the workspace named (those are
+//      bundled and never published), internal dependencies at the versions just published;
 //   5. in fresh folders with nothing but npm, as a user would: installs each package alone from that registry
 //      (@orphus/* from it, everything else from the public registry; install scripts off, and a native addon given
 //      the workspace's build, as pack:check does, so better-sqlite3 is not compiled again), runs its import-and-call
@@ -57,7 +58,10 @@ try {
   run("pnpm", ["install", "--frozen-lockfile", "--prefer-offline"], scratch);
   const pending = files.filter((f) => /^\.changeset\/(?!README\.md$)[^/]+\.md$/.test(f)).length;
   run("pnpm", ["exec", "changeset", "version"], scratch);
-  const packages = workspacePackages(scratch).filter((pkg) => !pkg.private);
+  // A private package (packages/internal) is bundled into the others: changesets neither versions nor publishes it.
+  const workspace = workspacePackages(scratch);
+  const packages = workspace.filter((pkg) => !pkg.private);
+  const privatePackages = new Set(workspace.filter((pkg) => pkg.private).map((pkg) => pkg.name));
   say(`applied ${pending} changesets: ${packages.map((pkg) => `${pkg.name}@${pkg.version}`).join(", ")}`);
   const unversioned = packages.filter((pkg) => pkg.version === "0.0.0");
   if (unversioned.length > 0) {
@@ -94,7 +98,7 @@ try {
       string,
       unknown
     >;
-    const problems = publishedManifestFindings(view);
+    const problems = publishedManifestFindings(view, privatePackages);
     for (const [dep, range] of Object.entries((view["dependencies"] as Record<string, string> | undefined) ?? {})) {
       const published = versions.get(dep);
       if (published !== undefined && range !== `^${published}`) problems.push(`depends on ${dep}@${range}, not ^${published}`);

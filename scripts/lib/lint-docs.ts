@@ -87,12 +87,15 @@ export function linkFindings(
   return findings;
 }
 
+/** Names under `@orphus/` that are not packages: the source export condition and the error brand's registered symbol. */
+const NOT_PACKAGES: ReadonlySet<string> = new Set(["source", "error"]);
+
 /** `@orphus/<name>` mentioned anywhere in the text that is not a package of this repository. */
 export function packageMentionFindings(text: string, packages: ReadonlySet<string>): string[] {
   const findings: string[] = [];
   text.split("\n").forEach((line, index) => {
     for (const match of line.matchAll(/@orphus\/([a-z0-9][a-z0-9-]*)/g)) {
-      if (match[1] === "source" || packages.has(match[1] as string)) continue;
+      if (NOT_PACKAGES.has(match[1] as string) || packages.has(match[1] as string)) continue;
       findings.push(`${index + 1}: ${match[0]} is not a package of this repository; describe it instead of naming it`);
     }
   });

@@ -67,21 +67,94 @@ export function publishedMetadataFindings(manifest: Manifest, dir: string, root:
 const INSTALLED_FIELDS = ["dependencies", "optionalDependencies", "peerDependencies"] as const;
 
 /**
- * Findings for a manifest as it is published (read back out of a packed tarball): no `workspace:` range an
- * installer outside this workspace cannot resolve (`npm pack` leaves them in; `pnpm pack` rewrites them), and no
- * source export condition.
+ * Findings for a private package's manifest (packages/internal): source only. It has no build and publishes nothing;
+ * the packages that use it bundle its source, so it has no dependencies of its own either (their imports would be
+ * left in packages that do not declare them).
  */
-export function publishedManifestFindings(manifest: Manifest): string[] {
+export function privatePackageFindings(manifest: Manifest, hasBuildConfig: boolean): string[] {
+  const findings: string[] = [];
+  for (const field of ["files", "publishConfig", "bin", "main", "types"]) {
+    if (field in manifest) findings.push(`is private and publishes nothing: drop "${field}"`);
+  }
+  if (hasBuildConfig || (manifest["scripts"] as Record<string, string> | undefined)?.["build"] !== undefined) {
+    findings.push("is private and has no build of its own: the packages that use it bundle its source");
+  }
+  const dot = (manifest["exports"] as Record<string, unknown> | undefined)?.["."];
+  if (typeof dot !== "object" || dot === null || Object.values(dot).some((target) => typeof target !== "string" || !target.startsWith("./src/"))) {
+    findings.push('is private and has no dist: exports["."] must name its source (./src/...) only');
+  }
+  for (const field of INSTALLED_FIELDS) {
+    if (Object.keys((manifest[field] as Record<string, string> | undefined) ?? {}).length > 0) {
+      findings.push(`is bundled into other packages and must have no ${field}`);
+    }
+  }
+  return findings;
+}
+
+/**
+ * Findings for any package's manifest about the private packages it uses: each is bundled at build time, so it is a
+ * devDependency ("workspace:*"; no version of it is ever published), never a dependency an installer would look for.
+ */
+export function bundledPackageFindings(manifest: Manifest, privatePackages: ReadonlySet<string>): string[] {
+  const findings: string[] = [];
+  for (const field of INSTALLED_FIELDS) {
+    for (const name of Object.keys((manifest[field] as Record<string, string> | undefined) ?? {})) {
+      if (privatePackages.has(name)) findings.push(`${field}.${name} is private and bundled at build time: list it in devDependencies`);
+    }
+  }
+  for (const [name, range] of Object.entries((manifest["devDependencies"] as Record<string, string> | undefined) ?? {})) {
+    if (privatePackages.has(name) && range !== "workspace:*") {
+      findings.push(`devDependencies.${name} is "${range}"; a private package has no published version: "workspace:*"`);
+    }
+  }
+  return findings;
+}
+
+/**
+ * Findings for a manifest as it is published (read back out of a packed tarball): no `workspace:` range an
+ * installer outside this workspace cannot resolve (`npm pack` leaves them in; `pnpm pack` rewrites them), no
+ * private package of the workspace named (it is bundled; the workspace's .pnpmfile.mjs drops it from
+ * devDependencies), and no source export condition.
+ */
+export function publishedManifestFindings(manifest: Manifest, privatePackages: ReadonlySet<string>): string[] {
   const findings: string[] = [];
   for (const field of [...INSTALLED_FIELDS, "devDependencies"]) {
     for (const [name, range] of Object.entries((manifest[field] as Record<string, string> | undefined) ?? {})) {
       if (range.startsWith("workspace:")) {
         findings.push(`${field}.${name} is "${range}", which no installer outside the workspace resolves (pack with pnpm pack)`);
       }
+      if (privatePackages.has(name)) {
+        findings.push(`${field}.${name} is a private package of the workspace, bundled and never published; no manifest may name it`);
+      }
     }
   }
   if (JSON.stringify(manifest["exports"] ?? {}).includes('"@orphus/source"')) {
     findings.push('exports still carry the "@orphus/source" condition, which points at src/ that is not published');
+  }
+  return findings;
+}
+
+/** Published files a module loader or a type checker reads: the rest (source maps, READMEs) only quote source. */
+const LOADED_FILE = /\.(?:[cm]?js|d\.[cm]?ts)$/;
+
+/**
+ * Findings for the files of a packed package (paths inside the tarball): no built module or declaration imports a
+ * private package of the workspace, which no installer can provide; its code must have been bundled in.
+ */
+export function publishedFileFindings(
+  files: readonly { readonly path: string; readonly text: string }[],
+  privatePackages: ReadonlySet<string>,
+): string[] {
+  const findings: string[] = [];
+  for (const { path, text } of files) {
+    if (!LOADED_FILE.test(path)) continue;
+    for (const name of privatePackages) {
+      // An import, static or dynamic, or a require: not any mention (a build that inlines its package.json, to read
+      // its version, carries the devDependencies' names as plain strings).
+      const quoted = `["']${name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}(?:/[^"']*)?["']`;
+      const imported = new RegExp(`(?:\\bfrom\\s*|\\bimport\\s*\\(\\s*|\\brequire\\s*\\(\\s*|\\bimport\\s+)${quoted}`);
+      if (imported.test(text)) findings.push(`${path} imports ${name}, a private package that is bundled, never installed`);
+    }
   }
   return findings;
 }

@@ -2,10 +2,12 @@
 // scripts that test what ships (pack:check, test:installed): one tarball per package with `pnpm pack` (workspace:
 // ranges rewritten, publishConfig applied), each proven clean from the manifest inside it and by publint, then all
 // of them installed by npm into one project.
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { publishedManifestFindings } from "./lint-manifests.js";
+import { publishedFileFindings, publishedManifestFindings } from "./lint-manifests.js";
 import { addonBuilder } from "./native-addons.js";
+import { workspacePackages } from "./package-map.js";
 import { run, runAsync } from "./run.js";
 
 /** The parts of a package manifest these scripts read. */
@@ -41,7 +43,8 @@ export function publishablePackages(root: string, only: readonly string[] = []):
 
 /**
  * Packs each of `packages` into `tarballs` (created if missing): `pnpm pack`, then the packed manifest checked for a
- * leftover workspace: range or source condition, then publint. Packages must be built. `say` hears one line a package.
+ * leftover workspace: range or source condition and the tarball for a private package named or imported (its code
+ * must be bundled in), then publint. Packages must be built. `say` hears one line a package.
  */
 export function packPackages(
   root: string,
@@ -51,17 +54,28 @@ export function packPackages(
 ): PackedPackage[] {
   mkdirSync(tarballs, { recursive: true });
   const publint = join(root, "node_modules", "publint", "src", "cli.js");
+  const privatePackages = new Set(workspacePackages(root).filter((pkg) => pkg.private).map((pkg) => pkg.name));
   return packages.map(({ dir, manifest }) => {
     if (!existsSync(join(dir, "dist", "index.js"))) throw new Error(`${manifest.name} is not built; run pnpm build first`);
     const before = new Set(readdirSync(tarballs));
     run("pnpm", ["pack", "--pack-destination", tarballs], dir);
     const created = readdirSync(tarballs).find((file) => !before.has(file));
     if (created === undefined) throw new Error(`pnpm pack produced no tarball for ${manifest.name}`);
-    const packed = JSON.parse(run("tar", ["-xzOf", created, "package/package.json"], tarballs)) as Record<string, unknown>;
-    const leftovers = publishedManifestFindings(packed);
-    if (leftovers.length > 0) throw new Error(`${manifest.name}'s packed manifest:\n  ${leftovers.join("\n  ")}`);
+    const unpacked = mkdtempSync(join(tmpdir(), "orphus-unpacked-"));
+    try {
+      run("tar", ["-xzf", join(tarballs, created), "-C", unpacked], tarballs);
+      const packed = JSON.parse(readFileSync(join(unpacked, "package", "package.json"), "utf8")) as Record<string, unknown>;
+      const files = filesUnder(join(unpacked, "package")).map((path) => ({
+        path: path.slice(unpacked.length + 1),
+        text: readFileSync(path, "utf8"),
+      }));
+      const leftovers = [...publishedManifestFindings(packed, privatePackages), ...publishedFileFindings(files, privatePackages)];
+      if (leftovers.length > 0) throw new Error(`${manifest.name}'s packed tarball:\n  ${leftovers.join("\n  ")}`);
+    } finally {
+      rmSync(unpacked, { recursive: true, force: true });
+    }
     run(process.execPath, [publint, "run", join(tarballs, created), "--strict"], tarballs);
-    say(`packed ${manifest.name}: ${created}, no workspace: ranges, publint clean`);
+    say(`packed ${manifest.name}: ${created}, no workspace: ranges, no private package named or imported, publint clean`);
     return { dir, manifest, tarball: join(tarballs, created) };
   });
 }
@@ -99,4 +113,11 @@ export async function installPacked(root: string, packed: readonly PackedPackage
 /** True when `project` holds an install made by {@link installPacked} (its package.json and installed packages). */
 export function holdsInstall(project: string): boolean {
   return existsSync(join(project, "package.json")) && existsSync(join(project, "node_modules", "@orphus"));
+}
+
+/** Every file under `dir`, recursively. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)],
+  );
 }

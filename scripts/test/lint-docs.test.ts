@@ -61,7 +61,7 @@ describe("links", () => {
 
 describe("things named that are not in the repository", () => {
   test("a package of another project, named as if it were ours", () => {
-    const text = "The framing mirrors `@orphus/intercom`'s; `@orphus/framing` is ours; `@orphus/source` is a condition.";
+    const text = "The framing mirrors `@orphus/intercom`'s; `@orphus/framing` is ours; `@orphus/source` is a condition; `Symbol.for('@orphus/error')` the error brand.";
     expect(packageMentionFindings(text, new Set(["framing"]))).toEqual([
       "1: @orphus/intercom is not a package of this repository; describe it instead of naming it",
     ]);

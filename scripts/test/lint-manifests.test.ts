@@ -1,12 +1,20 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { publishedManifestFindings, publishedMetadataFindings, repositoryHome } from "../lib/lint-manifests.js";
+import {
+  bundledPackageFindings,
+  privatePackageFindings,
+  publishedFileFindings,
+  publishedManifestFindings,
+  publishedMetadataFindings,
+  repositoryHome,
+} from "../lib/lint-manifests.js";
 import { matrixFindings, nodeMajors } from "../lib/lint-workflows.js";
 
 const root = join(import.meta.dirname, "..", "..");
 const read = (path: string): Record<string, unknown> => JSON.parse(readFileSync(join(root, path), "utf8"));
 const rootManifest = read("package.json");
+const bundled: ReadonlySet<string> = new Set(["@orphus/internal"]);
 
 describe("the repository, stated once", () => {
   test("the root manifest names it; every other address is derived from it", () => {
@@ -20,6 +28,7 @@ describe("the repository, stated once", () => {
   test("every published package carries repository (with its directory), homepage, bugs, keywords and provenance", () => {
     for (const dir of readdirSync(join(root, "packages"))) {
       const manifest = read(`packages/${dir}/package.json`);
+      if (manifest["private"] === true) continue;
       expect({ dir, findings: publishedMetadataFindings(manifest, dir, rootManifest) }).toEqual({ dir, findings: [] });
     }
   });
@@ -64,13 +73,83 @@ describe("a published manifest", () => {
       dependencies: { "@orphus/framing": "workspace:^", zod: "4.6.7" },
       exports: { ".": { "@orphus/source": "./src/index.ts", import: "./dist/index.js" } },
     };
-    expect(publishedManifestFindings(npmPacked)).toEqual([
+    expect(publishedManifestFindings(npmPacked, bundled)).toEqual([
       'dependencies.@orphus/framing is "workspace:^", which no installer outside the workspace resolves (pack with pnpm pack)',
       'exports still carry the "@orphus/source" condition, which points at src/ that is not published',
     ]);
     expect(
-      publishedManifestFindings({ dependencies: { "@orphus/framing": "^0.1.0" }, exports: { ".": { import: "./dist/index.js" } } }),
+      publishedManifestFindings(
+        { dependencies: { "@orphus/framing": "^0.1.0" }, exports: { ".": { import: "./dist/index.js" } } },
+        bundled,
+      ),
     ).toEqual([]);
+  });
+
+  test("names no private package: one left in devDependencies (the .pnpmfile.mjs hook drops it) is found", () => {
+    expect(publishedManifestFindings({ devDependencies: { "@orphus/internal": "0.0.0", ioredis: "6.0.0" } }, bundled)).toEqual([
+      "devDependencies.@orphus/internal is a private package of the workspace, bundled and never published; no manifest may name it",
+    ]);
+  });
+
+  test("no built module or declaration imports a private package; a source map quoting the source, or a name, may", () => {
+    const files = [
+      { path: "package/dist/index.js", text: 'import { brandErrorClass } from "@orphus/internal";\nexport {};' },
+      { path: "package/dist/index.d.ts", text: "import type { X } from '@orphus/internal/errors';" },
+      { path: "package/dist/bin/cli.js", text: 'const m = await import("@orphus/internal");' },
+      { path: "package/dist/index.js.map", text: '{"sourcesContent":["import { brandErrorClass } from \\"@orphus/internal\\";"]}' },
+      { path: "package/dist/other.js", text: 'import { x } from "@orphus/internals";\n// bundled from @orphus/internal' },
+      { path: "package/dist/version.js", text: 'var manifest = { devDependencies: { "@orphus/internal": "workspace:*" } };' },
+      { path: "package/dist/side.js", text: 'import "@orphus/internal";\nconst r = require( "@orphus/internal" );' },
+    ];
+    expect(publishedFileFindings(files, bundled)).toEqual([
+      "package/dist/index.js imports @orphus/internal, a private package that is bundled, never installed",
+      "package/dist/index.d.ts imports @orphus/internal, a private package that is bundled, never installed",
+      "package/dist/bin/cli.js imports @orphus/internal, a private package that is bundled, never installed",
+      "package/dist/side.js imports @orphus/internal, a private package that is bundled, never installed",
+    ]);
+  });
+});
+
+describe("a private package, bundled into the packages that use it", () => {
+  test("packages/internal is private, source only and without dependencies; every user lists it as a devDependency", () => {
+    const internal = read("packages/internal/package.json");
+    expect(internal["private"]).toBe(true);
+    expect(privatePackageFindings(internal, existsSync(join(root, "packages/internal/tsup.config.ts")))).toEqual([]);
+    for (const dir of readdirSync(join(root, "packages"))) {
+      expect({ dir, findings: bundledPackageFindings(read(`packages/${dir}/package.json`), bundled) }).toEqual({ dir, findings: [] });
+    }
+  });
+
+  test("a private package with a build, a dist or something to publish gets one finding each", () => {
+    const built = {
+      name: "@orphus/internal",
+      private: true,
+      files: ["dist"],
+      publishConfig: { access: "public" },
+      exports: { ".": { "@orphus/source": "./src/index.ts", types: "./dist/index.d.ts" } },
+      scripts: { build: "tsup" },
+      dependencies: { zod: "4.6.7" },
+    };
+    expect(privatePackageFindings(built, false)).toEqual([
+      'is private and publishes nothing: drop "files"',
+      'is private and publishes nothing: drop "publishConfig"',
+      "is private and has no build of its own: the packages that use it bundle its source",
+      'is private and has no dist: exports["."] must name its source (./src/...) only',
+      "is bundled into other packages and must have no dependencies",
+    ]);
+  });
+
+  test("a user that makes it a dependency, or names a range other than workspace:*, is told", () => {
+    const manifest = {
+      dependencies: { "@orphus/internal": "workspace:^" },
+      peerDependencies: { "@orphus/internal": "workspace:*" },
+      devDependencies: { "@orphus/internal": "workspace:^" },
+    };
+    expect(bundledPackageFindings(manifest, bundled)).toEqual([
+      "dependencies.@orphus/internal is private and bundled at build time: list it in devDependencies",
+      "peerDependencies.@orphus/internal is private and bundled at build time: list it in devDependencies",
+      'devDependencies.@orphus/internal is "workspace:^"; a private package has no published version: "workspace:*"',
+    ]);
   });
 });
 

@@ -1,6 +1,11 @@
+import { brandErrorClass } from "@orphus/internal";
+
 /** Base class of every bounds failure; `code` is stable across releases. */
 export abstract class BoundsError extends Error {
   abstract readonly code: string;
+  static {
+    brandErrorClass(this);
+  }
 }
 
 /** How much of an offending value an error message quotes. */

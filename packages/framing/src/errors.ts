@@ -1,6 +1,11 @@
+import { brandErrorClass } from "@orphus/internal";
+
 /** Base class of every framing failure; `code` is stable across releases. */
 export abstract class FramingError extends Error {
   abstract readonly code: string;
+  static {
+    brandErrorClass(this);
+  }
 }
 
 /** How much of an offending payload an error message quotes. */

@@ -1,3 +1,4 @@
+import { brandErrorClass } from "@orphus/internal";
 import { escapeIdentity } from "@orphus/digest";
 import { boundedText, shownValue } from "@orphus/shared-tool";
 
@@ -15,6 +16,9 @@ function shown(path: string): string {
 /** Base class of every error of @orphus/memory; `code` is stable across releases. */
 export abstract class MemoryError extends Error {
   abstract readonly code: string;
+  static {
+    brandErrorClass(this);
+  }
   /** The store file the failure concerns, when there is one. */
   readonly storePath: string | undefined;
 

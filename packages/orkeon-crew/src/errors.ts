@@ -1,3 +1,4 @@
+import { brandErrorClass } from "@orphus/internal";
 import { describeValue } from "./text.js";
 
 /**
@@ -9,6 +10,9 @@ export const SPENT_BUDGET_BRAND: unique symbol = Symbol.for("@orphus/orkeon-crew
 /** Base class of every failure this package throws; `code` is stable across releases. */
 export abstract class OrkeonCrewError extends Error {
   abstract readonly code: string;
+  static {
+    brandErrorClass(this);
+  }
 }
 
 /**

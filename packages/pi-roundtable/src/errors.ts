@@ -1,6 +1,11 @@
+import { brandErrorClass } from "@orphus/internal";
+
 /** Base class of the errors this package throws itself; `code` is stable across releases. */
 export abstract class PiRoundtableError extends Error {
   abstract readonly code: string;
+  static {
+    brandErrorClass(this);
+  }
 }
 
 /** Thrown by a memory call made after its session shut down: the session's store is closed. */

@@ -1,6 +1,11 @@
+import { brandErrorClass } from "@orphus/internal";
+
 /** Base class of every rooms failure; `code` is stable across releases. */
 export abstract class RoomsError extends Error {
   abstract readonly code: string;
+  static {
+    brandErrorClass(this);
+  }
 }
 
 /** How many characters of an offending value a message quotes. */

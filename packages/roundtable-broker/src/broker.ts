@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type Server, type Socket } from "node:net";
-import { FrameTooLargeError, encodeFrame, frameText, frameTextOfJson, type FrameText } from "@orphus/framing";
+import { encodeFrame, frameText, frameTextOfJson, type FrameText, type FrameTooLargeError } from "@orphus/framing";
+import { hasErrorCode } from "@orphus/internal";
 import { isPromiseLike, type Awaitable, type RoomStore } from "@orphus/rooms";
 import {
   PROTOCOL_NAME,
@@ -532,7 +533,7 @@ class RunningBroker implements Broker, ConnectionHost {
     try {
       frame = json === undefined ? frameText(reply, this.#framing) : frameTextOfJson(json, this.#framing);
     } catch (error) {
-      if (!(error instanceof FrameTooLargeError)) throw error;
+      if (!hasErrorCode<FrameTooLargeError>(error, "ERR_FRAME_TOO_LARGE")) throw error;
       const tooLarge: ErrorReply = {
         id: reply.id,
         ok: false,

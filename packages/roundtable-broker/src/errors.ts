@@ -1,9 +1,13 @@
 import { dirname } from "node:path";
+import { brandErrorClass } from "@orphus/internal";
 import { previewValue, type WireError } from "@orphus/roundtable-protocol";
 
 /** Base class of every broker failure; `code` is stable across releases. Refusals on the wire are protocol codes. */
 export abstract class BrokerError extends Error {
   abstract readonly code: string;
+  static {
+    brandErrorClass(this);
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
-import {
+import { hasErrorCode } from "@orphus/internal";
+import type {
   BodyTooLargeError,
   HeadlineTooLargeError,
   MemberLimitError,
@@ -7,10 +8,10 @@ import {
   RoleNameInvalidError,
   RoomLimitError,
   RoomNameInvalidError,
+  RoomStore,
   StoreClosedError,
   StoreResetError,
   StoreUnavailableError,
-  type RoomStore,
 } from "@orphus/rooms";
 import { MAX_STORE_DESCRIPTION_LENGTH, clipMessage, notMemberMessage, type WireError } from "@orphus/roundtable-protocol";
 
@@ -26,12 +27,14 @@ export function storeDescription(store: RoomStore): string {
  * Turns a failure of a room op into the refusal the wire carries: the store's refusals (membership, limits, sizes,
  * a reused post key), its unavailability and reset, and a closed store (the broker is shutting down). Undefined for
  * anything else, which is a bug and goes out as ERR_INTERNAL. `room` is the room the request named, if any.
+ * Errors are told apart by their code, so a store that throws another copy's classes (`@orphus/rooms-redis` imports
+ * the installed `@orphus/rooms`, while the broker's bin bundles its own) is refused the same way.
  */
 export function refusalFor(error: unknown, room: string, op: string): WireError | undefined {
-  if (error instanceof NotMemberError) {
+  if (hasErrorCode<NotMemberError>(error, "ERR_NOT_MEMBER")) {
     return { code: "ERR_NOT_MEMBER", message: notMemberMessage(room), details: { room } };
   }
-  if (error instanceof StoreUnavailableError) {
+  if (hasErrorCode<StoreUnavailableError>(error, "ERR_STORE_UNAVAILABLE")) {
     const retry = op === "post" ? "; the post may or may not have been stored: retry it with its idempotency key" : "";
     return {
       code: "ERR_STORE_UNAVAILABLE",
@@ -39,17 +42,17 @@ export function refusalFor(error: unknown, room: string, op: string): WireError 
       details: { store: error.store, timeoutMs: error.timeoutMs },
     };
   }
-  if (error instanceof StoreResetError) {
+  if (hasErrorCode<StoreResetError>(error, "ERR_STORE_RESET")) {
     return {
       code: "ERR_STORE_RESET",
       message: clipMessage(`${error.message}. Nothing was done: join the room again, then repeat the request`),
       details: { store: error.store },
     };
   }
-  if (error instanceof StoreClosedError) {
+  if (hasErrorCode<StoreClosedError>(error, "ERR_STORE_CLOSED")) {
     return { code: "ERR_SHUTTING_DOWN", message: "The broker is shutting down; reconnect and a new broker starts" };
   }
-  if (error instanceof PostKeyReusedError) {
+  if (hasErrorCode<PostKeyReusedError>(error, "ERR_POST_KEY_REUSED")) {
     return {
       code: "ERR_IDEMPOTENCY_KEY_REUSED",
       message:
@@ -58,29 +61,31 @@ export function refusalFor(error: unknown, room: string, op: string): WireError 
       details: { room, idempotencyKey: error.key, seq: error.seq },
     };
   }
-  if (error instanceof RoomNameInvalidError) {
+  if (hasErrorCode<RoomNameInvalidError>(error, "ERR_ROOM_NAME_INVALID")) {
     return { code: "ERR_INVALID_ROOM_NAME", message: error.message, details: { pattern: error.pattern.source } };
   }
-  if (error instanceof RoomLimitError) {
+  if (hasErrorCode<RoomLimitError>(error, "ERR_ROOM_LIMIT")) {
     return { code: "ERR_TOO_MANY_ROOMS", message: error.message, details: { maxRooms: error.maxRooms } };
   }
-  if (error instanceof MemberLimitError) {
+  if (hasErrorCode<MemberLimitError>(error, "ERR_MEMBER_LIMIT")) {
     return { code: "ERR_TOO_MANY_MEMBERS", message: error.message, details: { maxMembers: error.maxMembers } };
   }
-  if (error instanceof BodyTooLargeError) {
+  if (hasErrorCode<BodyTooLargeError>(error, "ERR_BODY_TOO_LARGE")) {
     return {
       code: "ERR_BODY_TOO_LARGE",
       message: error.message,
       details: { bytes: error.bytes, maxBodyBytes: error.maxBytes },
     };
   }
-  if (error instanceof HeadlineTooLargeError) {
+  if (hasErrorCode<HeadlineTooLargeError>(error, "ERR_HEADLINE_TOO_LARGE")) {
     return {
       code: "ERR_HEADLINE_TOO_LARGE",
       message: error.message,
       details: { bytes: error.bytes, maxHeadlineBytes: error.maxBytes },
     };
   }
-  if (error instanceof RoleNameInvalidError) return { code: "ERR_INVALID_ROLE_NAME", message: error.message };
+  if (hasErrorCode<RoleNameInvalidError>(error, "ERR_ROLE_NAME_INVALID")) {
+    return { code: "ERR_INVALID_ROLE_NAME", message: error.message };
+  }
   return undefined;
 }

@@ -1,6 +1,11 @@
+import { brandErrorClass } from "@orphus/internal";
+
 /** Base class of every error this package throws; `code` is stable across releases. */
 export abstract class RoundtableCliError extends Error {
   abstract readonly code: string;
+  static {
+    brandErrorClass(this);
+  }
 }
 
 /**

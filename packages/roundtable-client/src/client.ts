@@ -1,14 +1,15 @@
 import type { Duplex } from "node:stream";
+import { hasErrorCode } from "@orphus/internal";
 import {
   PROTOCOL_NAME,
   PROTOCOL_VERSION,
-  WireRefusalError,
   announcedPosts,
   type Op,
   type PostEvent,
   type RequestParams,
   type ResultFor,
   type RoundtableEvent,
+  type WireRefusalError,
 } from "@orphus/roundtable-protocol";
 import { sameStore } from "@orphus/roundtable-broker";
 import { BrokerConnection, checkPositiveInteger } from "./connection.js";
@@ -85,7 +86,7 @@ export type EventListener = (event: RoundtableEvent) => void;
 function isRetryableHelloFailure(error: unknown): boolean {
   return (
     error instanceof ConnectionLostError ||
-    (error instanceof WireRefusalError && error.wireCode === "ERR_SHUTTING_DOWN")
+    (hasErrorCode<WireRefusalError>(error, "ERR_WIRE_REFUSED") && error.wireCode === "ERR_SHUTTING_DOWN")
   );
 }
 

@@ -1,9 +1,13 @@
+import { brandErrorClass } from "@orphus/internal";
 import { shownValue } from "@orphus/shared-tool";
 import { notMemberMessage } from "@orphus/roundtable-protocol";
 
 /** Base class of every error this package throws; `code` is stable across releases. */
 export abstract class RoundtableClientError extends Error {
   abstract readonly code: string;
+  static {
+    brandErrorClass(this);
+  }
 }
 
 /** A client, spawner or tool option is outside its allowed form; thrown synchronously, before any I/O. */

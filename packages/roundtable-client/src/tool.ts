@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { maxDigestLength, sanitizeText } from "@orphus/digest";
+import { hasErrorCode } from "@orphus/internal";
 import {
-  WireRefusalError,
   validRoomNameSchema,
   type FetchedMessage,
   type ResultFor,
   type RoomSummary,
+  type WireRefusalError,
 } from "@orphus/roundtable-protocol";
 import type { RoundtableClient } from "./client.js";
 import { checkActionArguments, checkToolCall, toolJsonSchema, type ArgumentCheck } from "@orphus/shared-tool";
@@ -254,7 +255,8 @@ export function describeToolError(action: string, error: unknown): string {
 function errorText(action: string, error: unknown): string {
   if (error instanceof ToolInputError) return error.message;
   const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof WireRefusalError || error instanceof RoundtableClientError) return `roundtable ${action}: ${message}`;
+  const ours = hasErrorCode<WireRefusalError>(error, "ERR_WIRE_REFUSED") || error instanceof RoundtableClientError;
+  if (ours) return `roundtable ${action}: ${message}`;
   return `roundtable ${action} failed: ${message}`;
 }
 

@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from "node:path";
 import type { Readable, Writable } from "node:stream";
+import { hasErrorCode } from "@orphus/internal";
 import {
-  BrokerStartError,
   boundedText,
   createRoundtableClient,
   locateBroker,
@@ -9,6 +9,7 @@ import {
   shownName,
   shownPath,
   type BrokerLocation,
+  type BrokerStartError,
   type RoundtableClient,
   type RoundtableToolClient,
 } from "@orphus/roundtable-client";
@@ -153,7 +154,7 @@ export async function runStdioServer(argv: readonly string[], io: StdioServerIo)
           spawn: location.spawn ?? false,
           onSpawn: (broker) => diagnostic(`broker spawned: pid ${broker.pid ?? "unknown"}, socket ${shownPath(location.socketPath)}`),
         }).catch((error: unknown) => {
-          if (error instanceof BrokerStartError) diagnostic(startFailureLine(error));
+          if (hasErrorCode<BrokerStartError>(error, "ERR_BROKER_START_FAILED")) diagnostic(startFailureLine(error));
           throw error;
         }),
     });
@@ -193,7 +194,7 @@ export async function runStdioServer(argv: readonly string[], io: StdioServerIo)
       diagnostic(`seated as "${shownName(client.role)}"; broker pid ${hello.brokerPid} (version ${shownName(hello.brokerVersion)})`),
     (error: unknown) => {
       // A start failure was named by the connector already, in its own line.
-      if (!hostEnded && !(error instanceof BrokerStartError)) {
+      if (!hostEnded && !hasErrorCode<BrokerStartError>(error, "ERR_BROKER_START_FAILED")) {
         diagnostic(`the broker is not reachable yet (each call retries): ${message(error)}`);
       }
     },

@@ -1,3 +1,4 @@
+import { brandErrorClass } from "@orphus/internal";
 import type { WireErrorCode } from "./codes.js";
 import type { WireError } from "./types.js";
 
@@ -18,6 +19,9 @@ export function previewValue(value: unknown): string {
 /** Base class of every error this package throws; `code` is stable across releases. */
 export abstract class RoundtableProtocolError extends Error {
   abstract readonly code: string;
+  static {
+    brandErrorClass(this);
+  }
 }
 
 /**

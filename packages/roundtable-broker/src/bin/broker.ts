@@ -5,8 +5,9 @@
 import { mkdirSync } from "node:fs";
 import { parseArgs } from "node:util";
 import * as z from "zod";
+import { errorCode } from "@orphus/internal";
 import { startBroker } from "../broker.js";
-import { BrokerArgumentsError, BrokerError, StoreSettingError } from "../errors.js";
+import { BrokerArgumentsError, StoreSettingError } from "../errors.js";
 import { createFileLogger, silentLogger, type BrokerLogger } from "../log.js";
 import { AGENT_DIR_ENV, brokerDir, brokerLogPath, brokerSocketPath, checkSocketPath, resolveAgentDir } from "../paths.js";
 import { STORE_ENV, STORE_PASSWORD_FILE_ENV, resolveStoreSetting, type StoreSetting } from "../store-setting.js";
@@ -153,7 +154,8 @@ async function main(): Promise<number> {
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     logger.error("broker failed to start", {
-      code: error instanceof BrokerError ? error.code : undefined,
+      // The code of any error of ours, the broker's or a package's it called (a room option out of range).
+      code: errorCode(error),
       error: message,
     });
     process.stderr.write(`orphus-roundtable-broker: ${message}\n`);

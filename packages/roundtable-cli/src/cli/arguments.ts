@@ -2,11 +2,13 @@
 // whose message is one line in a person's words, naming the argument, what it takes and what arrived.
 import { parseArgs } from "node:util";
 import { z } from "zod";
+import { hasErrorCode } from "@orphus/internal";
 import {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MAX_HEADLINE_BYTES,
-  MessageTooLargeError,
   checkMessageSize,
+  type BodyTooLargeError,
+  type HeadlineTooLargeError,
 } from "@orphus/rooms";
 import { MAX_FETCH_CHARS, MAX_FETCH_LIMIT, roleNameSchema, validRoomNameSchema } from "@orphus/roundtable-protocol";
 import { shownName } from "@orphus/roundtable-client";
@@ -171,7 +173,10 @@ function checkedPost(roomName: string, text: string, headline: string | undefine
       maxHeadlineBytes: DEFAULT_MAX_HEADLINE_BYTES,
     });
   } catch (error) {
-    if (error instanceof MessageTooLargeError) throw new CliUsageError(error.message, { cause: error });
+    const tooLarge =
+      hasErrorCode<BodyTooLargeError>(error, "ERR_BODY_TOO_LARGE") ||
+      hasErrorCode<HeadlineTooLargeError>(error, "ERR_HEADLINE_TOO_LARGE");
+    if (tooLarge) throw new CliUsageError(error.message, { cause: error });
     throw error;
   }
 }

@@ -2,6 +2,7 @@
 // to the io it is given (the CLI passes one whose every write goes through the one sanitiser) and returns its exit
 // code; names and paths are escaped where they are put in.
 import { sanitizeText } from "@orphus/digest";
+import { hasErrorCode } from "@orphus/internal";
 import { announcedPosts, type FetchedMessage } from "@orphus/roundtable-protocol";
 import {
   ConnectionLostError,
@@ -148,7 +149,7 @@ async function tail(client: RoundtableClient, io: CommandIo, room: string, back:
     const onAbort = (): void => stop(CLI_EXIT.ok);
     const fail = (error: unknown): void => {
       if (done) return;
-      const lost = error instanceof ConnectionLostError;
+      const lost = hasErrorCode<ConnectionLostError>(error, "ERR_CONNECTION_LOST");
       io.stderr.write(
         lost
           ? "roundtable: the broker went away (it exits when idle, or was stopped); tail ends\n"

@@ -1,13 +1,14 @@
 // `roundtable`: the arguments are read and checked whole first; only then does a command connect (or, for post,
 // spawn). Every write passes the one sanitiser on its way out.
 import { sanitizeText } from "@orphus/digest";
-import { WireRefusalError } from "@orphus/roundtable-protocol";
+import { hasErrorCode } from "@orphus/internal";
+import type { WireRefusalError } from "@orphus/roundtable-protocol";
 import {
-  BrokerNotRunningError,
   MAX_ERROR_TEXT_CHARS,
   boundedText,
   createRoundtableClient,
   locateBroker,
+  type BrokerNotRunningError,
   type CreateRoundtableClientOptions,
   type RoundtableClient,
 } from "@orphus/roundtable-client";
@@ -90,9 +91,11 @@ async function clientCommand(args: ClientCommandArguments, io: CliIo): Promise<n
     client = createRoundtableClient(options);
     return await runClientCommand(client, { ...io, describe }, action, socketPath);
   } catch (error) {
-    if (error instanceof WireRefusalError && ARGUMENT_REFUSALS.has(error.wireCode)) return usageError(io, error.message);
+    if (hasErrorCode<WireRefusalError>(error, "ERR_WIRE_REFUSED") && ARGUMENT_REFUSALS.has(error.wireCode)) {
+      return usageError(io, error.message);
+    }
     io.stderr.write(`roundtable: ${describe(error)}\n`);
-    return error instanceof BrokerNotRunningError ? CLI_EXIT.noBroker : CLI_EXIT.failed;
+    return hasErrorCode<BrokerNotRunningError>(error, "ERR_BROKER_NOT_RUNNING") ? CLI_EXIT.noBroker : CLI_EXIT.failed;
   } finally {
     client?.close();
   }

@@ -1,12 +1,14 @@
+import { hasErrorCode } from "@orphus/internal";
 import { readPidFilePid } from "@orphus/roundtable-broker";
-import { PROTOCOL_NAME, PROTOCOL_VERSION, WireRefusalError } from "@orphus/roundtable-protocol";
+import { PROTOCOL_NAME, PROTOCOL_VERSION, type WireRefusalError } from "@orphus/roundtable-protocol";
 import {
   BrokerConnection,
-  RequestTimeoutError,
   brokerFullFrom,
   connectBrokerSocket,
   shownName,
   shownPath,
+  type ConnectionLostError,
+  type RequestTimeoutError,
 } from "@orphus/roundtable-client";
 import { plural } from "../text.js";
 import { checkBrokerStore, isStoreRefusal } from "./store.js";
@@ -43,7 +45,8 @@ export interface LiveSeen {
   readonly findings: DoctorFinding[];
 }
 
-function errorCode(error: unknown): string | undefined {
+/** The code of a socket's error (ECONNREFUSED, ...): Node's, read from any error. */
+function systemCode(error: unknown): string | undefined {
   return typeof error === "object" && error !== null && "code" in error ? String(error.code) : undefined;
 }
 
@@ -94,7 +97,7 @@ async function attemptLiveBroker(
   try {
     connection = new BrokerConnection(await connectBrokerSocket(socketPath, timeoutMs), { requestTimeoutMs: timeoutMs });
   } catch (error) {
-    const code = errorCode(error);
+    const code = systemCode(error);
     if (code === "ECONNREFUSED") return { pid: undefined, notes: [], findings: [staleSocket(socketPath)] };
     if (code === "ECONNRESET") return "dropped";
     if (code === "ETIMEDOUT") {
@@ -142,22 +145,23 @@ async function attemptLiveBroker(
     if (full !== undefined) {
       return { pid: full.brokerPid, notes: [], findings: [brokerFull(socketPath, full.brokerPid, full.maxConnections)] };
     }
-    if (error instanceof WireRefusalError && error.wireCode === "ERR_PROTOCOL_MISMATCH") {
-      const details = (error.details ?? {}) as Record<string, unknown>;
+    const refusal = hasErrorCode<WireRefusalError>(error, "ERR_WIRE_REFUSED") ? error : undefined;
+    if (refusal?.wireCode === "ERR_PROTOCOL_MISMATCH") {
+      const details = (refusal.details ?? {}) as Record<string, unknown>;
       const brokerPid = typeof details["brokerPid"] === "number" ? details["brokerPid"] : undefined;
       const theirs = `${shownName(String(details["brokerProtocol"] ?? "another protocol"))} v${shownName(String(details["brokerVersion"] ?? "?"))}`;
       return {
         pid: brokerPid,
         notes: [],
-        findings: [protocolMismatch(`of this agent directory`, theirs, brokerPid, error.message)],
+        findings: [protocolMismatch(`of this agent directory`, theirs, brokerPid, refusal.message)],
       };
     }
-    if (error instanceof WireRefusalError) {
+    if (refusal !== undefined) {
       // ERR_SHUTTING_DOWN and the like: a broker on its way out is no fault; the next session starts another.
-      return { pid: undefined, notes: [`the broker refused the doctor: ${error.message}`], findings: [] };
+      return { pid: undefined, notes: [`the broker refused the doctor: ${refusal.message}`], findings: [] };
     }
-    if (errorCode(error) === "ERR_CONNECTION_LOST") return "dropped";
-    if (error instanceof RequestTimeoutError) {
+    if (hasErrorCode<ConnectionLostError>(error, "ERR_CONNECTION_LOST")) return "dropped";
+    if (hasErrorCode<RequestTimeoutError>(error, "ERR_REQUEST_TIMEOUT")) {
       return { pid: undefined, notes: [], findings: [unresponsiveBroker(socketPath, noAnswer, readPidFilePid(pidPath))] };
     }
     throw error;

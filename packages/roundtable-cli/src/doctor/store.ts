@@ -1,7 +1,8 @@
 // The doctor's room-store checks, apart from the rest so they move as one piece: where the running broker keeps its
 // rooms, whether that is where this environment's setting says, and which live brokers share rooms at all.
+import { hasErrorCode } from "@orphus/internal";
 import { sameStore, type RegisteredBroker } from "@orphus/roundtable-broker";
-import { WireRefusalError } from "@orphus/roundtable-protocol";
+import type { WireRefusalError } from "@orphus/roundtable-protocol";
 import { shownPath } from "@orphus/roundtable-client";
 import { storeMismatch, storeUnavailable, type DoctorFinding } from "./findings.js";
 
@@ -31,7 +32,10 @@ export function checkBrokerStore(
 
 /** A refusal because the broker's room store is away or lost its data: the store's fault, not the broker's. */
 export function isStoreRefusal(error: unknown): error is WireRefusalError {
-  return error instanceof WireRefusalError && (error.wireCode === "ERR_STORE_UNAVAILABLE" || error.wireCode === "ERR_STORE_RESET");
+  return (
+    hasErrorCode<WireRefusalError>(error, "ERR_WIRE_REFUSED") &&
+    (error.wireCode === "ERR_STORE_UNAVAILABLE" || error.wireCode === "ERR_STORE_RESET")
+  );
 }
 
 /**
