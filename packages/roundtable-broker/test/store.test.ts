@@ -83,15 +83,20 @@ describe("a store that answers later", () => {
   });
 });
 
+/** A broker on a held store, with a version-2 peer (planner) and a version-1 peer (critic), both members of "r". */
+async function currentAndOld(): Promise<{ store: HeldStore; current: RawPeer; old: RawPeer }> {
+  const store = new HeldStore();
+  const broker = await startTestBroker({ store });
+  const current = await RawPeer.hello(broker.socketPath, "planner");
+  const old = new RawPeer(broker.socketPath);
+  expect(await old.request(hello(1, "critic", 1))).toMatchObject({ ok: true });
+  for (const peer of [current, old]) await peer.request({ id: 2, op: "join", room: "r" });
+  return { store, current, old };
+}
+
 describe("store failures on the wire", () => {
   test("an unavailable store is ERR_STORE_UNAVAILABLE, or ERR_INTERNAL for a client older than the code", async () => {
-    const store = new HeldStore();
-    const broker = await startTestBroker({ store });
-    const current = await RawPeer.hello(broker.socketPath, "planner");
-    const old = new RawPeer(broker.socketPath);
-    expect(await old.request(hello(1, "critic", 1))).toMatchObject({ ok: true });
-    await current.request({ id: 2, op: "join", room: "r" });
-    await old.request({ id: 2, op: "join", room: "r" });
+    const { store, current, old } = await currentAndOld();
     store.fail();
     const message =
       'Room store held://test unavailable during post (timeout 2000 ms): "held store failing"; the post may or may ' +
@@ -136,12 +141,7 @@ describe("store failures on the wire", () => {
   });
 
   test("after a reset, a connection's next request naming a room is refused with it, nothing done; status and rooms are not", async () => {
-    const store = new HeldStore();
-    const broker = await startTestBroker({ store });
-    const idle = await RawPeer.hello(broker.socketPath, "planner");
-    const old = new RawPeer(broker.socketPath);
-    expect(await old.request(hello(1, "critic", 1))).toMatchObject({ ok: true });
-    for (const peer of [idle, old]) await peer.request({ id: 2, op: "join", room: "r" });
+    const { store, current: idle, old } = await currentAndOld();
     store.emit({ type: "reset", epoch: "e2", rooms: [{ room: "r", continuesAfter: 7 }] });
     const calls = store.calls.length;
     const message =
