@@ -26,6 +26,8 @@ export interface RedisServer {
   readonly dir: string;
   /** Stops the server (SIGTERM: an append-only file is flushed) and waits for it to exit. */
   stop(): Promise<void>;
+  /** Kills the server (SIGKILL: nothing is flushed, as in a crash) and waits for it to exit. */
+  kill(): Promise<void>;
   /** Starts it again on the same port and directory. */
   start(): Promise<void>;
   /** Pauses (SIGSTOP) or resumes (SIGCONT) the process: a server that holds its connections and answers nothing. */
@@ -133,18 +135,20 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
       throw new Error(`${(error as Error).message}; its output: ${log}`, { cause: error });
     }
   };
-  const stop = async (): Promise<void> => {
-    if (child === undefined || child.exitCode !== null) return;
+  const end = async (signal: NodeJS.Signals): Promise<void> => {
+    if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
     child.kill("SIGCONT");
-    child.kill("SIGTERM");
+    child.kill(signal);
     await exited;
   };
+  const stop = (): Promise<void> => end("SIGTERM");
   await start();
   return {
     port,
     url: `redis://${REDIS_TEST_USER}:${REDIS_TEST_PASSWORD}@127.0.0.1:${port}`,
     dir,
     stop,
+    kill: () => end("SIGKILL"),
     start,
     pause: () => child?.kill("SIGSTOP"),
     resume: () => child?.kill("SIGCONT"),

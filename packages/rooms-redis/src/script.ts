@@ -5,7 +5,8 @@
 // ARGV: 1 op, 2 key prefix, 3 epoch, 4 broker id, 5 capacity, 6 max rooms, 7 max members, 8 max retained cursors,
 // 9 max post keys, 10 activity entries kept per inbox, 11 member TTL (ms), then the op's own arguments from 12.
 // Replies are arrays whose first element says how it went: "ok", "reset" (the epoch is not ours: the data was
-// lost), or a refusal ("not-member", "room-limit", "member-limit", "refused", "no-room"), or "replay" for a post key.
+// lost), or a refusal ("not-member", "room-limit", "member-limit", "refused", "no-room"), "replay" for a post key,
+// or "recovering" (a join that would create a room while the store recovers from a reset: ask again later).
 //
 // Keys are built from the prefix and are not declared in KEYS: the store targets a standalone Redis (or a primary
 // with replicas), not Redis Cluster.
@@ -109,11 +110,15 @@ if op == 'open' then
 end
 
 if op == 'recover' then
-  -- The first broker to notice a reset writes the new epoch; the others take it up. Every broker seeds the rooms it
-  -- knew at the highest seq it saw, so numbers continue instead of starting again at 1.
-  redis.call('HSETNX', P .. 'meta', 'epoch', ARGV[12])
+  -- The first broker to notice a reset writes the new epoch and opens the recovery window (ARGV[14] ms): until it
+  -- closes, no join creates a room, so every running broker can seed the rooms it knew before anyone starts one
+  -- again at 1. The others take the epoch up. Every broker seeds the rooms it knew at the highest seq it saw, so
+  -- numbers continue instead of starting again.
+  if redis.call('HSETNX', P .. 'meta', 'epoch', ARGV[12]) == 1 then
+    redis.call('HSET', P .. 'meta', 'recoveringUntil', now_ms() + tonumber(ARGV[14]))
+  end
   redis.call('HSETNX', P .. 'meta', 'limits', ARGV[13])
-  for i = 14, #ARGV, 2 do
+  for i = 15, #ARGV, 2 do
     local room, floor = ARGV[i], tonumber(ARGV[i + 1])
     redis.call('SADD', P .. 'rooms', room)
     if (tonumber(redis.call('HGET', R(room), 'seq')) or 0) < floor then redis.call('HSET', R(room), 'seq', floor) end
@@ -172,6 +177,11 @@ if op == 'join' then
   local room, role = ARGV[12], ARGV[13]
   local r = R(room)
   local created = redis.call('SISMEMBER', P .. 'rooms', room) == 0
+  if created then
+    -- A room that no broker has seeded yet may be one a running broker knew: wait until the window closes.
+    local left = (tonumber(redis.call('HGET', P .. 'meta', 'recoveringUntil')) or 0) - now_ms()
+    if left > 0 then return {'recovering', left} end
+  end
   if created and redis.call('SCARD', P .. 'rooms') >= maxRooms then return {'room-limit'} end
   local joined = redis.call('SISMEMBER', r .. ':members', role) == 0
   if joined and redis.call('SCARD', r .. ':members') >= maxMembers then return {'member-limit'} end

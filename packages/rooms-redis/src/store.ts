@@ -60,6 +60,12 @@ export interface RedisRoomStoreOptions extends RoomStoreOptions {
   readonly heartbeatMs?: number;
   /** How long a broker's roles stay held after its last heartbeat; default {@link DEFAULT_MEMBER_TTL_MS}. */
   readonly memberTtlMs?: number;
+  /**
+   * After Redis lost its data, how long joins that would create a room wait, so that every running broker finds the
+   * reset and continues the rooms it knew before any of them starts again at 1; written by the broker that takes up
+   * the new epoch. Default `heartbeatMs + timeoutMs`: each running broker finds the reset within one heartbeat.
+   */
+  readonly recoveryWindowMs?: number;
   /** Longest one blocking read of activity waits; default {@link DEFAULT_WATCH_BLOCK_MS}. */
   readonly watchBlockMs?: number;
   /** Entries kept per broker inbox of activity; default {@link DEFAULT_ACTIVITY_RETAINED}. */
@@ -71,6 +77,12 @@ export interface RedisRoomStoreOptions extends RoomStoreOptions {
 type Reply = readonly unknown[];
 
 /**
+ * How often a join waiting in a recovery window asks again: a running broker usually continues its rooms within a
+ * second of a Redis restart, and the join should go on then rather than at the end of the window.
+ */
+const RECOVERY_POLL_MS = 200;
+
+/**
  * Opens a room store on Redis: connects, takes up the store's epoch (writing it on first use), checks that the
  * store's limits are this broker's, and registers this broker. Throws StoreUrlInvalidError, RoomsOptionError,
  * StoreLimitsMismatchError, or StoreUnavailableError when Redis cannot be reached within the timeout.
@@ -78,11 +90,14 @@ type Reply = readonly unknown[];
 export async function openRedisRoomStore(options: RedisRoomStoreOptions): Promise<RedisRoomStore> {
   const url = parseStoreUrl(options.url);
   const { limits } = resolveRoomStoreOptions(options);
-  const settings = {
+  const timeoutMs = positiveInteger("timeoutMs", options.timeoutMs, DEFAULT_STORE_TIMEOUT_MS);
+  const heartbeatMs = positiveInteger("heartbeatMs", options.heartbeatMs, DEFAULT_HEARTBEAT_MS);
+  const settings: Settings = {
     keyPrefix: options.keyPrefix ?? DEFAULT_KEY_PREFIX,
-    timeoutMs: positiveInteger("timeoutMs", options.timeoutMs, DEFAULT_STORE_TIMEOUT_MS),
-    heartbeatMs: positiveInteger("heartbeatMs", options.heartbeatMs, DEFAULT_HEARTBEAT_MS),
+    timeoutMs,
+    heartbeatMs,
     memberTtlMs: positiveInteger("memberTtlMs", options.memberTtlMs, DEFAULT_MEMBER_TTL_MS),
+    recoveryWindowMs: positiveInteger("recoveryWindowMs", options.recoveryWindowMs, heartbeatMs + timeoutMs),
     watchBlockMs: positiveInteger("watchBlockMs", options.watchBlockMs, DEFAULT_WATCH_BLOCK_MS),
     activityRetained: positiveInteger("activityRetained", options.activityRetained, DEFAULT_ACTIVITY_RETAINED),
   };
@@ -130,6 +145,7 @@ interface Settings {
   readonly timeoutMs: number;
   readonly heartbeatMs: number;
   readonly memberTtlMs: number;
+  readonly recoveryWindowMs: number;
   readonly watchBlockMs: number;
   readonly activityRetained: number;
 }
@@ -161,7 +177,10 @@ export class RedisRoomStore implements RoomStore {
   #watching = false;
   #heartbeat: NodeJS.Timeout | undefined;
   #recovery: Promise<void> | undefined;
+  /** Wakes every join waiting for a recovery window to close (close() calls them). */
+  readonly #pauses = new Set<() => void>();
   #down = false;
+  #closing = false;
   #closed = false;
 
   constructor(
@@ -220,6 +239,9 @@ export class RedisRoomStore implements RoomStore {
     await this.#call("heartbeat", this.#held());
     this.#heartbeat = setInterval(() => void this.#beat(), this.#settings.heartbeatMs);
     this.#heartbeat.unref();
+    // A connection back after a drop most often means a restarted Redis: look at the epoch now, not at the next
+    // heartbeat, so that this broker continues its rooms (and ends other brokers' waiting joins) within a second.
+    this.#client.on("ready", () => void this.#beat());
   }
 
   async attach(role: string): Promise<void> {
@@ -246,7 +268,7 @@ export class RedisRoomStore implements RoomStore {
     this.#joining.set(role, (this.#joining.get(role) ?? 0) + 1);
     let reply: Reply;
     try {
-      reply = await this.#call("join", [room, role]);
+      reply = await this.#joinOnceServed(room, role);
       this.#refusal(reply, room, role);
       this.#attached.add(role);
     } finally {
@@ -265,6 +287,22 @@ export class RedisRoomStore implements RoomStore {
       unread: Number(seq) - Number(cursor),
       recipients: joined === 1 ? members : [],
     };
+  }
+
+  /**
+   * The join call, asked again while the store is recovering from a reset and the room does not exist yet: another
+   * running broker may be about to continue it past its last seq. It waits what the script says is left of the
+   * window (at most this store's own window), asking again every {@link RECOVERY_POLL_MS} so that a room another
+   * broker continued meanwhile is joined then; close() ends the wait.
+   */
+  async #joinOnceServed(room: string, role: string): Promise<Reply> {
+    for (;;) {
+      const reply = await this.#call("join", [room, role]);
+      if (reply[0] !== "recovering") return reply;
+      const left = Math.min(Math.max(1, Number(reply[1])), this.#settings.recoveryWindowMs);
+      await this.#pause(Math.min(left, RECOVERY_POLL_MS));
+      if (this.#closing) throw new StoreClosedError(this.description, "join");
+    }
   }
 
   async leave(room: string, role: string): Promise<StoreLeave> {
@@ -355,6 +393,8 @@ export class RedisRoomStore implements RoomStore {
   /** Stops the heartbeat and the watcher; this broker's roles that no other broker holds leave their rooms. */
   async close(): Promise<void> {
     if (this.#closed) return;
+    this.#closing = true;
+    for (const wake of [...this.#pauses]) wake();
     clearInterval(this.#heartbeat);
     try {
       await this.#call("close", []);
@@ -412,12 +452,27 @@ export class RedisRoomStore implements RoomStore {
     const [, epoch] = await this.#send("recover", lost, [
       randomBytes(8).toString("hex"),
       this.#limitsJson,
+      String(this.#settings.recoveryWindowMs),
       ...floors,
     ]);
     this.#epoch = String(epoch);
     this.#watcher.restart();
     this.#emit({ type: "reset", epoch: this.#epoch, rooms });
     await this.#call("heartbeat", this.#held()).catch(() => undefined);
+  }
+
+  /** Resolves after `ms`, or at once when the store closes. */
+  #pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = (): void => {
+        clearTimeout(timer);
+        this.#pauses.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      timer.unref();
+      this.#pauses.add(wake);
+    });
   }
 
   async #beat(): Promise<void> {

@@ -11,7 +11,7 @@ import {
   parseRequest,
   protocolMismatchMessage,
   readPeerProtocol,
-  wireCodeForPeer,
+  wireErrorForPeer,
   type ErrorReply,
   type OkReply,
   type Op,
@@ -36,7 +36,7 @@ import { postReplyJson } from "./post-reply.js";
 import { RoomService } from "./service.js";
 import { releaseSocket, type SocketIdentity } from "./socket-file.js";
 import { openBrokerStore } from "./store.js";
-import { refusalFor, storeDescription } from "./store-refusal.js";
+import { refusalFor, resetNotice, storeDescription } from "./store-refusal.js";
 import { BROKER_VERSION } from "./version.js";
 
 /** A request the room service serves: every op but hello, which the broker answers itself. */
@@ -420,6 +420,11 @@ class RunningBroker implements Broker, ConnectionHost {
       });
       return;
     }
+    // The store lost its data since this connection was last told: whatever room it names, its membership is gone.
+    if ("room" in request && this.#service.owesReset(connection)) {
+      this.#fail(connection, request, new RefusalError(resetNotice(this.#service.store)));
+      return;
+    }
     // One path for every store: a synchronous answer (memory) is replied to at once and allocates no promise; a
     // promise (Redis) is replied to when it settles, and the connection holds its later requests until then.
     let result: Awaitable<ResultFor<Op>>;
@@ -469,12 +474,13 @@ class RunningBroker implements Broker, ConnectionHost {
 
   /** Refuses a request that failed: a refusal as the store or the service worded it, else ERR_INTERNAL (logged). */
   #fail(connection: BrokerConnection, request: ServedRequest, error: unknown): void {
-    const room = "room" in request ? request.room : "";
-    const wire = error instanceof RefusalError ? error.wire : refusalFor(error, room, request.op);
+    const room = "room" in request ? request.room : undefined;
+    const wire = error instanceof RefusalError ? error.wire : refusalFor(error, room ?? "", request.op);
     if (wire !== undefined) {
+      // A refusal for the reset, whichever request met it, tells the connection: it owes no further one.
+      if (wire.code === "ERR_STORE_RESET") this.#service.resetTold(connection);
       // A client older than the store's codes cannot parse them, and would close its connection over one.
-      const code = wireCodeForPeer(wire.code, connection.peerVersion);
-      this.#refuse(connection, request.id, request.op, code === wire.code ? wire : { ...wire, code });
+      this.#refuse(connection, request.id, request.op, wireErrorForPeer(wire, connection.peerVersion, room));
       return;
     }
     const message = error instanceof Error ? error.message : String(error);

@@ -47,6 +47,12 @@ export class RoomService {
   /** Rooms this broker has served; a shared store may hold more. */
   readonly #rooms = new Set<string>();
   readonly #unsubscribe: () => void;
+  /**
+   * Connections that said hello before the store's last reset and have not been refused for it since: their next
+   * request that names a room is refused with the reset (the event alone reaches neither a version-1 client nor one
+   * that is not reading), so no reply of theirs looks normal after their memberships were lost.
+   */
+  readonly #owingReset = new Set<BrokerConnection>();
   /** Pings dropped by connections that have since closed, so the total survives them. */
   #droppedByClosed = 0;
   #storeAvailable = true;
@@ -73,6 +79,16 @@ export class RoomService {
     let total = this.#droppedByClosed;
     for (const connection of open) total += connection.pingsDropped;
     return total;
+  }
+
+  /** Whether `connection` has not yet been refused for the store's last reset (see {@link resetTold}). */
+  owesReset(connection: BrokerConnection): boolean {
+    return this.#owingReset.has(connection);
+  }
+
+  /** `connection` was sent a refusal for the reset: it has been told. */
+  resetTold(connection: BrokerConnection): void {
+    this.#owingReset.delete(connection);
   }
 
   /**
@@ -195,6 +211,7 @@ export class RoomService {
    */
   drop(connection: BrokerConnection): void {
     this.#droppedByClosed += connection.pingsDropped;
+    this.#owingReset.delete(connection);
     const role = connection.role;
     const connections = role === undefined ? undefined : this.#connections.get(role);
     if (role === undefined || connections === undefined || !connections.delete(connection)) return;
@@ -262,11 +279,15 @@ export class RoomService {
     }
   }
 
-  /** Every connection that said hello hears of the reset, if its protocol version knows the event. */
+  /**
+   * Every connection that said hello hears of the reset, if its protocol version knows the event, and owes its next
+   * request that names a room a refusal saying so.
+   */
   #tellReset(): void {
     const notice = new EventNotice({ event: "reset", seq: 0, store: storeDescription(this.store) }, this.options.maxFrameBytes);
     for (const connections of this.#connections.values()) {
       for (const connection of connections) {
+        this.#owingReset.add(connection);
         if (connection.peerVersion >= STORE_WIRE_VERSION) connection.sendEvent(notice);
       }
     }

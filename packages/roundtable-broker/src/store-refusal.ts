@@ -23,6 +23,25 @@ export function storeDescription(store: RoomStore): string {
     : `${description.slice(0, MAX_STORE_DESCRIPTION_LENGTH - 1)}…`;
 }
 
+/** What every reset refusal tells the client: the request it refuses did nothing. */
+const RESET_ADVICE = "Nothing was done: join the room again, then repeat the request";
+
+/**
+ * The refusal that pays a connection's reset notice (the store lost its data since the connection said hello, and
+ * it has not been refused for that yet): worded as a reset the request met itself, with the same advice.
+ */
+export function resetNotice(store: RoomStore): WireError {
+  const description = storeDescription(store);
+  return {
+    code: "ERR_STORE_RESET",
+    message: clipMessage(
+      `Room store ${description} lost its data; rooms continue past their last sequence numbers, but their history, ` +
+        `members and read positions are gone. ${RESET_ADVICE}`,
+    ),
+    details: { store: description },
+  };
+}
+
 /**
  * Turns a failure of a room op into the refusal the wire carries: the store's refusals (membership, limits, sizes,
  * a reused post key), its unavailability and reset, and a closed store (the broker is shutting down). Undefined for
@@ -45,7 +64,7 @@ export function refusalFor(error: unknown, room: string, op: string): WireError 
   if (hasErrorCode<StoreResetError>(error, "ERR_STORE_RESET")) {
     return {
       code: "ERR_STORE_RESET",
-      message: clipMessage(`${error.message}. Nothing was done: join the room again, then repeat the request`),
+      message: clipMessage(`${error.message}. ${RESET_ADVICE}`),
       details: { store: error.store },
     };
   }

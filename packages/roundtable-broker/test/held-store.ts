@@ -3,6 +3,7 @@
 // a test must decide exactly when the store answers; the Redis store itself is tested against a real redis-server.
 import {
   MemoryRoomStore,
+  StoreResetError,
   StoreUnavailableError,
   type RoomStore,
   type RoomStoreEvent,
@@ -22,6 +23,7 @@ export class HeldStore implements RoomStore {
   #held: (() => void)[] = [];
   #open = true;
   #failing = false;
+  #resetting = false;
   #listeners = new Set<(event: RoomStoreEvent) => void>();
 
   constructor(inner = new MemoryRoomStore()) {
@@ -54,6 +56,14 @@ export class HeldStore implements RoomStore {
     this.#failing = false;
   }
 
+  /**
+   * The next call finds the data lost, as the Redis store's first call after a reset does: the subscribers hear the
+   * reset, then the call fails with ERR_STORE_RESET (the rooms underneath are kept; the broker is what is tested).
+   */
+  resetOnNextCall(): void {
+    this.#resetting = true;
+  }
+
   /** Tells the subscribers, as the store would. */
   emit(event: RoomStoreEvent): void {
     for (const listener of this.#listeners) listener(event);
@@ -63,6 +73,12 @@ export class HeldStore implements RoomStore {
     this.calls.push(call);
     return new Promise<T>((resolve, reject) => {
       const settle = (): void => {
+        if (this.#resetting) {
+          this.#resetting = false;
+          this.emit({ type: "reset", epoch: "e2", rooms: [] });
+          reject(new StoreResetError(this.description, "e1", "e2"));
+          return;
+        }
         if (this.#failing) {
           reject(new StoreUnavailableError(this.description, call.split(" ")[0] ?? call, 2000, "held store failing"));
           return;

@@ -83,15 +83,20 @@ describe("a store that answers later", () => {
   });
 });
 
+/** A broker on a held store, with a version-2 peer (planner) and a version-1 peer (critic), both members of "r". */
+async function currentAndOld(): Promise<{ store: HeldStore; current: RawPeer; old: RawPeer }> {
+  const store = new HeldStore();
+  const broker = await startTestBroker({ store });
+  const current = await RawPeer.hello(broker.socketPath, "planner");
+  const old = new RawPeer(broker.socketPath);
+  expect(await old.request(hello(1, "critic", 1))).toMatchObject({ ok: true });
+  for (const peer of [current, old]) await peer.request({ id: 2, op: "join", room: "r" });
+  return { store, current, old };
+}
+
 describe("store failures on the wire", () => {
   test("an unavailable store is ERR_STORE_UNAVAILABLE, or ERR_INTERNAL for a client older than the code", async () => {
-    const store = new HeldStore();
-    const broker = await startTestBroker({ store });
-    const current = await RawPeer.hello(broker.socketPath, "planner");
-    const old = new RawPeer(broker.socketPath);
-    expect(await old.request(hello(1, "critic", 1))).toMatchObject({ ok: true });
-    await current.request({ id: 2, op: "join", room: "r" });
-    await old.request({ id: 2, op: "join", room: "r" });
+    const { store, current, old } = await currentAndOld();
     store.fail();
     const message =
       'Room store held://test unavailable during post (timeout 2000 ms): "held store failing"; the post may or may ' +
@@ -133,6 +138,58 @@ describe("store failures on the wire", () => {
     expect(await old.request({ id: 2, op: "status" })).toMatchObject({ ok: true });
     expect(old.events()).toEqual([]);
     expect(logger.lines).toContain("error the room store lost its data: every membership and read position is gone");
+  });
+
+  test("after a reset, a connection's next request naming a room is refused with it, nothing done; status and rooms are not", async () => {
+    const { store, current: idle, old } = await currentAndOld();
+    store.emit({ type: "reset", epoch: "e2", rooms: [{ room: "r", continuesAfter: 7 }] });
+    const calls = store.calls.length;
+    const message =
+      "Room store held://test lost its data; rooms continue past their last sequence numbers, but their history, " +
+      "members and read positions are gone. Nothing was done: join the room again, then repeat the request";
+    // status and rooms name no room: served as usual, and the notice is still owed.
+    for (const peer of [idle, old]) {
+      expect(await peer.request({ id: 3, op: "status" })).toMatchObject({ ok: true });
+      expect(await peer.request({ id: 4, op: "rooms" })).toMatchObject({ ok: true });
+    }
+    // A version-2 connection that never read the event learns it from its next room request.
+    expect(await idle.request({ id: 5, op: "post", room: "r", body: "lost?" })).toEqual({
+      id: 5,
+      ok: false,
+      op: "post",
+      error: { code: "ERR_STORE_RESET", message, details: { store: "held://test" } },
+    });
+    // A version-1 connection cannot parse that code: it gets the one that makes it join again, with the same words.
+    expect(await old.request({ id: 5, op: "fetch", room: "r" })).toEqual({
+      id: 5,
+      ok: false,
+      op: "fetch",
+      error: { code: "ERR_NOT_MEMBER", message, details: { room: "r" } },
+    });
+    expect(store.calls.slice(calls)).toEqual(["list planner", "list critic"]);
+    // Told once: each joins again and is served.
+    for (const peer of [idle, old]) {
+      expect(await peer.request({ id: 6, op: "join", room: "r" })).toMatchObject({ ok: true });
+      expect(await peer.request({ id: 7, op: "post", room: "r", body: "after" })).toMatchObject({ ok: true });
+    }
+  });
+
+  test("a connection whose own request met the reset has been told; the others still owe the notice", async () => {
+    const store = new HeldStore();
+    const broker = await startTestBroker({ store });
+    const met = await RawPeer.hello(broker.socketPath, "planner");
+    const other = await RawPeer.hello(broker.socketPath, "critic");
+    for (const peer of [met, other]) await peer.request({ id: 2, op: "join", room: "r" });
+    store.resetOnNextCall();
+    expect(await met.request({ id: 3, op: "digest", room: "r" })).toMatchObject({
+      ok: false,
+      error: { code: "ERR_STORE_RESET", message: expect.stringContaining("join the room again") as unknown },
+    });
+    expect(await met.request({ id: 4, op: "post", room: "r", body: "x" })).toMatchObject({ ok: true });
+    expect(await other.request({ id: 3, op: "members", room: "r" })).toMatchObject({ ok: false, error: { code: "ERR_STORE_RESET" } });
+    expect(await other.request({ id: 4, op: "members", room: "r" })).toMatchObject({ ok: true });
+    await other.until(() => other.events().length >= 1);
+    expect(other.events()).toContainEqual({ event: "reset", seq: 0, store: "held://test" });
   });
 
   test("posts another broker announces in one turn merge into one posts event for a version-2 peer, not a version-1 one", async () => {

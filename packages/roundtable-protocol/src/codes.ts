@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { STORE_WIRE_VERSION } from "./constants.js";
+import type { WireError } from "./types.js";
 
 /**
  * Every error code a broker may put in a refusal, with when it is sent. Codes are stable across releases; a client
@@ -32,7 +33,9 @@ export const WIRE_ERROR_CODES = {
     "effect (retry a post with its idempotency key). The broker keeps trying and serves again once the store answers.",
   ERR_STORE_RESET:
     "The broker's room store lost its data (a Redis restarted without persistence); the request did not take effect. " +
-    "Every membership and read position is gone: join again. Rooms continue past their last seq, never reusing one.",
+    "Sent to the request that met the loss, and to the next request naming a room of every connection that said " +
+    "hello before it, whether or not it read the reset event. Every membership and read position is gone: join " +
+    "again, then repeat the request. Rooms the running brokers knew continue past their last seq, never reusing one.",
   ERR_INTERNAL: "The broker failed while handling the request; the connection stays open.",
 } as const;
 
@@ -52,6 +55,21 @@ const CODE_SINCE: Partial<Record<WireErrorCode, number>> = {
 export function wireCodeForPeer(code: WireErrorCode, peerVersion: number): WireErrorCode {
   const since = CODE_SINCE[code];
   return since === undefined || peerVersion >= since ? code : "ERR_INTERNAL";
+}
+
+/**
+ * The refusal to send a client of `peerVersion` whose request named `room` (if it named one): `error` itself, or
+ * what stands for it in the client's older catalogue. ERR_STORE_RESET becomes ERR_NOT_MEMBER (the same message,
+ * details `{ room }`) for a request that names a room, since that code is what tells such a client to join again;
+ * any other code the client does not know becomes ERR_INTERNAL (see {@link wireCodeForPeer}), message kept.
+ */
+export function wireErrorForPeer(error: WireError, peerVersion: number, room?: string): WireError {
+  const code = wireCodeForPeer(error.code, peerVersion);
+  if (code === error.code) return error;
+  if (error.code === "ERR_STORE_RESET" && room !== undefined) {
+    return { code: "ERR_NOT_MEMBER", message: error.message, details: { room } };
+  }
+  return { ...error, code };
 }
 
 /** The wire error codes as a schema; a code outside the catalogue is refused. */

@@ -205,7 +205,8 @@ export function renderProtocolDoc(): string {
       "`store`): brokers of several hosts on one store serve one set of rooms, and rooms and seqs outlive every " +
       "broker. A role is a member while any broker holds a connection of it. While the store does not answer, " +
       "requests fail with `ERR_STORE_UNAVAILABLE` within its timeout and the broker serves again once it answers; " +
-      "if the store loses its data, every connection gets a `reset` event and memberships must be joined again.",
+      "if the store loses its data, every connection gets a `reset` event, its next request naming a room is " +
+      "refused with `ERR_STORE_RESET`, and memberships must be joined again.",
     "",
     ...MEMBERSHIP_SECTION,
     "",
@@ -255,8 +256,10 @@ export function renderProtocolDoc(): string {
     "- Version 2 also carries the room store: the `reset` event, the codes `ERR_STORE_UNAVAILABLE` and " +
       "`ERR_STORE_RESET`, and `store` in the hello and status results (`storeAvailable` in status). A version-1 " +
       "client closes its connection on an event or a code it cannot parse, so a broker sends clients older than " +
-      `version ${STORE_WIRE_VERSION} no reset event (they learn of a reset from \`ERR_NOT_MEMBER\` on their next ` +
-      "request) and `ERR_INTERNAL`, with the same message, in place of the two store codes.",
+      `version ${STORE_WIRE_VERSION} no reset event and \`ERR_INTERNAL\`, with the same message, in place of the two ` +
+      "store codes, except that a reset refusal of a request naming a room goes to them as `ERR_NOT_MEMBER` (the " +
+      "same message, details `{ room }`): that is the code that makes a version-1 client join again. So a " +
+      "version-1 client learns of a reset on its next request naming a room, as a version-2 client does.",
     "",
     "## Error codes",
     "",

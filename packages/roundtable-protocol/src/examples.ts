@@ -217,6 +217,19 @@ export const PROTOCOL_EXAMPLES: readonly ProtocolExample[] = [
       details: { store: "redis://orphus:***@redis.internal:6379/0", timeoutMs: 2000 },
     },
   }),
+  refusal("refusal: the room store lost its data", {
+    id: 14,
+    ok: false,
+    op: "post",
+    error: {
+      code: "ERR_STORE_RESET",
+      message:
+        "Room store redis://orphus:***@redis.internal:6379/0 lost its data; rooms continue past their last sequence " +
+        "numbers, but their history, members and read positions are gone. Nothing was done: join the room again, " +
+        "then repeat the request",
+      details: { store: "redis://orphus:***@redis.internal:6379/0" },
+    },
+  }),
   refusal("refusal: protocol mismatch", {
     id: 1,
     ok: false,

@@ -43,6 +43,7 @@ export {
   protocolMismatchMessage,
   fetchCapTooLargeMessage,
   wireCodeForPeer,
+  wireErrorForPeer,
 } from "./codes.js";
 export {
   OPS,

@@ -613,9 +613,12 @@ export const resetEventSchema = z
     description:
       "A reset event tells every connection of a broker on a shared room store (Redis) that the store lost its " +
       "data (it was restarted without persistence): every role's memberships and read positions are gone, so " +
-      "join again. Rooms the brokers knew continue past their last seq, so a seq is never reused; the messages " +
-      "before it read as evicted. Sent to clients of version 2 and later; version-1 clients learn it from " +
-      "ERR_NOT_MEMBER on their next request.",
+      "join again. Rooms the running brokers knew continue past their last seq, so a seq is never reused; the " +
+      "messages before it read as evicted. The event is not the only word: the next request naming a room (join, " +
+      "leave, post, digest, fetch, members) of every connection that said hello before the loss is refused with " +
+      "ERR_STORE_RESET, nothing done, unless a request of that connection already met the loss; hello, status and " +
+      "rooms are served as usual. Sent to clients of version 2 and later; a version-1 client gets no event, and " +
+      "ERR_NOT_MEMBER with the same message in place of that refusal.",
   });
 
 /** Any event. */

@@ -86,6 +86,7 @@ test("the public export list", () => {
       "statusRequestSchema",
       "statusResultSchema",
       "wireCodeForPeer",
+      "wireErrorForPeer",
       "wireErrorCodeSchema",
       "wireErrorSchema",
     ].sort()
@@ -154,6 +155,21 @@ test("the store's codes reach only clients that know them; older ones get ERR_IN
   for (const code of protocol.wireErrorCodeSchema.options) {
     expect(version1).toContain(protocol.wireCodeForPeer(code, 1));
   }
+});
+
+test("a reset refusal tells an older client to join again when its request named a room", () => {
+  const reset = { code: "ERR_STORE_RESET", message: "lost its data; join the room again", details: { store: "s" } } as const;
+  expect(protocol.wireErrorForPeer(reset, 2, "r")).toEqual(reset);
+  expect(protocol.wireErrorForPeer(reset, 1, "r")).toEqual({
+    code: "ERR_NOT_MEMBER",
+    message: "lost its data; join the room again",
+    details: { room: "r" },
+  });
+  expect(protocol.wireErrorForPeer(reset, 1)).toEqual({ ...reset, code: "ERR_INTERNAL" });
+  const unavailable = { code: "ERR_STORE_UNAVAILABLE", message: "away" } as const;
+  expect(protocol.wireErrorForPeer(unavailable, 1, "r")).toEqual({ code: "ERR_INTERNAL", message: "away" });
+  const notMember = { code: "ERR_NOT_MEMBER", message: "m", details: { room: "r" } } as const;
+  expect(protocol.wireErrorForPeer(notMember, 1, "r")).toBe(notMember);
 });
 
 test("the exact refusal texts", () => {

@@ -43,4 +43,6 @@ test("brokers with other limits cannot open the same store", async () => {
 test("options are checked before anything connects", async () => {
   expect(await codeOf(() => openStore(server.url, { timeoutMs: 0 }, opened))).toBe("ERR_ROOMS_INVALID_OPTION");
   expect(await codeOf(() => openStore(server.url, { maxPostKeys: -1 }, opened))).toBe("ERR_ROOMS_INVALID_OPTION");
+  expect(await codeOf(() => openStore(server.url, { recoveryWindowMs: 0 }, opened))).toBe("ERR_ROOMS_INVALID_OPTION");
+  expect(await codeOf(() => openStore(server.url, { recoveryWindowMs: 1.5 }, opened))).toBe("ERR_ROOMS_INVALID_OPTION");
 });

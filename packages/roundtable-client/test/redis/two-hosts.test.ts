@@ -5,7 +5,7 @@
 // and told to every member, and seqs continue past the last one.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { WireRefusalError, announcedPosts, type RoundtableEvent } from "@orphus/roundtable-protocol";
-import { createRoundtableClient, type RoundtableClient } from "@orphus/roundtable-client";
+import { createRoundtableClient, runRoundtableTool, type RoundtableClient } from "@orphus/roundtable-client";
 import { startRedisServer, type RedisServer } from "../../../../test-support/redis-server.js";
 import { alive, gone } from "../support/brokers.js";
 import { shortTempDir, until } from "../support/tmp.js";
@@ -162,7 +162,16 @@ describe("two hosts on one Redis", () => {
     await until(() => [planner, critic].every(({ events }) => events.some((e) => e.event === "reset")), 50);
     const reset = critic.events.find((e) => e.event === "reset");
     expect(reset).toEqual({ event: "reset", seq: 0, store: redis.url.replace(/:[^:@/]+@/, ":***@") });
-    // Memberships are gone: a post is refused until the role joins again, and then it continues past the old seq.
+    // The critic sent nothing since: its next request naming a room is refused with the reset, nothing done, and the
+    // tool's text says plainly what happened and what to do.
+    expect(await runRoundtableTool(critic.client, { action: "post", room: "reset", body: "as if nothing happened" })).toEqual({
+      isError: true,
+      text: expect.stringMatching(/^roundtable post: Room store \S+ lost its data; .* Nothing was done: join the room again, then repeat the request$/),
+    });
+    // Memberships are gone: told once (by the refusal above or by one its own request met), a post is refused until
+    // the role joins again, and then it continues past the old seq.
+    const first = (await planner.client.post("reset", "lost membership").catch((error: unknown) => error)) as WireRefusalError;
+    expect(["ERR_STORE_RESET", "ERR_NOT_MEMBER"]).toContain(first.wireCode);
     await expect(planner.client.post("reset", "lost membership")).rejects.toMatchObject({ wireCode: "ERR_NOT_MEMBER" });
     await planner.client.join("reset");
     await critic.client.join("reset");
