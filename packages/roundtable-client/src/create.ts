@@ -1,6 +1,6 @@
 import { parse } from "node:path";
+import { AGENT_DIR_ENV, resolveAgentDir } from "@orphus/agent-env";
 import {
-  AGENT_DIR_ENV,
   STORE_ENV,
   brokerCommand,
   describeStoreSetting,
@@ -8,8 +8,8 @@ import {
   brokerSocketPath,
   checkSocketPath,
   ensureBrokerDir,
-  resolveAgentDir,
-} from "@orphus/roundtable-broker";
+} from "@orphus/roundtable-locator";
+import { brokerPackageRoot } from "./broker-package.js";
 import { RoundtableClient, type Connector, type RoundtableClientOptions } from "./client.js";
 import { ClientOptionError } from "./errors.js";
 import { roleFromEnv } from "./role.js";
@@ -94,7 +94,11 @@ export function locateBroker(options: CreateRoundtableClientOptions = {}): Broke
   checkSocketPath(socketPath, process.platform, agentDirSetting(options, env));
   if (options.spawnBroker === false) return { agentDir, socketPath, spawn: undefined };
   const command: BrokerCommand = options.brokerCommand ?? {
-    ...brokerCommand({ agentDir, ...(options.brokerIdleMs === undefined ? {} : { idleMs: options.brokerIdleMs }) }),
+    ...brokerCommand({
+      brokerRoot: brokerPackageRoot(),
+      agentDir,
+      ...(options.brokerIdleMs === undefined ? {} : { idleMs: options.brokerIdleMs }),
+    }),
     env: options.store === undefined ? env : { ...env, [STORE_ENV]: options.store },
     // A daemon should not pin the directory it happened to be started from.
     cwd: parse(process.cwd()).root,
