@@ -53,7 +53,10 @@ export interface CreateRoundtableClientOptions extends Omit<RoundtableClientOpti
   readonly spawnBroker?: boolean;
   /** Idle time of a broker this client spawns (`--idle-ms`); default the broker's own (5 s). */
   readonly brokerIdleMs?: number;
-  /** The program that runs a broker; default the `orphus-roundtable-broker` bin, built or (in the workspace) source. */
+  /**
+   * The program that runs a broker; default the `orphus-roundtable-broker` bin, built or (in the workspace) source, of
+   * the `@orphus/roundtable-broker` found from this package (a client bundled where none can be found needs it).
+   */
   readonly brokerCommand?: BrokerCommand;
   /** Where a spawned broker's output goes; default `<agentDir>/roundtable/broker.log`; false discards it. */
   readonly brokerLogPath?: string | false;
