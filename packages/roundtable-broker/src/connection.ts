@@ -11,6 +11,13 @@ import { PostRun, RUN_FULL } from "./post-run.js";
  */
 const JOIN_FRAMES_UP_TO_BYTES = 64 * 1024;
 
+/**
+ * Written behind a connection's untaken bytes to learn when the kernel has taken them: a stream completes its writes
+ * in order, so this one's callback runs once every earlier byte is taken. Only a connection that holds events pays
+ * for it; a write with a callback costs the stream a callback record and a tick that one without it does not.
+ */
+const WRITE_MARK = Buffer.alloc(0);
+
 /** Why a connection ended, as the log says it. */
 export type CloseReason = "peer" | "framing" | "backpressure" | "refused" | "shutdown" | "hello-timeout";
 
@@ -79,10 +86,10 @@ export class BrokerConnection {
   #replyQueued = false;
   /** The outbox flushes this connection at the end of this turn. */
   #scheduled = false;
-  /** #pending waits for the writes in flight to complete (see flush). */
+  /** #pending waits for the socket's earlier writes to be taken (see flush). */
   #holding = false;
-  /** Writes handed to the socket whose completion (#written) has not run yet. */
-  #writesInFlight = 0;
+  /** A WRITE_MARK is on its way through the socket, to call #taken. */
+  #marked = false;
   /** The socket's own write backlog when this turn's first frame was queued (see #writable). */
   #socketBacklog = 0;
   /** Frames that arrived while a request of this connection was waiting for the store, oldest first. */
@@ -228,8 +235,9 @@ export class BrokerConnection {
    * Writes everything queued in one write (the outbox calls it once the turn's work is done): small frames are
    * joined into one buffer, replies written straight into it from their text, since a copy of a few kilobytes costs
    * less than a `writev` of many pieces; large ones leave corked, as one `writev`, so a big fetch page is not copied
-   * twice. While an earlier write is still in flight and nothing queued is a reply, the queue is held instead, to be
-   * written when that write completes (#written), with whatever joins it meanwhile.
+   * twice. While the kernel has not taken an earlier write (the socket still holds bytes) and nothing queued is a
+   * reply, the queue is held instead, to be written once those bytes are taken (#taken), with whatever joins it
+   * meanwhile. A reader that keeps up has every write taken at once, within the write call: nothing of it is held.
    */
   flush(outbox: Outbox): void {
     this.#scheduled = false;
@@ -238,42 +246,37 @@ export class BrokerConnection {
       return;
     }
     if (this.#pending.length === 0) return;
-    if (this.#writesInFlight > 0 && !this.#replyQueued) {
+    if (!this.#replyQueued && this.socket.writableLength > 0) {
       this.#holding = true;
+      if (!this.#marked) {
+        this.#marked = true;
+        this.socket.write(WRITE_MARK, this.#taken);
+      }
       return;
     }
     const bytes = this.#queuedBytes;
     const frames = this.#take(outbox);
     const only = frames.length === 1 ? frames[0] : undefined;
-    this.#writesInFlight++;
     if (only instanceof Buffer) {
       // One frame already encoded (a fan-out's post event, shared between peers): written as it is.
-      this.socket.write(only, this.#written);
+      this.socket.write(only);
     } else if (bytes <= JOIN_FRAMES_UP_TO_BYTES) {
-      this.socket.write(joinFrames(frames), this.#written);
+      this.socket.write(joinFrames(frames));
     } else {
-      // Completions come in order: the last frame's says the whole write was taken.
-      const last = frames.length - 1;
       this.socket.cork();
-      for (let i = 0; i <= last; i++) {
-        const frame = frames[i] as Buffer | FrameText;
-        const buffer = frame instanceof Buffer ? frame : joinFrames([frame]);
-        if (i === last) this.socket.write(buffer, this.#written);
-        else this.socket.write(buffer);
-      }
+      for (const frame of frames) this.socket.write(frame instanceof Buffer ? frame : joinFrames([frame]));
       this.socket.uncork();
     }
   }
 
   /**
-   * A write was taken by the kernel (or failed). One function per connection, so the stream counts a run of
-   * completions in one callback record instead of one per write. A reader that keeps up has its writes taken at
-   * once, and this runs before the next I/O turn: nothing of it was held. Once the last write in flight is done,
-   * what was held is flushed at the end of this turn, joined by anything queued in it.
+   * The kernel took every byte written before the WRITE_MARK (or the socket failed). What is held is flushed at the
+   * end of this turn, joined by anything queued in it; should the socket hold newer bytes by then (a reply wrote the
+   * queue after the mark), that flush holds again behind them.
    */
-  readonly #written = (): void => {
-    this.#writesInFlight--;
-    if (this.#writesInFlight > 0 || !this.#holding) return;
+  readonly #taken = (): void => {
+    this.#marked = false;
+    if (!this.#holding) return;
     if (!this.#socketWritable()) {
       this.#drop();
       return;
