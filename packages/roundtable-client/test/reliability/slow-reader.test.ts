@@ -8,9 +8,9 @@ import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { FrameDecoder, encodeFrame } from "@orphus/framing";
-import { announcedPosts, parseServerFrame, type RoundtableEvent } from "@orphus/roundtable-protocol";
 import { createRoundtableClient } from "../../src/index.js";
 import { fixed, onCleanup, report, sampleRss, spawnBroker, startDriver, tempDir, useHarness, within } from "./support/harness.js";
+import { announcedPosts, parseServerFrame, type RoundtableEvent } from "@orphus/roundtable-protocol";
 
 const harness = useHarness();
 
