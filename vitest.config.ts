@@ -8,13 +8,24 @@ import { installedExclusions, packageDirs, targetResolve, testFilesOf } from "./
 // `pnpm test` needs nothing but Node: tests that need a redis-server live in test/redis/ and run under
 // `pnpm test:redis` (vitest.redis.config.ts); scenarios that run for seconds live in test/reliability/.
 // With ORPHUS_TEST_INSTALLED set (`pnpm test:installed`), the integration tests of the packages users run as
-// programs (broker, client, CLI, MCP server, pi extension) run against the packages installed from their tarballs
-// instead, every file but those that test internals (test-support/vitest-target.ts).
+// programs (broker, client, CLI, MCP server, pi extension, and the locator they find the broker with) run against the
+// packages installed from their tarballs instead, every file but those that test internals
+// (test-support/vitest-target.ts).
 const packageNames = packageDirs(import.meta.dirname).map((dir) => basename(dir));
 const packagesDir = join(import.meta.dirname, "packages");
 
-/** The packages whose tests an installed run repeats: the ones that ship programs and the client they share. */
-const INSTALLED_PACKAGES = ["roundtable-broker", "roundtable-client", "roundtable-cli", "roundtable-mcp", "pi-roundtable"];
+/**
+ * The packages whose tests an installed run repeats: the ones that ship programs, the client they share, and the
+ * locator the client finds and starts the broker's bin with.
+ */
+const INSTALLED_PACKAGES = [
+  "roundtable-locator",
+  "roundtable-broker",
+  "roundtable-client",
+  "roundtable-cli",
+  "roundtable-mcp",
+  "pi-roundtable",
+];
 const installed = installedProject() !== undefined;
 
 export default defineConfig({

@@ -2,7 +2,7 @@
 // against the sources. Every publishable package is packed and installed by npm into one project (scripts/lib/pack.ts:
 // internal dependencies from their tarballs, the rest from the registry, native addons given the workspace's own
 // build), and the chosen suites run with ORPHUS_TEST_INSTALLED naming that project: the integration tests of the
-// broker, client, CLI, MCP server and pi extension (unit), the Redis suite (redis) and the reliability suite
+// locator, broker, client, CLI, MCP server and pi extension (unit), the Redis suite (redis) and the reliability suite
 // (reliability), every bin they start the installed one. No suite named runs all three. Packages must be built
 // first (`pnpm build`). With --project DIR, an install already there (left by `pnpm pack:check --project DIR`, as CI
 // does, so it packs and installs once) is used as it is; otherwise one is made there, or in a temporary folder that

@@ -24,11 +24,30 @@ export function installedAliases(project: string): { find: RegExp; replacement: 
   return Object.entries(installedEntries(project)).map(([name, entry]) => ({ find: new RegExp(`^${name}$`), replacement: entry }));
 }
 
-/** Relative import specifiers of a TypeScript file (static imports and re-exports, and dynamic imports of literals). */
+/**
+ * Relative import specifiers of a TypeScript file that load code: static imports and re-exports (not `import type`
+ * or `export type`, which the compiler erases), side-effect imports, and dynamic imports of literals.
+ */
 function relativeImports(text: string): string[] {
   const found: string[] = [];
-  for (const match of text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)"(\.{1,2}\/[^"]+)"/g)) found.push(match[1] as string);
+  for (const match of text.matchAll(/(?:^|\n)\s*(?:import|export)\s+(type\s+)?[^;"]*?\bfrom\s+"(\.{1,2}\/[^"]+)"/g)) {
+    if (match[1] === undefined) found.push(match[2] as string);
+  }
+  for (const match of text.matchAll(/(?:^|\n)\s*import\s+"(\.{1,2}\/[^"]+)"|\bimport\s*\(\s*"(\.{1,2}\/[^"]+)"\s*\)/g)) {
+    found.push((match[1] ?? match[2]) as string);
+  }
   return found;
+}
+
+/**
+ * True when `file` lies in a private workspace package (packages/internal): never installed, its source bundled into
+ * the packages that use it, so every run, installed or not, uses that source.
+ */
+function inPrivatePackage(file: string): boolean {
+  const match = /^(.*[\\/]packages[\\/][^\\/]+)[\\/]/.exec(file);
+  if (match === null) return false;
+  const manifest = join(match[1] as string, "package.json");
+  return existsSync(manifest) && (JSON.parse(readFileSync(manifest, "utf8")) as { private?: boolean }).private === true;
 }
 
 /** The marker a test file carries, as a line of its own with the reason after it, when it tests nothing installed. */
@@ -50,7 +69,7 @@ export function sourceOnlyFiles(files: readonly string[]): Set<string> {
     let verdict = text.split("\n").some((line) => line.startsWith(SOURCE_ONLY_MARKER));
     for (const specifier of verdict ? [] : relativeImports(text)) {
       const target = resolve(dirname(file), specifier.replace(/\.js$/, ".ts"));
-      if (/[\\/]src[\\/]/.test(target)) {
+      if (/[\\/]src[\\/]/.test(target) && !inPrivatePackage(target)) {
         verdict = true;
         break;
       }

@@ -18,12 +18,20 @@ describe("resolveAgentDir", () => {
     expect(resolveAgentDir({ ORPHUS_CODING_AGENT_DIR: "/srv/agents" }, "/home/me", "linux")).toBe("/srv/agents");
     expect(resolveAgentDir({}, "/home/me", "linux")).toBe("/home/me/.orphus/agent");
     expect(resolveAgentDir({ ORPHUS_CODING_AGENT_DIR: "  " }, "/home/me", "linux")).toBe("/home/me/.orphus/agent");
+    expect(resolveAgentDir({}, "/Users/me", "darwin")).toBe("/Users/me/.orphus/agent");
     expect(resolveAgentDir({}, "C:\\Users\\me", "win32")).toBe("C:\\Users\\me\\.orphus\\agent");
   });
 
   it("expands ~ and resolves relative paths from the working directory", () => {
     expect(resolveAgentDir({ ORPHUS_CODING_AGENT_DIR: "~/agents" }, "/home/me", "linux")).toBe("/home/me/agents");
+    expect(resolveAgentDir({ ORPHUS_CODING_AGENT_DIR: "~" }, "/home/me", "linux")).toBe("/home/me");
     expect(resolveAgentDir({ ORPHUS_CODING_AGENT_DIR: "rel/a" }, "/home/me", "linux", "/work")).toBe("/work/rel/a");
+    expect(resolveAgentDir({ ORPHUS_CODING_AGENT_DIR: "~\\agents" }, "C:\\Users\\me", "win32")).toBe(
+      "C:\\Users\\me\\agents"
+    );
+    expect(resolveAgentDir({ ORPHUS_CODING_AGENT_DIR: "rel\\a" }, "C:\\Users\\me", "win32", "D:\\work")).toBe(
+      "D:\\work\\rel\\a"
+    );
   });
 });
 

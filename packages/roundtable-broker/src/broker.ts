@@ -4,6 +4,15 @@ import { encodeFrame, frameText, frameTextOfJson, type FrameText, type FrameTooL
 import { hasErrorCode } from "@orphus/internal";
 import { isPromiseLike, type Awaitable, type RoomStore } from "@orphus/rooms";
 import {
+  brokerPidPath,
+  brokerSocketPath,
+  checkSocketPath,
+  ensureBrokerDir,
+  registerBroker,
+  removeRegistryEntry,
+  type ProbeAnswer,
+} from "@orphus/roundtable-locator";
+import {
   PROTOCOL_NAME,
   PROTOCOL_VERSION,
   clipMessage,
@@ -26,12 +35,8 @@ import { idOf, isRecord } from "./frame-fields.js";
 import { FullRefusals } from "./full-refusal.js";
 import { Outbox } from "./outbox.js";
 import { resolveBrokerOptions, type BrokerOptions, type ResolvedBrokerOptions, type TimerHandle } from "./options.js";
-import { brokerPidPath, brokerSocketPath, checkSocketPath } from "./paths.js";
 import { watchSocketPath } from "./path-watch.js";
 import { removePidFile, writePidFile } from "./pidfile.js";
-import { ensureBrokerDir } from "./private-dir.js";
-import type { ProbeAnswer } from "./probe.js";
-import { registerBroker, removeRegistryEntry } from "./registry.js";
 import { postReplyJson } from "./post-reply.js";
 import { RoomService } from "./service.js";
 import { releaseSocket, type SocketIdentity } from "./socket-file.js";

@@ -2,12 +2,10 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, linkSync, lstatSync, unlinkSync } from "node:fs";
 import type { Server } from "node:net";
 import * as path from "node:path";
-import { agentDirError } from "./agent-dir.js";
+import { agentDirError, probeBroker, readPidFilePid, type ProbeAnswer } from "@orphus/roundtable-locator";
 import { BrokerListenError, SocketPathOccupiedError, SocketPathUnresponsiveError } from "./errors.js";
 import { MAX_CLAIM_ATTEMPTS } from "./limits.js";
 import type { BrokerLogger } from "./log.js";
-import { readPidFilePid } from "./pidfile.js";
-import { probeBroker, type ProbeAnswer } from "./probe.js";
 import { reclaimStaleSocket, type ClaimHooks } from "./reclaim.js";
 import { describeEntry, identityOf, isSameSocket, lstatOrUndefined, type SocketIdentity } from "./socket-file.js";
 

@@ -11,6 +11,13 @@ import { PostRun, RUN_FULL } from "./post-run.js";
  */
 const JOIN_FRAMES_UP_TO_BYTES = 64 * 1024;
 
+/**
+ * Written behind a connection's untaken bytes to learn when the kernel has taken them: a stream completes its writes
+ * in order, so this one's callback runs once every earlier byte is taken. Only a connection that holds events pays
+ * for it; a write with a callback costs the stream a callback record and a tick that one without it does not.
+ */
+const WRITE_MARK = Buffer.alloc(0);
+
 /** Why a connection ended, as the log says it. */
 export type CloseReason = "peer" | "framing" | "backpressure" | "refused" | "shutdown" | "hello-timeout";
 
@@ -45,10 +52,18 @@ export interface ConnectionHost {
  * are dropped unserved: nobody is left to hear their replies.
  *
  * Frames sent to a connection in one turn of the event loop are queued and leave in one write when the turn ends
- * (see Outbox), post events of one room merged for a version-2 peer. The outbound queue is that turn's queue plus
- * the socket's own write buffer, bounded here: a ping is dropped (and counted) while the backlog is at or above
- * `pingDropBytes`; a reply is never dropped, but a reply that would take the backlog past `maxOutboundBytes` closes
- * the connection instead, so a stalled reader cannot make the broker buffer without bound.
+ * (see Outbox), post events of one room merged for a version-2 peer. While an earlier write of the connection has
+ * not been taken by the kernel (its peer reads slowly, or not at all), a turn's events are held instead of written:
+ * later post events of a room merge into the held run as they do within a turn, and everything held leaves in one
+ * write once the earlier write completes. A reply is never held: queuing one writes the whole queue at the end of
+ * the turn, in order. So on every store (the memory store serves a pipelined batch in one turn, Redis answers each
+ * post in a turn of its own) a slow reader hears a burst as a few posts events, not one frame per post; a reader
+ * that keeps up has its writes taken at once, so nothing waits for it.
+ *
+ * The outbound queue is the held and queued frames plus the socket's own write buffer, bounded here: a ping is
+ * dropped (and counted) while that backlog is at or above `pingDropBytes`; a reply is never dropped, but a reply that
+ * would take the backlog past `maxOutboundBytes` closes the connection instead, so a stalled reader cannot make the
+ * broker buffer without bound.
  */
 export class BrokerConnection {
   /** Role named by hello; undefined until then. */
@@ -63,10 +78,18 @@ export class BrokerConnection {
    */
   peerVersion = OLDEST_PEER_VERSION;
   #closeReason: CloseReason | undefined;
-  /** Frames (encoded, or replies as text not yet written) and runs of posts queued this turn, in order. */
+  /** Frames (encoded, or replies as text not yet written) and runs of posts queued or held, in order. */
   #pending: (Buffer | FrameText | PostRun)[] = [];
   /** Bytes of #pending once encoded. */
   #queuedBytes = 0;
+  /** A reply is among #pending: the queue is written at the end of the turn, never held. */
+  #replyQueued = false;
+  /** The outbox flushes this connection at the end of this turn. */
+  #scheduled = false;
+  /** #pending waits for the socket's earlier writes to be taken (see flush). */
+  #holding = false;
+  /** A WRITE_MARK is on its way through the socket, to call #taken. */
+  #marked = false;
   /** The socket's own write backlog when this turn's first frame was queued (see #writable). */
   #socketBacklog = 0;
   /** Frames that arrived while a request of this connection was waiting for the store, oldest first. */
@@ -105,6 +128,8 @@ export class BrokerConnection {
     socket.on("close", () => {
       this.#closeReason ??= "peer";
       this.#waiting.length = 0;
+      // Nobody is left to hear what was held.
+      this.#drop();
       host.onClose(this);
     });
   }
@@ -138,9 +163,9 @@ export class BrokerConnection {
     return this.#closeReason;
   }
 
-  /** Bytes queued this turn or written but not yet taken by the peer. */
+  /** Bytes queued or held, or written but not yet taken by the peer. */
   get queuedBytes(): number {
-    return (this.#pending.length > 0 ? this.#socketBacklog : this.socket.writableLength) + this.#queuedBytes;
+    return (this.#scheduled ? this.#socketBacklog : this.socket.writableLength) + this.#queuedBytes;
   }
 
   /** Queues a reply. Never dropped: when it would pass the high-water mark the connection is closed instead. */
@@ -155,6 +180,7 @@ export class BrokerConnection {
       this.socket.destroy();
       return;
     }
+    this.#replyQueued = true;
     this.#queue(frame, bytes);
   }
 
@@ -206,17 +232,28 @@ export class BrokerConnection {
   }
 
   /**
-   * Writes everything queued this turn in one write (the outbox calls it once the turn's work is done): small
-   * frames are joined into one buffer, replies written straight into it from their text, since a copy of a few
-   * kilobytes costs less than a `writev` of many pieces; large ones leave corked, as one `writev`, so a big fetch
-   * page is not copied twice.
+   * Writes everything queued in one write (the outbox calls it once the turn's work is done): small frames are
+   * joined into one buffer, replies written straight into it from their text, since a copy of a few kilobytes costs
+   * less than a `writev` of many pieces; large ones leave corked, as one `writev`, so a big fetch page is not copied
+   * twice. While the kernel has not taken an earlier write (the socket still holds bytes) and nothing queued is a
+   * reply, the queue is held instead, to be written once those bytes are taken (#taken), with whatever joins it
+   * meanwhile. A reader that keeps up has every write taken at once, within the write call: nothing of it is held.
    */
   flush(outbox: Outbox): void {
+    this.#scheduled = false;
     if (!this.#socketWritable()) {
       this.#drop();
       return;
     }
     if (this.#pending.length === 0) return;
+    if (!this.#replyQueued && this.socket.writableLength > 0) {
+      this.#holding = true;
+      if (!this.#marked) {
+        this.#marked = true;
+        this.socket.write(WRITE_MARK, this.#taken);
+      }
+      return;
+    }
     const bytes = this.#queuedBytes;
     const frames = this.#take(outbox);
     const only = frames.length === 1 ? frames[0] : undefined;
@@ -233,6 +270,21 @@ export class BrokerConnection {
   }
 
   /**
+   * The kernel took every byte written before the WRITE_MARK (or the socket failed). What is held is flushed at the
+   * end of this turn, joined by anything queued in it; should the socket hold newer bytes by then (a reply wrote the
+   * queue after the mark), that flush holds again behind them.
+   */
+  readonly #taken = (): void => {
+    this.#marked = false;
+    if (!this.#holding) return;
+    if (!this.#socketWritable()) {
+      this.#drop();
+      return;
+    }
+    this.#schedule();
+  };
+
+  /**
    * The open run of `room`'s posts: the newest run of the room queued since the last other frame (a reply or a
    * membership event ends every run, so what follows it in the queue is exactly the open runs, one per room but for
    * full ones). Posts of one room in a row are the common case, found at the first step.
@@ -247,13 +299,18 @@ export class BrokerConnection {
     return undefined;
   }
 
+  /** Adds a frame to the queue, asking the outbox to flush it at the end of the turn unless it waits (a held event). */
   #queue(item: Buffer | FrameText | PostRun, bytes: number): void {
-    if (this.#pending.length === 0) {
-      this.#socketBacklog = this.socket.writableLength;
-      this.host.outbox.schedule(this);
-    }
+    if (!this.#scheduled && (!this.#holding || this.#replyQueued)) this.#schedule();
     this.#pending.push(item);
     this.#queuedBytes += bytes;
+  }
+
+  #schedule(): void {
+    this.#scheduled = true;
+    this.#holding = false;
+    this.#socketBacklog = this.socket.writableLength;
+    this.host.outbox.schedule(this);
   }
 
   /** Empties the queue into frames, encoding posts runs (through the outbox, which shares a frame between peers). */
@@ -268,16 +325,19 @@ export class BrokerConnection {
   #drop(): void {
     this.#pending.length = 0;
     this.#queuedBytes = 0;
+    this.#replyQueued = false;
+    this.#holding = false;
   }
 
   /**
    * Whether frames may still be queued. The socket is asked when a turn's first frame is queued; while that turn's
    * frames wait for the flush (at the end of the same callback, before any other socket event), only this broker
    * can end the connection, and every way it does sets the close reason: so a fan-out to many members reads the
-   * socket's state once per connection per turn, not once per event.
+   * socket's state once per connection per turn, not once per event. Frames held across turns do not count: the
+   * peer may have gone meanwhile, so the socket is asked.
    */
   #writable(): boolean {
-    return this.#pending.length > 0 ? this.#closeReason === undefined : this.#socketWritable();
+    return this.#scheduled ? this.#closeReason === undefined : this.#socketWritable();
   }
 
   /** Whether the connection is open and its socket takes writes, asked of the socket itself. */

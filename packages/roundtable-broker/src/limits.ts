@@ -34,26 +34,11 @@ export const DEFAULT_MAX_LOG_BYTES = 1024 * 1024;
 /** Attempts at claiming the socket path before standing down (each probes what holds it first). */
 export const MAX_CLAIM_ATTEMPTS = 4;
 
-/** Longest Unix socket path on Linux, in bytes, counting the terminating NUL of `sun_path`. */
-export const LINUX_SOCKET_PATH_LIMIT = 108;
-
-/** Longest Unix socket path on macOS and the BSDs, in bytes, counting the terminating NUL of `sun_path`. */
-export const BSD_SOCKET_PATH_LIMIT = 104;
-
-/** Entries the broker registry lists at most; further files in the registry directory are ignored. */
-export const MAX_REGISTRY_ENTRIES = 256;
-
-/** Largest registry entry file read, in bytes; a larger file is reported as invalid and not parsed. */
-export const MAX_REGISTRY_ENTRY_BYTES = 4096;
-
 /**
  * Default number of requests of one connection held while an earlier one waits for the store (a Redis round trip);
  * past it the broker stops reading that connection until they drain to half. The memory store never makes one wait.
  */
 export const DEFAULT_MAX_QUEUED_REQUESTS = 64;
-
-/** Largest file the bin reads a store password from, in bytes. */
-export const MAX_STORE_PASSWORD_FILE_BYTES = 4096;
 
 /** Default pause between a running broker's checks that its socket path still names its own socket. */
 export const DEFAULT_PATH_CHECK_MS = 1000;

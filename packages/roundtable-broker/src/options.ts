@@ -6,8 +6,14 @@ import {
   DEFAULT_RING_CAPACITY,
   type RoomStore,
 } from "@orphus/rooms";
+import {
+  BrokerOptionError,
+  MEMORY_STORE,
+  isRedisStoreUrl,
+  maskStoreSetting,
+  resolveRegistryDir,
+} from "@orphus/roundtable-locator";
 import { IDEMPOTENCY_KEY_WINDOW } from "@orphus/roundtable-protocol";
-import { BrokerOptionError } from "./errors.js";
 import {
   DEFAULT_HELLO_TIMEOUT_MS,
   DEFAULT_IDLE_MS,
@@ -22,8 +28,6 @@ import {
 } from "./limits.js";
 import { silentLogger, type BrokerLogger } from "./log.js";
 import type { ClaimHooks } from "./reclaim.js";
-import { resolveRegistryDir } from "./registry.js";
-import { checkStoreOption } from "./store-setting.js";
 
 /** A timer handle as the injected timers return it. */
 export type TimerHandle = unknown;
@@ -153,6 +157,29 @@ function integer(
     throw new BrokerOptionError(option, `an integer from ${min} to ${max}`, resolved);
   }
   return resolved;
+}
+
+const ROOM_LIMIT_OPTIONS = ["maxRooms", "maxMembers", "maxBodyBytes", "maxHeadlineBytes", "roomCapacity", "postKeyWindow"] as const;
+
+/** Checks `options.store` before any I/O; throws BrokerOptionError, quoting a URL masked. */
+function checkStoreOption(options: BrokerOptions): string | RoomStore {
+  const store = options.store ?? MEMORY_STORE;
+  if (typeof store === "string") {
+    if (store === MEMORY_STORE || isRedisStoreUrl(store)) return store;
+    throw new BrokerOptionError("store", '"memory", a redis:// or rediss:// URL with a host, or a RoomStore', maskStoreSetting(store));
+  }
+  if (typeof store !== "object" || store === null || typeof store.post !== "function") {
+    throw new BrokerOptionError("store", '"memory", a redis:// or rediss:// URL with a host, or a RoomStore', typeof store);
+  }
+  const given = ROOM_LIMIT_OPTIONS.filter((option) => options[option] !== undefined);
+  if (given.length > 0) {
+    throw new BrokerOptionError(
+      given.join(", "),
+      "to be left out when a RoomStore is given (the store's limits apply)",
+      "a value",
+    );
+  }
+  return store;
 }
 
 /** Applies defaults and checks every option, so a bad one fails before the broker touches the file system. */

@@ -8,7 +8,8 @@ export interface Flushable {
 /**
  * Writes what each connection was sent in one turn of the event loop as one write, when the turn's work is done:
  * connections queue their frames and ask to be flushed, and one `process.nextTick` flushes them all. A tick runs
- * before the event loop moves on, so a reply leaves within the turn that produced it, never a turn later.
+ * before the event loop moves on, so a reply leaves within the turn that produced it, never a turn later. (A
+ * connection whose earlier write is still in flight may hold its events instead, until that write completes.)
  *
  * It also encodes each merged posts event once per turn: a post fanned out to N members queues the same run of
  * posts on each of their connections, so the frame the first one encoded serves the next that lists the same posts.

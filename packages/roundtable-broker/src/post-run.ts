@@ -17,14 +17,21 @@ interface Entry {
 }
 
 /**
- * The post events of one room queued for one version-2 connection in one turn of the event loop, leaving as one
- * posts event (`{"event":"posts","room":...,"posts":[...]}`), or as the post event itself when it stays alone.
- * Posts in a row by one author share one entry with a count (`{"seq":N,"author":"...","count":K}`), so a burst
- * costs each listener a few bytes, not a few bytes a post. A run is full at MAX_POSTS_PER_EVENT posts or when one
- * more would take its frame past the frame limit; the next post of the room then opens another run.
+ * The post events of one room queued for one version-2 connection since its last other frame (in one turn of the
+ * event loop, or held while an earlier write is in flight), leaving as one posts event
+ * (`{"event":"posts","room":...,"posts":[...]}`), or as the post event itself when it stays alone. Posts in a row by
+ * one author share one entry with a count (`{"seq":N,"author":"...","count":K}`), so a burst costs each listener a
+ * few bytes, not a few bytes a post. A run is full at MAX_POSTS_PER_EVENT posts or when one more would take its
+ * frame past the frame limit; the next post of the room then opens another run.
+ *
+ * A run keeps its entries, not its posts: a post in a row adds no byte to the queue, so what a held run keeps must
+ * not grow with it either, and the queue's byte bound then bounds its memory too.
  */
 export class PostRun {
-  readonly notices: PostNotice[];
+  /** The first post: the frame of a run that stays alone. */
+  readonly #first: PostNotice;
+  /** Posts listed. */
+  #posts = 1;
   readonly #prefix: string;
   /** Bytes of the merged frame so far, header included, with the closing `]}`. */
   #bytes: number;
@@ -35,7 +42,7 @@ export class PostRun {
     readonly room: string,
     first: PostNotice
   ) {
-    this.notices = [first];
+    this.#first = first;
     this.#prefix = first.postsPrefix;
     const start = first.entryStart;
     this.#entries = [{ post: first.post, start, count: 1 }];
@@ -45,8 +52,12 @@ export class PostRun {
 
   /** Bytes this run adds to its connection's queue when written. */
   get bytes(): number {
-    const only = this.notices.length === 1 ? this.notices[0] : undefined;
-    return only === undefined ? this.#bytes : only.frame.length;
+    return this.#posts === 1 ? this.#first.frame.length : this.#bytes;
+  }
+
+  /** Posts the run lists. */
+  get posts(): number {
+    return this.#posts;
   }
 
   /**
@@ -54,8 +65,8 @@ export class PostRun {
    * to the merged frame, for the second post), or RUN_FULL.
    */
   add(notice: PostNotice, maxFrameBytes: number): number {
-    const { notices } = this;
-    if (notices.length >= MAX_POSTS_PER_EVENT) return RUN_FULL;
+    const posts = this.#posts;
+    if (posts >= MAX_POSTS_PER_EVENT) return RUN_FULL;
     const { post } = notice;
     const tail = this.#entries[this.#entries.length - 1] as Entry;
     const { count } = tail;
@@ -64,27 +75,30 @@ export class PostRun {
       this.#bytes +
       (inRow ? (count === 1 ? FIRST_COUNT_BYTES : countGrowth(count)) : 1 + notice.entryStart.length + 1);
     if (bytes - FRAME_HEADER_BYTES > maxFrameBytes) return RUN_FULL;
-    const before = notices.length === 1 ? (notices[0] as PostNotice).frame.length : this.#bytes;
-    notices.push(notice);
+    const before = posts === 1 ? this.#first.frame.length : this.#bytes;
+    this.#posts = posts + 1;
     this.#bytes = bytes;
     if (inRow) tail.count = count + 1;
     else this.#entries.push({ post, start: notice.entryStart, count: 1 });
     return bytes - before;
   }
 
-  /** True when `other` lists the same posts, so one frame serves both. */
+  /** True when `other` lists the same posts (the same room and entries, so the same bytes): one frame serves both. */
   sameAs(other: PostRun): boolean {
-    const { notices } = this;
-    if (other.notices.length !== notices.length) return false;
-    for (let i = 0; i < notices.length; i++) if (other.notices[i] !== notices[i]) return false;
+    const entries = this.#entries;
+    const others = other.#entries;
+    if (other.room !== this.room || others.length !== entries.length) return false;
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i] as Entry;
+      const twin = others[i] as Entry;
+      if (entry.start !== twin.start || entry.count !== twin.count) return false;
+    }
     return true;
   }
 
   /** The frame: the post event alone, or one posts event listing every post in order, posts in a row counted. */
   encode(): Buffer {
-    const { notices } = this;
-    const only = notices.length === 1 ? notices[0] : undefined;
-    if (only !== undefined) return only.frame;
+    if (this.#posts === 1) return this.#first.frame;
     let text = this.#prefix;
     const entries = this.#entries;
     for (let i = 0; i < entries.length; i++) {

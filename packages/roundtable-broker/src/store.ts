@@ -1,8 +1,8 @@
 import { MemoryRoomStore, maskStoreUrl, type RoomStore, type RoomStoreOptions } from "@orphus/rooms";
+import { MEMORY_STORE } from "@orphus/roundtable-locator";
 import { ROOM_NAME_PATTERN } from "@orphus/roundtable-protocol";
 import { StoreOpenError, StorePackageMissingError } from "./errors.js";
 import type { ResolvedBrokerOptions } from "./options.js";
-import { MEMORY_STORE } from "./store-setting.js";
 
 /** The Redis store's module, loaded only when a broker is configured for it. */
 type RedisStoreModule = typeof import("@orphus/rooms-redis");

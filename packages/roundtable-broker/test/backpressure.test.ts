@@ -2,6 +2,7 @@ import { expect, test } from "vitest";
 import type { BrokerLogger, LogFields } from "@orphus/roundtable-broker";
 import { announcedPosts, parseServerFrame, type RoundtableEvent } from "@orphus/roundtable-protocol";
 import { RawPeer, eventually, frame, hello, startTestBroker } from "./helpers.js";
+import { stalledReaderTests } from "./stalled-reader.js";
 
 function capture(): BrokerLogger & { warnings: { message: string; fields?: LogFields }[] } {
   const warnings: { message: string; fields?: LogFields }[] = [];
@@ -83,3 +84,7 @@ test("a stalled version-2 reader holds a burst of one author's posts in a few by
   await eventually(() => heard().length === posts);
   expect(heard()).toEqual(Array.from({ length: posts }, (_, i) => i + 1));
 });
+
+// The same scenarios run on Redis in redis/stalled-reader.test.ts; on the memory store a pipelined batch is served
+// in one turn of the event loop.
+stalledReaderTests((options) => startTestBroker(options), { numRuns: 25 });

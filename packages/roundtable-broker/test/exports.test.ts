@@ -1,24 +1,14 @@
 import { expect, test } from "vitest";
 import * as broker from "@orphus/roundtable-broker";
+import { BrokerError } from "@orphus/roundtable-locator";
 import { RefusalError } from "../src/errors.js";
 
 test("the public export list", () => {
   expect(Object.keys(broker).sort()).toEqual(
     [
-      "AGENT_DIR_ENV",
-      "AgentDirError",
-      "AgentDirNotDirectoryError",
-      "AgentDirPermissionError",
-      "AgentDirReadOnlyError",
-      "BROKER_DIR_NAME",
       "BROKER_VERSION",
-      "BSD_SOCKET_PATH_LIMIT",
       "BrokerArgumentsError",
-      "BrokerDirectoryError",
-      "BrokerError",
       "BrokerListenError",
-      "BrokerOptionError",
-      "BrokerRegistryError",
       "DEFAULT_BROKER_MAX_FRAME_BYTES",
       "DEFAULT_HELLO_TIMEOUT_MS",
       "DEFAULT_IDLE_MS",
@@ -31,60 +21,22 @@ test("the public export list", () => {
       "DEFAULT_PING_DROP_BYTES",
       "DEFAULT_PROBE_TIMEOUT_MS",
       "FULL_REFUSAL_WAIT_MS",
-      "LINUX_SOCKET_PATH_LIMIT",
-      "LOG_FILE_NAME",
       "MAX_CLAIM_ATTEMPTS",
       "MAX_PENDING_REFUSALS",
-      "MAX_REGISTRY_ENTRIES",
-      "MAX_REGISTRY_ENTRY_BYTES",
-      "MAX_STORE_PASSWORD_FILE_BYTES",
-      "MEMORY_STORE",
-      "PID_FILE_NAME",
-      "PROBE_ROLE",
       "REFUSAL_MAX_FRAME_BYTES",
-      "REGISTRY_DIR_ENV",
-      "REGISTRY_DIR_NAME",
-      "SOCKET_FILE_NAME",
-      "STORE_ENV",
-      "STORE_PASSWORD_FILE_ENV",
       "SocketPathOccupiedError",
-      "SocketPathTooLongError",
       "SocketPathUnresponsiveError",
       "StoreOpenError",
       "StorePackageMissingError",
-      "StoreSettingError",
-      "WINDOWS_PIPE_PREFIX",
-      "brokerBinPath",
-      "brokerCommand",
-      "brokerDir",
-      "brokerLogPath",
-      "brokerPidPath",
-      "brokerSocketPath",
-      "brokerSourceBinPath",
-      "checkSocketPath",
       "createFileLogger",
-      "describeStoreSetting",
-      "ensureBrokerDir",
       "formatLogLine",
-      "probeBroker",
-      "readBrokerRegistry",
-      "readPidFilePid",
-      "registerBroker",
-      "registryEntryPath",
-      "removeRegistryEntry",
-      "resolveRegistryDir",
-      "resolveAgentDir",
-      "resolveStoreSetting",
-      "runningFromSource",
-      "sameStore",
       "silentLogger",
-      "socketPathLimit",
       "startBroker",
     ].sort()
   );
 });
 
-test("default limits and names", () => {
+test("default limits", () => {
   expect({
     idle: broker.DEFAULT_IDLE_MS,
     hello: broker.DEFAULT_HELLO_TIMEOUT_MS,
@@ -96,16 +48,11 @@ test("default limits and names", () => {
     fetch: broker.DEFAULT_MAX_FETCH_BYTES,
     log: broker.DEFAULT_MAX_LOG_BYTES,
     claims: broker.MAX_CLAIM_ATTEMPTS,
-    linux: broker.LINUX_SOCKET_PATH_LIMIT,
-    bsd: broker.BSD_SOCKET_PATH_LIMIT,
-    registryEntries: broker.MAX_REGISTRY_ENTRIES,
-    registryEntryBytes: broker.MAX_REGISTRY_ENTRY_BYTES,
     pathCheck: broker.DEFAULT_PATH_CHECK_MS,
     refusalWait: broker.FULL_REFUSAL_WAIT_MS,
     pendingRefusals: broker.MAX_PENDING_REFUSALS,
     refusalFrame: broker.REFUSAL_MAX_FRAME_BYTES,
     queuedRequests: broker.DEFAULT_MAX_QUEUED_REQUESTS,
-    storePasswordFile: broker.MAX_STORE_PASSWORD_FILE_BYTES,
   }).toEqual({
     idle: 5000,
     hello: 10000,
@@ -117,72 +64,32 @@ test("default limits and names", () => {
     fetch: 524288,
     log: 1048576,
     claims: 4,
-    linux: 108,
-    bsd: 104,
-    registryEntries: 256,
-    registryEntryBytes: 4096,
     pathCheck: 1000,
     refusalWait: 2000,
     pendingRefusals: 64,
     refusalFrame: 65536,
     queuedRequests: 64,
-    storePasswordFile: 4096,
   });
-  expect([broker.AGENT_DIR_ENV, broker.BROKER_DIR_NAME, broker.SOCKET_FILE_NAME, broker.PID_FILE_NAME]).toEqual([
-    "ORPHUS_CODING_AGENT_DIR",
-    "roundtable",
-    "broker.sock",
-    "broker.pid",
-  ]);
-  expect([broker.LOG_FILE_NAME, broker.WINDOWS_PIPE_PREFIX, broker.PROBE_ROLE]).toEqual([
-    "broker.log",
-    "\\\\.\\pipe\\orphus-roundtable-",
-    "broker-probe",
-  ]);
-  expect([broker.REGISTRY_DIR_ENV, broker.REGISTRY_DIR_NAME]).toEqual([
-    "ORPHUS_ROUNDTABLE_REGISTRY_DIR",
-    "roundtable-brokers",
-  ]);
-  expect([broker.STORE_ENV, broker.STORE_PASSWORD_FILE_ENV, broker.MEMORY_STORE]).toEqual([
-    "ORPHUS_ROUNDTABLE_STORE",
-    "ORPHUS_ROUNDTABLE_STORE_PASSWORD_FILE",
-    "memory",
-  ]);
 });
 
-test("error codes", () => {
-  const codes = [
-    new broker.SocketPathTooLongError("/x", 200, 108, "linux"),
+test("error codes; every error extends the locator's BrokerError, the base of every broker failure", () => {
+  const errors = [
     new broker.SocketPathOccupiedError("/x", "a regular file"),
     new broker.SocketPathUnresponsiveError("/x", 1000, undefined),
-    new broker.AgentDirReadOnlyError("/a", "/a/roundtable"),
-    new broker.AgentDirPermissionError("/a", "/a/roundtable"),
-    new broker.AgentDirNotDirectoryError("/a", "/a"),
-    new broker.BrokerDirectoryError("/x", "why"),
-    new broker.BrokerRegistryError("/x", "why"),
     new broker.BrokerListenError("/x", "why"),
-    new broker.BrokerOptionError("idleMs", "an integer", -1),
     new broker.BrokerArgumentsError("why"),
-    new broker.StoreSettingError("--store", "why"),
     new broker.StoreOpenError("redis://h", "ERR_STORE_UNAVAILABLE", "why"),
     new broker.StorePackageMissingError("redis://h"),
     new RefusalError({ code: "ERR_INTERNAL", message: "m" }),
-  ].map((error) => [error.name, error.code]);
-  expect(codes).toEqual([
-    ["SocketPathTooLongError", "ERR_SOCKET_PATH_TOO_LONG"],
+  ];
+  expect(errors.map((error) => [error.name, error.code])).toEqual([
     ["SocketPathOccupiedError", "ERR_SOCKET_PATH_OCCUPIED"],
     ["SocketPathUnresponsiveError", "ERR_SOCKET_PATH_UNRESPONSIVE"],
-    ["AgentDirReadOnlyError", "ERR_AGENT_DIR_READ_ONLY"],
-    ["AgentDirPermissionError", "ERR_AGENT_DIR_PERMISSION_DENIED"],
-    ["AgentDirNotDirectoryError", "ERR_AGENT_DIR_NOT_A_DIRECTORY"],
-    ["BrokerDirectoryError", "ERR_BROKER_DIRECTORY"],
-    ["BrokerRegistryError", "ERR_BROKER_REGISTRY"],
     ["BrokerListenError", "ERR_BROKER_LISTEN_FAILED"],
-    ["BrokerOptionError", "ERR_BROKER_INVALID_OPTION"],
     ["BrokerArgumentsError", "ERR_BROKER_INVALID_ARGUMENTS"],
-    ["StoreSettingError", "ERR_STORE_SETTING_INVALID"],
     ["StoreOpenError", "ERR_BROKER_STORE_OPEN_FAILED"],
     ["StorePackageMissingError", "ERR_STORE_PACKAGE_MISSING"],
     ["RefusalError", "ERR_BROKER_REFUSAL"],
   ]);
+  for (const error of errors) expect(error).toBeInstanceOf(BrokerError);
 });

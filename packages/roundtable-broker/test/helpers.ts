@@ -1,30 +1,12 @@
 // Test peers that speak the wire by hand: frames are encoded here byte by byte and written straight to the
 // socket, and what comes back is decoded with @orphus/framing's decoder. No client package is involved.
-import { linkSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { connect, createServer, type Socket } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { connect, type Socket } from "node:net";
 import { FrameDecoder } from "@orphus/framing";
-import { afterEach } from "vitest";
 import { startBroker, type Broker, type BrokerLogger, type BrokerOptions, type BrokerTimers } from "@orphus/roundtable-broker";
+import { onCleanup, staleSocket, tempAgentDir } from "../../roundtable-locator/test/helpers.js";
 
-const cleanups: (() => Promise<void> | void)[] = [];
-
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-/** Runs `cleanup` after the current test. */
-export function onCleanup(cleanup: () => Promise<void> | void): void {
-  cleanups.push(cleanup);
-}
-
-/** A fresh agent directory under the system temp dir (short, so socket paths fit), removed after the test. */
-export function tempAgentDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "rt-"));
-  onCleanup(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
+// Clean-up after each test, temporary agent directories and stale socket files are the locator's test helpers, shared.
+export { onCleanup, staleSocket, tempAgentDir };
 
 /** A frame encoded by hand: the 4-byte big-endian length, then the UTF-8 JSON. */
 export function frame(value: unknown): Buffer {
@@ -129,16 +111,6 @@ export async function eventually(condition: () => boolean, timeoutMs = 10_000): 
     if (Date.now() > deadline) throw new Error(`condition still false after ${timeoutMs} ms: ${condition.toString()}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
-}
-
-/** Leaves a socket file nobody listens on: bind a private path, link it into place, close (libuv unlinks only its own). */
-export async function staleSocket(socketPath: string): Promise<void> {
-  mkdirSync(join(socketPath, ".."), { recursive: true, mode: 0o700 });
-  const server = createServer();
-  const temporary = `${socketPath}.old`;
-  await new Promise<void>((resolve) => server.listen(temporary, resolve));
-  linkSync(temporary, socketPath);
-  await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
 /** Timers that run only when a test fires them: `fire(ms)` runs every pending timer scheduled for `ms`. */

@@ -10,13 +10,8 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import {
-  BrokerDirectoryError,
-  SocketPathOccupiedError,
-  SocketPathTooLongError,
-  probeBroker,
-  startBroker,
-} from "@orphus/roundtable-broker";
+import { SocketPathOccupiedError, startBroker } from "@orphus/roundtable-broker";
+import { BrokerDirectoryError, SocketPathTooLongError, probeBroker } from "@orphus/roundtable-locator";
 import { RawPeer, capturingLogger, eventually, manualTimers, staleSocket, startTestBroker, tempAgentDir } from "./helpers.js";
 
 describe("start-up", () => {

@@ -5,8 +5,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { brokerCommand, probeBroker } from "@orphus/roundtable-broker";
-import { brokerBin, type BrokerBin } from "../../../test-support/target.js";
+import { brokerCommand, probeBroker } from "@orphus/roundtable-locator";
+import { brokerBin, packageDir, type BrokerBin } from "../../../test-support/target.js";
 import { RawPeer, onCleanup, staleSocket, tempAgentDir } from "./helpers.js";
 
 interface Exit {
@@ -26,7 +26,11 @@ interface SpawnOptions {
 }
 
 function spawnBroker(agentDir: string, extra: SpawnOptions = {}): { child: ChildProcess; exit: Promise<Exit> } {
-  const flags = { agentDir, ...(extra.idleMs === undefined ? {} : { idleMs: extra.idleMs }) };
+  const flags = {
+    brokerRoot: packageDir("roundtable-broker"),
+    agentDir,
+    ...(extra.idleMs === undefined ? {} : { idleMs: extra.idleMs }),
+  };
   const { command, args } =
     extra.bundle === undefined
       ? brokerCommand(flags)

@@ -5,7 +5,8 @@ import { lstatSync, renameSync, unlinkSync, writeFileSync, mkdirSync, linkSync }
 import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { SocketPathUnresponsiveError, probeBroker, startBroker, type Broker } from "@orphus/roundtable-broker";
+import { SocketPathUnresponsiveError, startBroker, type Broker } from "@orphus/roundtable-broker";
+import { probeBroker } from "@orphus/roundtable-locator";
 import {
   RawPeer,
   capturingLogger,

@@ -5,7 +5,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
 import { sanitizeText } from "@orphus/digest";
-import { REGISTRY_DIR_ENV } from "@orphus/roundtable-broker";
+import { REGISTRY_DIR_ENV } from "@orphus/roundtable-locator";
 import { HOSTILE_BODY, HOSTILE_BODY_LINES, expectShowable } from "../../../test-support/hostile-text.js";
 import { CLI_EXIT, runCli, type CliIo } from "@orphus/roundtable-cli";
 import { startFramedServer, type FramedServer } from "../../roundtable-client/test/support/framed-server.js";

@@ -4,7 +4,8 @@ import { spawn } from "node:child_process";
 import { chmodSync, existsSync, lstatSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { registerBroker, startBroker, type Broker, type RegistryEntry } from "@orphus/roundtable-broker";
+import { startBroker, type Broker } from "@orphus/roundtable-broker";
+import { registerBroker, type RegistryEntry } from "@orphus/roundtable-locator";
 import { createRoundtableClient } from "@orphus/roundtable-client";
 import {
   doctorExitCode,

@@ -11,7 +11,7 @@ import {
   type RoundtableEvent,
   type WireRefusalError,
 } from "@orphus/roundtable-protocol";
-import { sameStore } from "@orphus/roundtable-broker";
+import { sameStore } from "@orphus/roundtable-locator";
 import { BrokerConnection, checkPositiveInteger } from "./connection.js";
 import { ClientClosedError, ConnectionLostError, RequestTimeoutError } from "./errors.js";
 import { brokerFullFrom } from "./full-broker.js";

@@ -1,6 +1,6 @@
 import { parse } from "node:path";
+import { AGENT_DIR_ENV, resolveAgentDir } from "@orphus/agent-env";
 import {
-  AGENT_DIR_ENV,
   STORE_ENV,
   brokerCommand,
   describeStoreSetting,
@@ -8,8 +8,8 @@ import {
   brokerSocketPath,
   checkSocketPath,
   ensureBrokerDir,
-  resolveAgentDir,
-} from "@orphus/roundtable-broker";
+} from "@orphus/roundtable-locator";
+import { brokerPackageRoot } from "./broker-package.js";
 import { RoundtableClient, type Connector, type RoundtableClientOptions } from "./client.js";
 import { ClientOptionError } from "./errors.js";
 import { roleFromEnv } from "./role.js";
@@ -53,7 +53,10 @@ export interface CreateRoundtableClientOptions extends Omit<RoundtableClientOpti
   readonly spawnBroker?: boolean;
   /** Idle time of a broker this client spawns (`--idle-ms`); default the broker's own (5 s). */
   readonly brokerIdleMs?: number;
-  /** The program that runs a broker; default the `orphus-roundtable-broker` bin, built or (in the workspace) source. */
+  /**
+   * The program that runs a broker; default the `orphus-roundtable-broker` bin, built or (in the workspace) source, of
+   * the `@orphus/roundtable-broker` found from this package (a client bundled where none can be found needs it).
+   */
   readonly brokerCommand?: BrokerCommand;
   /** Where a spawned broker's output goes; default `<agentDir>/roundtable/broker.log`; false discards it. */
   readonly brokerLogPath?: string | false;
@@ -94,7 +97,11 @@ export function locateBroker(options: CreateRoundtableClientOptions = {}): Broke
   checkSocketPath(socketPath, process.platform, agentDirSetting(options, env));
   if (options.spawnBroker === false) return { agentDir, socketPath, spawn: undefined };
   const command: BrokerCommand = options.brokerCommand ?? {
-    ...brokerCommand({ agentDir, ...(options.brokerIdleMs === undefined ? {} : { idleMs: options.brokerIdleMs }) }),
+    ...brokerCommand({
+      brokerRoot: brokerPackageRoot(),
+      agentDir,
+      ...(options.brokerIdleMs === undefined ? {} : { idleMs: options.brokerIdleMs }),
+    }),
     env: options.store === undefined ? env : { ...env, [STORE_ENV]: options.store },
     // A daemon should not pin the directory it happened to be started from.
     cwd: parse(process.cwd()).root,

@@ -103,7 +103,7 @@ export {
   AgentDirReadOnlyError,
   AgentDirPermissionError,
   AgentDirNotDirectoryError,
-} from "@orphus/roundtable-broker";
+} from "@orphus/roundtable-locator";
 export type {
   RoundtableClientOptions,
   Connector,

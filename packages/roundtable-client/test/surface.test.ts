@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import * as client from "@orphus/roundtable-client";
 import * as protocol from "@orphus/roundtable-protocol";
-import * as broker from "@orphus/roundtable-broker";
+import * as locator from "@orphus/roundtable-locator";
 
 test("the public surface is exactly this", () => {
   expect(Object.keys(client).sort()).toEqual([
@@ -165,13 +165,13 @@ test("limits are pinned", () => {
 
 test("the errors a caller must catch are re-exported, the very classes the packages below throw", () => {
   // A caller imports this package alone and still catches a broker's refusal, a reply the protocol does not allow,
-  // and what the broker folder throws from locateBroker and the first spawn.
+  // and what the broker folder throws from locateBroker and the first spawn (the locator's errors).
   expect(client.WireRefusalError).toBe(protocol.WireRefusalError);
   expect(client.ServerFrameInvalidError).toBe(protocol.ServerFrameInvalidError);
   expect(client.RoundtableProtocolError).toBe(protocol.RoundtableProtocolError);
-  expect(client.BrokerError).toBe(broker.BrokerError);
-  expect(client.SocketPathTooLongError).toBe(broker.SocketPathTooLongError);
-  expect(client.AgentDirError).toBe(broker.AgentDirError);
+  expect(client.BrokerError).toBe(locator.BrokerError);
+  expect(client.SocketPathTooLongError).toBe(locator.SocketPathTooLongError);
+  expect(client.AgentDirError).toBe(locator.AgentDirError);
   const refusal = new client.WireRefusalError({ code: "ERR_NOT_MEMBER", message: "Not a member" }, "post");
   expect([refusal.name, refusal.code, refusal.wireCode]).toEqual(["WireRefusalError", "ERR_WIRE_REFUSED", "ERR_NOT_MEMBER"]);
 });

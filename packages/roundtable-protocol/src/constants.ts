@@ -84,7 +84,8 @@ export const IDEMPOTENCY_KEY_WINDOW = 1024;
 /**
  * Most posts one merged post event stands for (`{ event: "posts" }`, version 2), an entry with a count counting as
  * that many. A broker merges the post events of one room that wait for one connection in the same turn of its event
- * loop; past this many it starts another event, so a merged event stays far below any frame limit (about 100 bytes a
- * post at the longest role name) and a reader expands at most this many.
+ * loop, or while the connection's earlier frames are still being written; past this many it starts another event,
+ * so a merged event stays far below any frame limit (about 100 bytes a post at the longest role name) and a reader
+ * expands at most this many.
  */
 export const MAX_POSTS_PER_EVENT = 1024;

@@ -175,11 +175,12 @@ export function renderProtocolDoc(): string {
       "room, the seq and the author, never the body. Membership churn (`join`, `leave`, `disconnect`) goes out with `seq: 0`, so it cannot " +
       "pass for content. A slow reader may miss events (the broker drops pings rather than buffer without bound); " +
       "it never misses a reply.",
-    "- Post events for one room that wait for a connection in the same turn of the broker's event loop reach a " +
+    "- Post events for one room that wait for a connection, in the same turn of the broker's event loop or while " +
+      "the connection's earlier frames are still being written (a reader slower than the posts), reach a " +
       "version-2 connection as one `posts` event listing them in seq order, posts in a row by one author as one " +
       "entry with a `count` (`{ seq: 43, author: \"critic\", count: 3 }` stands for seqs 43, 44 and 45); a lone " +
       "post still comes as a `post` event, and a version-1 connection gets only `post` events. What a connection " +
-      "is sent in one turn leaves in one write.",
+      "is sent in one turn leaves in one write; events may wait for its earlier write to finish, replies never do.",
     "- `digest` moves the role's read cursor to the newest message it covered; `fetch` moves it to the newest " +
       "message it returned. A cursor never moves backwards.",
     "- A `fetch` page stops at `limit` messages, at `maxChars` characters of message text, or at the broker's " +

@@ -578,8 +578,9 @@ export const postsEventSchema = z
     title: "posts event",
     description:
       "A posts event stands for several post events of one room: when post events for the same room wait to be " +
-      "written to one connection in the same turn of the broker's event loop (a burst of posts, a pipelined " +
-      `batch), a version-2 connection gets one frame listing them, at most ${MAX_POSTS_PER_EVENT} to a frame, ` +
+      "written to one connection in the same turn of the broker's event loop, or while the connection's earlier " +
+      "frames are still being written (a burst of posts, a pipelined batch, a reader slower than the posts), a " +
+      `version-2 connection gets one frame listing them, at most ${MAX_POSTS_PER_EVENT} to a frame, ` +
       "instead of one frame each; posts in a row by one author share one entry with a count. A lone post still " +
       "goes as a post event, and a version-1 connection always gets post events. Reading it is reading its posts " +
       "in order, each as a post event with the same room.",

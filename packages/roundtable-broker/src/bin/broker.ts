@@ -5,12 +5,22 @@
 import { mkdirSync } from "node:fs";
 import { parseArgs } from "node:util";
 import * as z from "zod";
-import { errorCode } from "@orphus/internal";
+import { AGENT_DIR_ENV, resolveAgentDir } from "@orphus/agent-env";
+import { errorCode, hasErrorCode } from "@orphus/internal";
+import {
+  STORE_ENV,
+  STORE_PASSWORD_FILE_ENV,
+  brokerDir,
+  brokerLogPath,
+  brokerSocketPath,
+  checkSocketPath,
+  resolveStoreSetting,
+  type StoreSetting,
+  type StoreSettingError,
+} from "@orphus/roundtable-locator";
 import { startBroker } from "../broker.js";
-import { BrokerArgumentsError, StoreSettingError } from "../errors.js";
+import { BrokerArgumentsError } from "../errors.js";
 import { createFileLogger, silentLogger, type BrokerLogger } from "../log.js";
-import { AGENT_DIR_ENV, brokerDir, brokerLogPath, brokerSocketPath, checkSocketPath, resolveAgentDir } from "../paths.js";
-import { STORE_ENV, STORE_PASSWORD_FILE_ENV, resolveStoreSetting, type StoreSetting } from "../store-setting.js";
 import { BROKER_VERSION } from "../version.js";
 
 const USAGE = `Usage: orphus-roundtable-broker [--agent-dir DIR] [--idle-ms MS] [--hello-timeout-ms MS] [--store URL]
@@ -126,7 +136,7 @@ async function main(): Promise<number> {
   try {
     store = resolveStoreSetting({ flag: args.store, passwordFile: args["store-password-file"] });
   } catch (error) {
-    if (!(error instanceof StoreSettingError)) throw error;
+    if (!hasErrorCode<StoreSettingError>(error, "ERR_STORE_SETTING_INVALID")) throw error;
     logger.error("broker failed to start", { code: error.code, error: error.message });
     process.stderr.write(`orphus-roundtable-broker: ${error.message}\n`);
     return 2;

@@ -1,4 +1,4 @@
-import { probeBroker, readBrokerRegistry, removeRegistryEntry, type RegisteredBroker } from "@orphus/roundtable-broker";
+import { probeBroker, readBrokerRegistry, removeRegistryEntry, type RegisteredBroker } from "@orphus/roundtable-locator";
 import { PROTOCOL_NAME, PROTOCOL_VERSION } from "@orphus/roundtable-protocol";
 import { shownName, shownPath } from "@orphus/roundtable-client";
 import { plural } from "../text.js";

@@ -1,5 +1,5 @@
 import { hasErrorCode } from "@orphus/internal";
-import { readPidFilePid } from "@orphus/roundtable-broker";
+import { readPidFilePid } from "@orphus/roundtable-locator";
 import { PROTOCOL_NAME, PROTOCOL_VERSION, type WireRefusalError } from "@orphus/roundtable-protocol";
 import {
   BrokerConnection,

@@ -1,15 +1,14 @@
+import { AGENT_DIR_ENV, resolveAgentDir } from "@orphus/agent-env";
 import { sanitizeText } from "@orphus/digest";
 import {
-  AGENT_DIR_ENV,
   STORE_ENV,
   brokerDir,
   describeStoreSetting,
   brokerPidPath,
   brokerSocketPath,
-  resolveAgentDir,
   resolveRegistryDir,
   type RegisteredBroker,
-} from "@orphus/roundtable-broker";
+} from "@orphus/roundtable-locator";
 import { ClientOptionError, ROLE_ENV, resolveRoleName, roleFromEnv, shownPath } from "@orphus/roundtable-client";
 import { checkFleet } from "./fleet.js";
 import { fallbackRoleInUse, invalidRole, noRoleHint, type DoctorFinding, type DoctorHint } from "./findings.js";

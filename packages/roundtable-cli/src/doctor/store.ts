@@ -1,7 +1,7 @@
 // The doctor's room-store checks, apart from the rest so they move as one piece: where the running broker keeps its
 // rooms, whether that is where this environment's setting says, and which live brokers share rooms at all.
 import { hasErrorCode } from "@orphus/internal";
-import { sameStore, type RegisteredBroker } from "@orphus/roundtable-broker";
+import { sameStore, type RegisteredBroker } from "@orphus/roundtable-locator";
 import type { WireRefusalError } from "@orphus/roundtable-protocol";
 import { shownPath } from "@orphus/roundtable-client";
 import { storeMismatch, storeUnavailable, type DoctorFinding } from "./findings.js";

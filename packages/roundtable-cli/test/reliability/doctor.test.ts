@@ -4,7 +4,7 @@
 import { existsSync, unlinkSync } from "node:fs";
 import { basename } from "node:path";
 import { expect, test } from "vitest";
-import { resolveRegistryDir } from "@orphus/roundtable-broker";
+import { resolveRegistryDir } from "@orphus/roundtable-locator";
 import { createRoundtableClient, type RoundtableClient } from "@orphus/roundtable-client";
 import { renderDoctorReport, runDoctor } from "@orphus/roundtable-cli";
 import { bundledClient, isGone, onCleanup, report, spawnBroker, tempDir, useHarness, within } from "../../../roundtable-client/test/reliability/support/harness.js";

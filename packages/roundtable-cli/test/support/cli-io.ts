@@ -1,4 +1,4 @@
-import { REGISTRY_DIR_ENV } from "@orphus/roundtable-broker";
+import { REGISTRY_DIR_ENV } from "@orphus/roundtable-locator";
 import type { CliIo } from "../../src/cli/run.js";
 import { TEST_IDLE_MS, type useAgentDir } from "../../../roundtable-client/test/support/brokers.js";
 

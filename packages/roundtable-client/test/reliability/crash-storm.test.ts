@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { probeBroker, readBrokerRegistry, resolveRegistryDir } from "@orphus/roundtable-broker";
+import { probeBroker, readBrokerRegistry, resolveRegistryDir } from "@orphus/roundtable-locator";
 import { bounded, brokerProcesses, isGone, reap, report, startDriver, tempDir, useHarness, within } from "./support/harness.js";
 
 const harness = useHarness();

@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { readBrokerRegistry, resolveRegistryDir } from "@orphus/roundtable-broker";
+import { readBrokerRegistry, resolveRegistryDir } from "@orphus/roundtable-locator";
 import { bounded, bundledClient, isGone, report, sleep, startDriver, tempDir, useHarness } from "./support/harness.js";
 
 const harness = useHarness();

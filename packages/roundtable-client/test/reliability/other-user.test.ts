@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { readBrokerRegistry, resolveRegistryDir } from "@orphus/roundtable-broker";
+import { readBrokerRegistry, resolveRegistryDir } from "@orphus/roundtable-locator";
 import { report, spawnBroker, tempDir, useHarness } from "./support/harness.js";
 
 const harness = useHarness();

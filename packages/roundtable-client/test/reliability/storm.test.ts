@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { readBrokerRegistry, resolveRegistryDir } from "@orphus/roundtable-broker";
+import { readBrokerRegistry, resolveRegistryDir } from "@orphus/roundtable-locator";
 import { createRoundtableClient } from "@orphus/roundtable-client";
 import { brokerProcesses, isGone, reap, report, startDriver, tempDir, useHarness, within } from "./support/harness.js";
 

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, afterEach, beforeAll } from "vitest";
-import { REGISTRY_DIR_ENV, probeBroker } from "@orphus/roundtable-broker";
+import { REGISTRY_DIR_ENV, probeBroker } from "@orphus/roundtable-locator";
 import { brokerBin, bundlePrograms, type BrokerBin, type BundledPrograms } from "../../../../../test-support/target.js";
 import { createRoundtableClient, type CreateRoundtableClientOptions, type RoundtableClient, type SpawnedBroker } from "@orphus/roundtable-client";
 

@@ -3,7 +3,7 @@
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { describeStoreSetting, resolveStoreSetting, sameStore, type StoreSetting } from "@orphus/roundtable-broker";
+import { describeStoreSetting, resolveStoreSetting, sameStore, type StoreSetting } from "@orphus/roundtable-locator";
 import { tempAgentDir } from "./helpers.js";
 
 function settingError(resolve: () => StoreSetting): Error & { code?: string } {

@@ -1,10 +1,10 @@
 import { lstatSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { ensurePrivateDir } from "@orphus/agent-env";
 import * as z from "zod";
 import { BrokerRegistryError } from "./errors.js";
 import { MAX_REGISTRY_ENTRIES, MAX_REGISTRY_ENTRY_BYTES } from "./limits.js";
-import { ensurePrivateDir } from "./private-dir.js";
 
 /** The variable naming the registry directory; tests point it at a temporary directory so they never touch the home. */
 export const REGISTRY_DIR_ENV = "ORPHUS_ROUNDTABLE_REGISTRY_DIR";

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { describe, expect, test } from "vitest";
-import { testTarget } from "../../../test-support/target.js";
+import { packageDir, testTarget } from "../../../test-support/target.js";
 import {
   SocketPathTooLongError,
   brokerBinPath,
@@ -12,32 +12,9 @@ import {
   brokerSocketPath,
   brokerSourceBinPath,
   checkSocketPath,
-  resolveAgentDir,
   runningFromSource,
   socketPathLimit,
-} from "@orphus/roundtable-broker";
-
-describe("resolveAgentDir", () => {
-  test("ORPHUS_CODING_AGENT_DIR wins; else ~/.orphus/agent", () => {
-    expect(resolveAgentDir({ ORPHUS_CODING_AGENT_DIR: "/srv/agents" }, "/home/me", "linux")).toBe("/srv/agents");
-    expect(resolveAgentDir({}, "/home/me", "linux")).toBe("/home/me/.orphus/agent");
-    expect(resolveAgentDir({ ORPHUS_CODING_AGENT_DIR: "  " }, "/home/me", "linux")).toBe("/home/me/.orphus/agent");
-    expect(resolveAgentDir({}, "/Users/me", "darwin")).toBe("/Users/me/.orphus/agent");
-    expect(resolveAgentDir({}, "C:\\Users\\me", "win32")).toBe("C:\\Users\\me\\.orphus\\agent");
-  });
-
-  test("a leading ~ is the home directory and a relative path is taken from the working directory", () => {
-    expect(resolveAgentDir({ ORPHUS_CODING_AGENT_DIR: "~/agents" }, "/home/me", "linux")).toBe("/home/me/agents");
-    expect(resolveAgentDir({ ORPHUS_CODING_AGENT_DIR: "~" }, "/home/me", "linux")).toBe("/home/me");
-    expect(resolveAgentDir({ ORPHUS_CODING_AGENT_DIR: "rel/a" }, "/home/me", "linux", "/work")).toBe("/work/rel/a");
-    expect(resolveAgentDir({ ORPHUS_CODING_AGENT_DIR: "~\\agents" }, "C:\\Users\\me", "win32")).toBe(
-      "C:\\Users\\me\\agents"
-    );
-    expect(resolveAgentDir({ ORPHUS_CODING_AGENT_DIR: "rel\\a" }, "C:\\Users\\me", "win32", "D:\\work")).toBe(
-      "D:\\work\\rel\\a"
-    );
-  });
-});
+} from "@orphus/roundtable-locator";
 
 describe("where the broker lives", () => {
   test("a Unix socket under the agent directory, with the pid file and log beside it", () => {
@@ -109,40 +86,49 @@ describe("where the broker lives", () => {
 });
 
 describe("the bin's location", () => {
-  // A source run loads this package from packages/roundtable-broker/src; an installed run (pnpm test:installed) from
-  // the package npm installed from its tarball, which ships dist only.
+  // The bin is a file of the broker package, whose folder the caller names. A source run loads the packages from
+  // packages/*/src, the broker's folder being packages/roundtable-broker; an installed run (pnpm test:installed) loads
+  // the packages npm installed from their tarballs, which ship dist only.
   const installed = testTarget() === "installed";
+  const brokerRoot = packageDir("roundtable-broker");
 
-  test("the built bin and its source, beside each other in the package", () => {
+  test("the built bin and its source, beside each other in the broker package", () => {
+    expect([brokerBinPath("/pkg"), brokerSourceBinPath("/pkg")]).toEqual(["/pkg/dist/bin/broker.js", "/pkg/src/bin/broker.ts"]);
     if (installed) {
-      expect(brokerBinPath().replaceAll("\\", "/")).toMatch(/\/node_modules\/@orphus\/roundtable-broker\/dist\/bin\/broker\.js$/);
-      expect(existsSync(brokerBinPath())).toBe(true);
-      expect(existsSync(brokerSourceBinPath())).toBe(false);
+      expect(brokerBinPath(brokerRoot).replaceAll("\\", "/")).toMatch(/\/node_modules\/@orphus\/roundtable-broker\/dist\/bin\/broker\.js$/);
+      expect(existsSync(brokerBinPath(brokerRoot))).toBe(true);
+      expect(existsSync(brokerSourceBinPath(brokerRoot))).toBe(false);
       expect(runningFromSource()).toBe(false);
       return;
     }
-    expect(brokerBinPath().replaceAll("\\", "/")).toMatch(/\/packages\/roundtable-broker\/dist\/bin\/broker\.js$/);
-    expect(brokerSourceBinPath().replaceAll("\\", "/")).toMatch(/\/packages\/roundtable-broker\/src\/bin\/broker\.ts$/);
-    expect(existsSync(brokerSourceBinPath())).toBe(true);
+    expect(brokerBinPath(brokerRoot).replaceAll("\\", "/")).toMatch(/\/packages\/roundtable-broker\/dist\/bin\/broker\.js$/);
+    expect(brokerSourceBinPath(brokerRoot).replaceAll("\\", "/")).toMatch(/\/packages\/roundtable-broker\/src\/bin\/broker\.ts$/);
+    expect(existsSync(brokerSourceBinPath(brokerRoot))).toBe(true);
     expect(runningFromSource()).toBe(true);
   });
 
   test("brokerCommand runs the built bin with node, or the source through tsx", () => {
-    expect(brokerCommand({ from: "dist", agentDir: "/a", idleMs: 250 })).toEqual({
+    expect(brokerCommand({ brokerRoot, from: "dist", agentDir: "/a", idleMs: 250 })).toEqual({
       command: process.execPath,
-      args: [brokerBinPath(), "--agent-dir", "/a", "--idle-ms", "250"],
+      args: [brokerBinPath(brokerRoot), "--agent-dir", "/a", "--idle-ms", "250"],
     });
-    expect(() => brokerCommand({ from: "elsewhere" as "dist" })).toThrow(/Invalid broker option from/);
+    expect(() => brokerCommand({ brokerRoot, from: "elsewhere" as "dist" })).toThrow(/Invalid broker option from/);
+    expect(() => brokerCommand({ brokerRoot: "" })).toThrow(
+      'Invalid broker option brokerRoot: expected the folder of @orphus/roundtable-broker (where its package.json is), got ""',
+    );
     if (installed) {
       // As installed, the default is the built bin, and there is no source to run.
-      expect(brokerCommand({ agentDir: "/a" })).toEqual({ command: process.execPath, args: [brokerBinPath(), "--agent-dir", "/a"] });
-      expect(() => brokerCommand({ from: "source" })).toThrow(/published packages ship dist only/);
+      expect(brokerCommand({ brokerRoot, agentDir: "/a" })).toEqual({
+        command: process.execPath,
+        args: [brokerBinPath(brokerRoot), "--agent-dir", "/a"],
+      });
+      expect(() => brokerCommand({ brokerRoot, from: "source" })).toThrow(/published packages ship dist only/);
       return;
     }
-    const source = brokerCommand({ agentDir: "/a" });
+    const source = brokerCommand({ brokerRoot, agentDir: "/a" });
     expect(source.command).toBe(process.execPath);
     expect(source.args.slice(0, 2)).toEqual(["--conditions=@orphus/source", "--import"]);
     expect(source.args[2]).toMatch(/^file:\/\/.*\/tsx\/dist\/loader\.mjs$/);
-    expect(source.args.slice(3)).toEqual([brokerSourceBinPath(), "--agent-dir", "/a"]);
+    expect(source.args.slice(3)).toEqual([brokerSourceBinPath(brokerRoot), "--agent-dir", "/a"]);
   });
 });

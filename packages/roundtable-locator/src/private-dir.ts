@@ -3,8 +3,7 @@ import { agentDirError } from "./agent-dir.js";
 import { BrokerDirectoryError, type BrokerError } from "./errors.js";
 import { brokerDir } from "./paths.js";
 
-// Shared with the memory store: one rule for every private directory of an agent.
-export { ensurePrivateDir };
+// ensurePrivateDir is shared with the memory store: one rule for every private directory of an agent.
 
 /**
  * Creates the broker folder of `agentDir` (`<agentDir>/roundtable`) private to the user, as a broker needs it for

@@ -1,12 +1,11 @@
 import { createHash } from "node:crypto";
 import * as path from "node:path";
+import { AGENT_DIR_ENV } from "@orphus/agent-env";
 import { SocketPathTooLongError } from "./errors.js";
 import { BSD_SOCKET_PATH_LIMIT, LINUX_SOCKET_PATH_LIMIT } from "./limits.js";
 
-import { AGENT_DIR_ENV } from "@orphus/agent-env";
-
-// The agent directory is resolved by @orphus/agent-env, the one function the memory store shares.
-export { AGENT_DIR_ENV, resolveAgentDir } from "@orphus/agent-env";
+// The agent directory itself is resolved by @orphus/agent-env (resolveAgentDir), the one function the broker, its
+// clients and the memory store share; everything here is a path under it.
 
 /** Folder under the agent directory holding the socket, the pid file and the log. */
 export const BROKER_DIR_NAME = "roundtable";

@@ -1,8 +1,7 @@
 import { readFileSync, statSync } from "node:fs";
-import { MASK, maskStoreUrl, type RoomStore } from "@orphus/rooms";
-import { BrokerOptionError, StoreSettingError } from "./errors.js";
+import { MASK, maskStoreUrl } from "@orphus/rooms";
+import { StoreSettingError } from "./errors.js";
 import { MAX_STORE_PASSWORD_FILE_BYTES } from "./limits.js";
-import type { BrokerOptions } from "./options.js";
 
 /** The variable naming the room store: `memory`, or a `redis://` / `rediss://` URL (which may carry a password). */
 export const STORE_ENV = "ORPHUS_ROUNDTABLE_STORE";
@@ -49,8 +48,16 @@ function redisUrl(value: string): URL | undefined {
   return (url.protocol === "redis:" || url.protocol === "rediss:") && url.hostname !== "" ? url : undefined;
 }
 
-/** A URL is quoted masked; text that is not a URL with a host never is, since where its secret is cannot be told. */
-function quoted(value: string): string {
+/** True for a `redis://` or `rediss://` URL with a host: every store setting but `memory` must be one. */
+export function isRedisStoreUrl(value: string): boolean {
+  return redisUrl(value) !== undefined;
+}
+
+/**
+ * A store setting as an error may quote it: a URL with its password masked; text that is not a URL with a host never,
+ * since where its secret is cannot be told (`*** (N characters)`).
+ */
+export function maskStoreSetting(value: string): string {
   try {
     if (new URL(value).host !== "") return maskStoreUrl(value);
   } catch {
@@ -76,7 +83,7 @@ export function resolveStoreSetting(input: StoreSettingInput = {}): StoreSetting
   if (value === MEMORY_STORE) return { url: MEMORY_STORE, description: MEMORY_STORE, source };
   const url = redisUrl(value);
   if (url === undefined) {
-    throw new StoreSettingError(source, `${quoted(value)} is neither "memory" nor a redis:// or rediss:// URL with a host`);
+    throw new StoreSettingError(source, `${maskStoreSetting(value)} is neither "memory" nor a redis:// or rediss:// URL with a host`);
   }
   if (flag !== undefined && url.password !== "") {
     throw new StoreSettingError(
@@ -120,7 +127,7 @@ function readPasswordFile(path: string): string {
  */
 export function describeStoreSetting(env: NodeJS.ProcessEnv = process.env, store?: string): string {
   const value = nonEmpty(store) ?? nonEmpty(env[STORE_ENV]) ?? MEMORY_STORE;
-  return value === MEMORY_STORE ? MEMORY_STORE : quoted(value);
+  return value === MEMORY_STORE ? MEMORY_STORE : maskStoreSetting(value);
 }
 
 /**
@@ -138,27 +145,4 @@ function storeSpace(description: string): string {
   url.username = "";
   url.password = "";
   return url.toString().replace(/\/$/, "");
-}
-
-const ROOM_LIMIT_OPTIONS = ["maxRooms", "maxMembers", "maxBodyBytes", "maxHeadlineBytes", "roomCapacity", "postKeyWindow"] as const;
-
-/** Checks `options.store` before any I/O; throws BrokerOptionError, quoting a URL masked. */
-export function checkStoreOption(options: BrokerOptions): string | RoomStore {
-  const store = options.store ?? MEMORY_STORE;
-  if (typeof store === "string") {
-    if (store === MEMORY_STORE || redisUrl(store) !== undefined) return store;
-    throw new BrokerOptionError("store", '"memory", a redis:// or rediss:// URL with a host, or a RoomStore', quoted(store));
-  }
-  if (typeof store !== "object" || store === null || typeof store.post !== "function") {
-    throw new BrokerOptionError("store", '"memory", a redis:// or rediss:// URL with a host, or a RoomStore', typeof store);
-  }
-  const given = ROOM_LIMIT_OPTIONS.filter((option) => options[option] !== undefined);
-  if (given.length > 0) {
-    throw new BrokerOptionError(
-      given.join(", "),
-      "to be left out when a RoomStore is given (the store's limits apply)",
-      "a value",
-    );
-  }
-  return store;
 }
