@@ -10,7 +10,16 @@ import {
   unquotedTildeFindings,
 } from "./lib/lint-docs.js";
 import { duplicateErrorCodeFindings, foreignInstanceofFindings, type LineFinding, type SourceText } from "./lib/lint-errors.js";
-import { bundledPackageFindings, privatePackageFindings, publishedMetadataFindings, repositoryHome } from "./lib/lint-manifests.js";
+import { parse as parseYaml } from "yaml";
+import {
+  bundledPackageFindings,
+  catalogDependencyFindings,
+  catalogFindings,
+  privatePackageFindings,
+  publishedMetadataFindings,
+  repositoryHome,
+  workspaceCatalogs,
+} from "./lib/lint-manifests.js";
 import { LEAVES, workspacePackages } from "./lib/package-map.js";
 import { actionlintFindings, matrixFindings, nodeMajors } from "./lib/lint-workflows.js";
 
@@ -45,6 +54,11 @@ function hostLoadsDefaultExport(manifest: Record<string, unknown>): boolean {
   return Array.isArray(extensions) && extensions.includes("./dist/index.js");
 }
 
+// Third-party versions are stated once, as ranges, in pnpm-workspace.yaml's catalogs.
+const workspaceFile = join(root, "pnpm-workspace.yaml");
+const catalogs = workspaceCatalogs(parseYaml(readFileSync(workspaceFile, "utf8")) as Record<string, unknown>);
+for (const message of catalogFindings(catalogs)) finding(workspaceFile, message);
+
 /** Private packages (packages/internal): source only, bundled into each package that uses them, never published. */
 const privatePackages = new Set(workspacePackages(root).filter((pkg) => pkg.private).map((pkg) => pkg.name));
 /** Every package's source files, for the rules that look across packages (one code per error class). */
@@ -64,6 +78,7 @@ for (const name of packageDirs) {
     for (const message of privatePackageFindings(manifest, existsSync(join(dir, "tsup.config.ts")))) finding(manifestPath, message);
   }
   for (const message of bundledPackageFindings(manifest, privatePackages)) finding(manifestPath, message);
+  for (const message of catalogDependencyFindings(manifest, catalogs)) finding(manifestPath, message);
   const deps = Object.keys((manifest["dependencies"] as Record<string, string> | undefined) ?? {});
   // An optional peer is declared too: a source file may import it (dynamically, falling back when it is absent).
   const peers = Object.keys((manifest["peerDependencies"] as Record<string, string> | undefined) ?? {});

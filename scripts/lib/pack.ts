@@ -1,7 +1,7 @@
 // Packing the workspace's publishable packages as a release would, and installing them as a user would, for the
 // scripts that test what ships (pack:check, test:installed): one tarball per package with `pnpm pack` (workspace:
-// ranges rewritten, publishConfig applied), each proven clean from the manifest inside it and by publint, then all
-// of them installed by npm into one project.
+// and catalog: ranges rewritten, publishConfig applied), each proven clean from the manifest inside it, by publint
+// and by Are the Types Wrong, then all of them installed by npm into one project.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -42,9 +42,20 @@ export function publishablePackages(root: string, only: readonly string[] = []):
 }
 
 /**
+ * The rules of Are the Types Wrong (`attw`) the packages do not meet by design, each with its reason
+ * (docs/releasing.md, "Types for every resolution"). The packages are ES modules only: from CommonJS, Node (20.19 and
+ * later, the oldest line "engines" allows) loads them with `require()`, and TypeScript from 5.8 under
+ * `module: "nodenext"` types that call, but attw's bundled TypeScript reports every such resolution as
+ * "cjs-resolves-to-esm". Every other rule holds under each resolution attw models (node10, node16 from CJS and from
+ * ESM, bundler).
+ */
+export const ATTW_IGNORED_RULES: readonly string[] = ["cjs-resolves-to-esm"];
+
+/**
  * Packs each of `packages` into `tarballs` (created if missing): `pnpm pack`, then the packed manifest checked for a
- * leftover workspace: range or source condition and the tarball for a private package named or imported (its code
- * must be bundled in), then publint. Packages must be built. `say` hears one line a package.
+ * leftover workspace: or catalog: range, an exact version or a source condition and the tarball for a private package
+ * named or imported (its code must be bundled in), then publint and attw on the tarball. Packages must be built.
+ * `say` hears one line a package.
  */
 export function packPackages(
   root: string,
@@ -54,6 +65,7 @@ export function packPackages(
 ): PackedPackage[] {
   mkdirSync(tarballs, { recursive: true });
   const publint = join(root, "node_modules", "publint", "src", "cli.js");
+  const attw = join(root, "node_modules", "@arethetypeswrong", "cli", "dist", "index.js");
   const privatePackages = new Set(workspacePackages(root).filter((pkg) => pkg.private).map((pkg) => pkg.name));
   return packages.map(({ dir, manifest }) => {
     if (!existsSync(join(dir, "dist", "index.js"))) throw new Error(`${manifest.name} is not built; run pnpm build first`);
@@ -75,7 +87,12 @@ export function packPackages(
       rmSync(unpacked, { recursive: true, force: true });
     }
     run(process.execPath, [publint, "run", join(tarballs, created), "--strict"], tarballs);
-    say(`packed ${manifest.name}: ${created}, no workspace: ranges, no private package named or imported, publint clean`);
+    const ignored = ATTW_IGNORED_RULES.length > 0 ? ["--ignore-rules", ...ATTW_IGNORED_RULES] : [];
+    run(process.execPath, [attw, join(tarballs, created), ...ignored, "--format", "ascii", "--no-color", "--no-emoji"], tarballs);
+    say(
+      `packed ${manifest.name}: ${created}, no workspace: or catalog: ranges or exact versions, no private package named ` +
+        `or imported, publint clean, attw clean (ignoring ${ATTW_IGNORED_RULES.join(", ")})`,
+    );
     return { dir, manifest, tarball: join(tarballs, created) };
   });
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { ExtensionFactory } from "@mariozechner/pi-coding-agent";
 import { expect, test } from "vitest";
+import { parse } from "yaml";
 import * as api from "@orphus/pi-roundtable";
 
 test("the public surface is exactly this, and the default export is the extension pi loads", () => {
@@ -65,7 +66,12 @@ test("the manifest is a pi package: the keyword, the extension entry, pi as a pe
   const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as Record<string, unknown>;
   expect(manifest["keywords"]).toContain("pi-package");
   expect(manifest["pi"]).toEqual({ extensions: ["./dist/index.js"] });
-  expect(manifest["peerDependencies"]).toEqual({ "@mariozechner/pi-coding-agent": "*", "@orphus/memory": "workspace:^" });
+  expect(manifest["peerDependencies"]).toEqual({ "@mariozechner/pi-coding-agent": "catalog:pi-host", "@orphus/memory": "workspace:^" });
+  // pi's own range, "*", stated in the workspace's pi-host catalog, which pnpm pack writes into the tarball.
+  const workspace = parse(readFileSync(new URL("../../../pnpm-workspace.yaml", import.meta.url), "utf8")) as {
+    catalogs: Record<string, unknown>;
+  };
+  expect(workspace.catalogs["pi-host"]).toEqual({ "@mariozechner/pi-coding-agent": "*" });
   // Optional: nothing imports pi (its API is declared by shape), so npm, which pi installs packages with, must not
   // put a second pi beside the one that loads the extension. @orphus/memory is optional too: it carries a native
   // addon, and a pi user who wants only the roundtable does not build it (the memory tool then says how to install it).
