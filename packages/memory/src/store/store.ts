@@ -363,8 +363,18 @@ export class MemoryStore {
     }
   }
 
-  private readOrThrow<T>(fn: (sql: Statements, db: Connection) => T): T {
-    const result = this.run(false, fn);
+  /**
+   * Runs a read in one read transaction, so everything it reads is one snapshot of the store: a query's ranking, its
+   * hits' titles and sources and their texts all come from the same state, whatever a librarian commits meanwhile.
+   * Undefined when there is no store.
+   */
+  private read<T>(fn: (sql: Statements, db: Connection) => T): T | undefined {
+    return this.run(false, (sql, db) => transaction(db, "deferred", () => fn(sql, db)));
+  }
+
+  /** Runs `fn` on the existing store (a read in one read transaction); StoreMissingError when there is none. */
+  private onExisting<T>(kind: "read" | "write", fn: (sql: Statements, db: Connection) => T): T {
+    const result = kind === "read" ? this.read(fn) : this.run(false, fn);
     if (result === undefined) throw new StoreMissingError(this.path, this.location.source);
     return result;
   }
@@ -534,7 +544,7 @@ export class MemoryStore {
     const offset = checkInteger("offset", options.offset ?? 0, 0, Number.MAX_SAFE_INTEGER);
     const store = this.path;
     const none = (status: QueryStatus, answer: string): QueryAnswer => ({ store, status, text: answer, hits: [], total: 0, totalExact: true, offset, mode: "all" });
-    const answer = this.run(false, (sql) => {
+    const answer = this.read((sql) => {
       const words = queryWords(text);
       if (words.words.length === 0) {
         return sql.anyEntry.get() === undefined ? none("empty", emptyStoreText(store)) : none("no-words", noWordsText(store, text));
@@ -592,7 +602,7 @@ export class MemoryStore {
     checkInteger("id", id, 1, Number.MAX_SAFE_INTEGER);
     const offset = checkInteger("offset", options.offset ?? 0, 0, Number.MAX_SAFE_INTEGER);
     const limit = checkInteger("limit", options.limit ?? DEFAULT_GET_PAGE_CHARS, 1, MAX_GET_PAGE_CHARS);
-    return this.readOrThrow((sql) => {
+    return this.onExisting("read", (sql) => {
       const row = sql.entry.get(id);
       if (row === undefined) throw new EntryNotFoundError(id, this.path);
       const start = Math.min(offset, row.body.length);
@@ -620,7 +630,7 @@ export class MemoryStore {
   stats(): MemoryStats {
     const store = this.path;
     const base = { store, locationSource: this.location.source };
-    const found = this.run(false, (sql, db) => {
+    const found = this.read((sql, db) => {
       const counts = sql.counts.get() ?? { entries: 0, sources: 0, last: null };
       const bytes = [store, `${store}-wal`].reduce((sum, file) => {
         try {
@@ -659,7 +669,7 @@ export class MemoryStore {
     else if (typeof (target as { source?: unknown })?.source !== "string" || (target as { source: string }).source === "") {
       throw new MemoryInputError("forget", "{ id } or { source }", target);
     }
-    return this.readOrThrow((sql, db) =>
+    return this.onExisting("write", (sql, db) =>
       transaction(db, "immediate", (): ForgetReport => {
         if (byId) {
           const row = sql.entry.get(target.id);
