@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import { sanitizeText } from "@orphus/digest";
 import { boundedText, shownValue, showableJson } from "@orphus/shared-tool";
 import { z } from "zod";
-import { MemoryError, MemoryUsageError, NotLibrarianError, StoreMissingError } from "./errors.js";
+import { MemoryError, MemoryUsageError, NotLibrarianError, QUERY_TOO_LONG, StoreMissingError } from "./errors.js";
 import { DEFAULT_GET_PAGE_CHARS, DEFAULT_QUERY_BUDGET, DEFAULT_QUERY_LIMIT, MAX_GET_PAGE_CHARS, MAX_MEMORY_ERROR_CHARS, MAX_QUERY_BUDGET, MAX_QUERY_CHARS, MAX_QUERY_LIMIT, MAX_TAGS, MAX_TITLE_CHARS } from "./limits.js";
 import { openMemory, type IngestProgress, type MemoryOptions } from "./store/store.js";
 import { MEMORY_VERSION } from "./version.js";
@@ -178,7 +178,7 @@ export async function runMemoryCli(argv: readonly string[], io: MemoryCliIo): Pr
         case "query": {
           const words = rest.join(" ");
           if (words.trim() === "") usage("query takes the words to search for");
-          if (words.length > MAX_QUERY_CHARS) usage(`the query is longer than ${MAX_QUERY_CHARS} characters`);
+          if (words.length > MAX_QUERY_CHARS) usage(QUERY_TOO_LONG);
           if (values.limit !== undefined && (values.limit < 1 || values.limit > MAX_QUERY_LIMIT)) {
             usage(`--limit: a query shows 1 to ${MAX_QUERY_LIMIT} hits`);
           }

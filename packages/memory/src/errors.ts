@@ -1,6 +1,13 @@
 import { brandErrorClass } from "@orphus/internal";
 import { escapeIdentity } from "@orphus/digest";
 import { boundedText, shownValue } from "@orphus/shared-tool";
+import { MAX_QUERY_CHARS } from "./limits.js";
+
+/** How the tool and the CLI refuse a query longer than MAX_QUERY_CHARS, in the same words. */
+export const QUERY_TOO_LONG = `the query is longer than ${MAX_QUERY_CHARS} characters`;
+
+/** How the tool refuses a query that is missing or empty. */
+export const QUERY_WITHOUT_WORDS = "a query needs words";
 
 /** Longest path an error message quotes, escaped. */
 const MESSAGE_PATH_CHARS = 512;

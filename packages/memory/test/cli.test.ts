@@ -62,6 +62,9 @@ describe("orphus-memory", () => {
       expect(run.code, args.join(" ")).toBe(2);
       expect(run.stderr, args.join(" ")).toMatch(/^orphus-memory: .+\nRun orphus-memory --help for usage\.\n$/);
     }
+    // The same words as the tool's refusal over MCP and in pi.
+    const long = await runCliProcess(["query", "x".repeat(1001)], env);
+    expect([long.code, long.stderr]).toEqual([2, "orphus-memory: the query is longer than 1000 characters\nRun orphus-memory --help for usage.\n"]);
   });
 
   it("refuses a foreign file with exit 1 and leaves it", async () => {

@@ -102,8 +102,11 @@ test("a bad memory call is answered by the tool's own check, not pi's: the neare
     isError: true,
     text:
       'Invalid memory call: query: unknown argument "qeury" (nearest known: "query"); query takes query, budget, limit, ' +
-      'offset; query: a query needs words; got {"action":"query","qeury":"release"}',
+      'offset; a query needs words; got {"action":"query","qeury":"release"}',
   });
+  const long = await memoryCall(critic, { action: "query", query: "word ".repeat(201) });
+  expect(long.isError).toBe(true);
+  expect(long.text).toMatch(/^Invalid memory call: query: the query is longer than 1000 characters; got \{"action":"query","query":"word word /);
   // pi would turn "1" into 1 before its own check; the tool refuses it, as it does over MCP.
   const get = await memoryCall(critic, { action: "get", id: "1" });
   expect(get.isError).toBe(true);
