@@ -29,6 +29,20 @@ describe("the three empty answers", () => {
   });
 });
 
+describe("where the store is", () => {
+  it("an agent directory given by a flag or an option takes the variable's place, and answers name what gave it", () => {
+    const agent = tempDir();
+    const flag = openMemory({ env: {}, agentDir: agent, agentDirSource: "--agent-dir" });
+    expect(flag.location).toEqual({ dir: `${agent}/memory`, path: `${agent}/memory/memory.db`, source: "--agent-dir" });
+    expect(flag.query("release").text).toContain("] no memory store exists here (location from --agent-dir);");
+    expect(flag.stats().text).toContain("(location from --agent-dir)");
+    expect(openMemory({ env: {}, agentDir: agent }).location.source).toBe("the agentDir option");
+    // ORPHUS_MEMORY_DIR still comes first, as it does before ORPHUS_CODING_AGENT_DIR.
+    expect(openMemory({ env: { ORPHUS_MEMORY_DIR: "/srv/notes" }, agentDir: agent }).location).toMatchObject({ dir: "/srv/notes", source: "ORPHUS_MEMORY_DIR" });
+    expect(openMemory({ env: { ORPHUS_CODING_AGENT_DIR: "/srv/a" } }).location).toMatchObject({ dir: "/srv/a/memory", source: "ORPHUS_CODING_AGENT_DIR" });
+  });
+});
+
 describe("ingest and query", () => {
   it("finds a text by a word, names the store, and re-ingesting the same text is a no-op", () => {
     const store = tempStore({ role: "librarian" });

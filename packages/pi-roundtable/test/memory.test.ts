@@ -51,11 +51,12 @@ test("the librarian ingests a note and another role's session finds it; the stor
 
   const missing = await memoryCall(critic, { action: "query", query: "changesets" });
   expect(missing.isError).toBe(true);
+  // The sessions get their agent directory from the extension's agentDir option, not from the variable.
   expect(missing.text).toBe(
-    `[memory ${storePath()}] no memory store exists here (location from ORPHUS_CODING_AGENT_DIR): nothing has been ` +
-      "ingested under this location. A librarian creates it by ingesting (ORPHUS_ROUNDTABLE_ROLE=librarian " +
-      "orphus-memory ingest <file or folder…>). If other sessions have a store, they resolve another location: give " +
-      "every session the same ORPHUS_MEMORY_DIR or ORPHUS_CODING_AGENT_DIR",
+    `[memory ${storePath()}] no memory store exists here (location from the agentDir option); a librarian's first ` +
+      "ingest creates it: orphus-memory --as librarian ingest <file or folder…>. Sessions that have a store resolve " +
+      "another location: give all the same ORPHUS_MEMORY_DIR or ORPHUS_CODING_AGENT_DIR, or, where a host passes no " +
+      "variables on, the same orphus-roundtable-mcp --agent-dir or orphus-memory --dir",
   );
 
   const ingested = await memoryCall(librarian, {

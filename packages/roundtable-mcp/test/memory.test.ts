@@ -55,7 +55,8 @@ describe("over stdio", () => {
     const store = `${agent.dir}/memory/memory.db`;
     const missing = await call(critic.client, "memory_query", { query: "release" });
     expect(missing.isError).toBe(true);
-    expect(missing.text).toContain(`[memory ${store}] no memory store exists here (location from ORPHUS_CODING_AGENT_DIR)`);
+    // connectSdkStdio starts the server with --agent-dir, and the SDK passes no ORPHUS_* variable on.
+    expect(missing.text).toContain(`[memory ${store}] no memory store exists here (location from --agent-dir)`);
 
     const refused = await call(critic.client, "memory_ingest", { title: "t", body: "b" });
     expect(refused.isError).toBe(true);

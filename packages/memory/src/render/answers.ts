@@ -159,14 +159,17 @@ export function renderQuery(input: QueryRender): RenderedQuery {
   return { text: [markerLine(input.store, summary), ...lines].join("\n"), shown, excerpts: headers.map((_, index) => excerpts[index]) };
 }
 
-/** The answer to a query when no store exists: where it was looked for, what creates it, and the split-store hint. */
+/**
+ * The answer to a query when no store exists: where it was looked for and what set that, what creates it, and the
+ * split-store hint, for variables and for flags (an MCP host may pass its server no variable at all).
+ */
 export function missingStoreText(store: string, locationSource: string): string {
   return markerLine(
     store,
-    `no memory store exists here (location from ${locationSource}): nothing has been ingested under this location. ` +
-      "A librarian creates it by ingesting (ORPHUS_ROUNDTABLE_ROLE=librarian orphus-memory ingest <file or folder…>). " +
-      "If other sessions have a store, they resolve another location: give every session the same ORPHUS_MEMORY_DIR " +
-      "or ORPHUS_CODING_AGENT_DIR",
+    `no memory store exists here (location from ${locationSource}); a librarian's first ingest creates it: ` +
+      "orphus-memory --as librarian ingest <file or folder…>. Sessions that have a store resolve another location: " +
+      "give all the same ORPHUS_MEMORY_DIR or ORPHUS_CODING_AGENT_DIR, or, where a host passes no variables on, the " +
+      "same orphus-roundtable-mcp --agent-dir or orphus-memory --dir",
   );
 }
 

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { statSync } from "node:fs";
 import * as path from "node:path";
-import { resolveMemoryDir, roleFromEnv, ROLE_ENV, type EnvLike } from "@orphus/agent-env";
+import { AGENT_DIR_ENV, resolveMemoryDir, roleFromEnv, ROLE_ENV, type EnvLike } from "@orphus/agent-env";
 import { EntryNotFoundError, MemoryInputError, NotLibrarianError, StoreMissingError } from "../errors.js";
 import { chunkDocument } from "../ingest/chunk.js";
 import { findFiles, readTextFile, type SkippedPath } from "../ingest/files.js";
@@ -64,6 +64,14 @@ export interface MemoryOptions {
   readonly roleSource?: string;
   /** Where the directory and the role are resolved from; default process.env. */
   readonly env?: EnvLike;
+  /**
+   * The agent directory, when the host was given it otherwise than by `ORPHUS_CODING_AGENT_DIR` (a flag, an option):
+   * it takes the variable's place (the store is `<agentDir>/memory/memory.db` unless `ORPHUS_MEMORY_DIR` is set), and
+   * answers credit the location to `agentDirSource`.
+   */
+  readonly agentDir?: string;
+  /** What gave `agentDir`, as answers name it (`--agent-dir`); default `the agentDir option`. */
+  readonly agentDirSource?: string;
   /** How long a statement waits for another writer; default {@link BUSY_TIMEOUT_MS}. */
   readonly busyTimeoutMs?: number;
   /** The clock stamping ingests, in ms since the epoch; default Date.now. */
@@ -82,8 +90,16 @@ export interface MemoryLocation {
   readonly dir: string;
   /** The store file: `<dir>/memory.db`. */
   readonly path: string;
-  /** `option`, `ORPHUS_MEMORY_DIR`, `ORPHUS_CODING_AGENT_DIR` or `default`. */
+  /** `option`, `ORPHUS_MEMORY_DIR`, `ORPHUS_CODING_AGENT_DIR`, what gave the `agentDir` option (`--agent-dir`) or `default`. */
   readonly source: string;
+}
+
+/** Where the options put the memory directory, and where that came from, by the one resolution of @orphus/agent-env. */
+function memoryDirOf(options: MemoryOptions, env: EnvLike): { readonly dir: string; readonly source: string } {
+  if (options.dir !== undefined) return { dir: path.resolve(options.dir), source: "option" };
+  if (options.agentDir === undefined) return resolveMemoryDir(env);
+  const resolved = resolveMemoryDir({ ...env, [AGENT_DIR_ENV]: options.agentDir });
+  return resolved.source === AGENT_DIR_ENV ? { dir: resolved.dir, source: options.agentDirSource ?? "the agentDir option" } : resolved;
 }
 
 /** A text to ingest: one entry. */
@@ -310,7 +326,7 @@ export class MemoryStore {
 
   constructor(options: MemoryOptions = {}) {
     const env = options.env ?? process.env;
-    const resolved = options.dir === undefined ? resolveMemoryDir(env) : { dir: path.resolve(options.dir), source: "option" };
+    const resolved = memoryDirOf(options, env);
     this.location = { dir: resolved.dir, path: path.join(resolved.dir, STORE_FILE_NAME), source: resolved.source };
     const role = options.role?.trim() === "" ? undefined : options.role?.trim();
     this.role = role ?? roleFromEnv(env);
