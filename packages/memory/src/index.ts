@@ -111,7 +111,7 @@ export type {
   ForgetTarget,
   ForgetReport,
 } from "./store/store.js";
-export type { SkippedPath } from "./ingest/files.js";
+export type { SkippedPath, SkipKind } from "./ingest/files.js";
 export type { EntryFacts } from "./render/answers.js";
 export type { Chunk } from "./ingest/chunk.js";
 export type { Migration } from "./store/schema.js";

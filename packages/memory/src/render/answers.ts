@@ -15,6 +15,7 @@ import {
   SHOWN_TAGS_MAX_CHARS,
   SHOWN_TITLE_MAX_CHARS,
 } from "../limits.js";
+import type { SkipKind } from "../ingest/files.js";
 import { contentBlock, contentLine, shownName, shownPath, shownTags } from "./shown.js";
 
 /** Every answer's marker line starts with this. */
@@ -60,6 +61,35 @@ function quoted(query: string): string {
 /** A source as an answer quotes it (forget, a skipped path): escaped, the start cut when long. */
 export function quotedSource(source: string): string {
   return `"${shownPath(source, SHOWN_SOURCE_MAX_CHARS)}"`;
+}
+
+/** How the line of skips by reason names each kind of skip, in this order when counts tie. */
+const SKIP_KIND_LABELS: Readonly<Record<SkipKind, string>> = {
+  "skipped-folder": "in skipped folders (hidden, node_modules)",
+  "hidden-file": "hidden",
+  "too-large": "too large",
+  "not-text": "not text",
+  unreadable: "unreadable",
+  "not-found": "not found",
+  "not-a-file": "not regular files",
+  "symbolic-link": "symbolic links",
+  "over-limit": "over the file limit",
+  "no-text": "with no text",
+  "too-long": "too long",
+};
+
+/**
+ * The line counting an ingest's skips by reason, most first: `  skipped by reason: 774 in skipped folders (hidden,
+ * node_modules), 10 not text, 6 too large`; "at least" before the folders' count when counting stopped at its bound.
+ */
+export function skipCountsLine(byKind: Readonly<Partial<Record<SkipKind, number>>>, countsExact: boolean): string {
+  const order = Object.keys(SKIP_KIND_LABELS) as SkipKind[];
+  const counts = order
+    .filter((kind) => (byKind[kind] ?? 0) > 0)
+    .sort((a, b) => (byKind[b] ?? 0) - (byKind[a] ?? 0) || order.indexOf(a) - order.indexOf(b))
+    .map((kind) => `${kind === "skipped-folder" && !countsExact ? "at least " : ""}${NUMBER.format(byKind[kind] ?? 0)} ${SKIP_KIND_LABELS[kind]}`);
+  // At most MAX_MARKER_CHARS, whatever the counts (eleven kinds and their numbers stay far below it).
+  return cutAtWord(`  skipped by reason: ${counts.join(", ")}`, MAX_MARKER_CHARS);
 }
 
 /** The lines an ingest report lists its skips in: at most MAX_SHOWN_SKIPS, the rest counted. */

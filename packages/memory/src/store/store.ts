@@ -4,7 +4,7 @@ import * as path from "node:path";
 import { AGENT_DIR_ENV, resolveMemoryDir, roleFromEnv, ROLE_ENV, type EnvLike } from "@orphus/agent-env";
 import { EntryNotFoundError, MemoryInputError, NotLibrarianError, StoreMissingError } from "../errors.js";
 import { chunkDocument } from "../ingest/chunk.js";
-import { findFiles, readTextFile, type SkippedPath } from "../ingest/files.js";
+import { findFiles, readTextFile, skippedPath, type SkipKind, type SkippedPath } from "../ingest/files.js";
 import {
   BUSY_TIMEOUT_MS,
   DEFAULT_GET_PAGE_CHARS,
@@ -38,6 +38,7 @@ import {
   quotedSource,
   renderEntryPage,
   renderQuery,
+  skipCountsLine,
   skippedLines,
   type EntryFacts,
   type HitRow,
@@ -121,6 +122,7 @@ export interface IngestProgress {
   readonly filesDone: number;
   readonly filesTotal: number;
   readonly entriesAdded: number;
+  /** Files skipped so far, those inside skipped folders included. */
   readonly skipped: number;
 }
 
@@ -138,8 +140,13 @@ export interface IngestReport {
   readonly unchanged: number;
   readonly entriesAdded: number;
   readonly entriesRemoved: number;
-  /** Everything skipped, counted; the first MAX_LISTED_SKIPS listed with their reason. */
+  /** Files (or texts) skipped, those inside skipped folders included (counted, not read). */
   readonly skippedCount: number;
+  /** Skipped files by why: how many of `skippedCount` each kind of skip stands for. */
+  readonly skippedByKind: Readonly<Partial<Record<SkipKind, number>>>;
+  /** False when counting the files inside skipped folders stopped at its bound: the counts are then lower bounds. */
+  readonly skippedCountExact: boolean;
+  /** The first MAX_LISTED_SKIPS skips (a skipped folder as one, with its count), each with its reason and kind. */
   readonly skipped: readonly SkippedPath[];
   /** A summary for a person or a model. */
   readonly text: string;
@@ -427,18 +434,32 @@ export class MemoryStore {
     return tally;
   }
 
-  private report(tally: ReturnType<MemoryStore["write"]>, skipped: readonly SkippedPath[]): IngestReport {
+  private report(
+    tally: ReturnType<MemoryStore["write"]>,
+    skipped: readonly SkippedPath[],
+    unit: "file" | "text",
+    countsExact = true,
+  ): IngestReport {
+    const byKind: Partial<Record<SkipKind, number>> = {};
+    let skippedCount = 0;
+    for (const skip of skipped) {
+      byKind[skip.kind] = (byKind[skip.kind] ?? 0) + skip.files;
+      skippedCount += skip.files;
+    }
     const parts = [
       `ingested: ${plural(tally.added, "new source")}, ${plural(tally.replaced, "changed source")} replaced, ` +
         `${plural(tally.unchanged, "unchanged source")} left as they were; ${plural(tally.entriesAdded, "entry", "entries")} added` +
         (tally.entriesRemoved > 0 ? `, ${plural(tally.entriesRemoved, "entry", "entries")} replaced` : ""),
     ];
-    if (skipped.length > 0) parts.push(`skipped ${plural(skipped.length, "item")}`);
-    const lines = [markerLine(this.path, parts.join("; ")), ...skippedLines(skipped)];
+    if (skippedCount > 0) parts.push(`skipped ${countsExact ? "" : "at least "}${plural(skippedCount, unit)}`);
+    const lines = [markerLine(this.path, parts.join("; "))];
+    if (skippedCount > 0) lines.push(skipCountsLine(byKind, countsExact), ...skippedLines(skipped));
     return {
       store: this.path,
       ...tally,
-      skippedCount: skipped.length,
+      skippedCount,
+      skippedByKind: byKind,
+      skippedCountExact: countsExact,
       skipped: skipped.slice(0, MAX_LISTED_SKIPS),
       text: lines.join("\n"),
     };
@@ -472,12 +493,12 @@ export class MemoryStore {
       const given = trimmedSource === undefined ? undefined : storedText(trimmedSource) || undefined;
       const label = given ?? title;
       if (text.body.length > MAX_TEXT_CHARS) {
-        skipped.push({ path: label, reason: `longer than ${MAX_TEXT_CHARS} characters (${text.body.length})` });
+        skipped.push(skippedPath(label, "too-long", `longer than ${MAX_TEXT_CHARS} characters (${text.body.length})`));
         return;
       }
       const body = storedText(text.body.replace(/\r\n?/g, "\n")).trim();
       if (body === "") {
-        skipped.push({ path: label, reason: "no text" });
+        skipped.push(skippedPath(label, "no-text", "no text"));
         return;
       }
       const hash = sha256("text", title, tagsColumn(tags), body);
@@ -489,7 +510,7 @@ export class MemoryStore {
       });
     });
     const tally = this.run(true, (sql, db) => this.write(sql, db, sources)) ?? { added: 0, replaced: 0, unchanged: 0, entriesAdded: 0, entriesRemoved: 0 };
-    return this.report(tally, skipped);
+    return this.report(tally, skipped, "text");
   }
 
   /**
@@ -505,6 +526,11 @@ export class MemoryStore {
     }
     const found = findFiles(paths, this.location.dir);
     const skipped = [...found.skipped];
+    let skippedFiles = skipped.reduce((sum, skip) => sum + skip.files, 0);
+    const skipFile = (skip: SkippedPath): void => {
+      skipped.push(skip);
+      skippedFiles += skip.files;
+    };
     const tally = { added: 0, replaced: 0, unchanged: 0, entriesAdded: 0, entriesRemoved: 0 };
     let batch: PreparedSource[] = [];
     let batchEntries = 0;
@@ -517,11 +543,11 @@ export class MemoryStore {
     };
     found.files.forEach((file, index) => {
       const read = readTextFile(file);
-      if ("skip" in read) skipped.push({ path: file, reason: read.skip });
+      if ("skip" in read) skipFile(read.skip);
       else {
         const hash = sha256("file", read.bytes);
         const chunks = chunkDocument(read.text, MAX_CHUNK_CHARS);
-        if (chunks.length === 0) skipped.push({ path: file, reason: "no text" });
+        if (chunks.length === 0) skipFile(skippedPath(file, "no-text", "no text"));
         else {
           const name = path.basename(file);
           batch.push({
@@ -538,11 +564,11 @@ export class MemoryStore {
         filesDone: index + 1,
         filesTotal: found.files.length,
         entriesAdded: tally.entriesAdded + batchEntries,
-        skipped: skipped.length,
+        skipped: skippedFiles,
       });
     });
     flush();
-    return this.report(tally, skipped);
+    return this.report(tally, skipped, "file", found.countsExact);
   }
 
   /**
