@@ -15,12 +15,27 @@ interface Section {
   lines: string[];
 }
 
+/**
+ * Whether a line may open a heading or a fence: its first character after at most three spaces is `#`, a backtick or
+ * `~`. Most lines are neither, and this spares them both regular expressions.
+ */
+function mayBeMarkup(line: string): boolean {
+  let i = 0;
+  while (i < 3 && line.charCodeAt(i) === 32) i++;
+  const c = line.charCodeAt(i);
+  return c === 35 || c === 96 || c === 126;
+}
+
 /** Splits at Markdown ATX headings outside fenced code; text before the first heading is a section of its own. */
 function sections(text: string): Section[] {
   const out: Section[] = [{ heading: "", lines: [] }];
   const trail: string[] = [];
   let fence: string | undefined;
   for (const line of text.split("\n")) {
+    if (!mayBeMarkup(line)) {
+      (out[out.length - 1] as Section).lines.push(line);
+      continue;
+    }
     const fenceMatch = FENCE.exec(line);
     if (fenceMatch !== null) fence = fence === undefined ? fenceMatch[1] : fence === fenceMatch[1] ? undefined : fence;
     const heading = fence === undefined && fenceMatch === null ? ATX_HEADING.exec(line) : null;
@@ -86,7 +101,7 @@ function splitText(text: string, max: number): string[] {
  * normalised to \n and blank space at either end of a chunk is dropped; chunks with no visible text are left out.
  */
 export function chunkDocument(text: string, max: number): Chunk[] {
-  const normalised = text.replace(/\r\n?/g, "\n");
+  const normalised = text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
   const out: Chunk[] = [];
   // A heading with nothing under it before the next heading joins the next section, so it is neither lost nor a
   // chunk of one line.

@@ -1,7 +1,8 @@
 // Finding and reading the files an ingest of paths takes in: folders walked (hidden entries and node_modules left
 // out, symbolic links inside a folder not followed), and every file that cannot be taken skipped with a reason and
 // its kind, the files inside a folder left out counted (not read).
-import { lstatSync, readdirSync, readFileSync, statSync, type Dirent } from "node:fs";
+import { isUtf8 } from "node:buffer";
+import { closeSync, lstatSync, openSync, readdirSync, readSync, statSync, type Dirent } from "node:fs";
 import * as path from "node:path";
 import { MAX_FILE_BYTES, MAX_FILES_PER_INGEST } from "../limits.js";
 
@@ -28,9 +29,15 @@ export interface SkippedPath {
   readonly files: number;
 }
 
+/** A file to read, and its size when it was found. */
+export interface FoundFile {
+  readonly path: string;
+  readonly size: number;
+}
+
 /** Files to read, and what was skipped while finding them. */
 export interface FoundFiles {
-  readonly files: string[];
+  readonly files: FoundFile[];
   readonly skipped: SkippedPath[];
   /** False when counting the files inside skipped folders stopped at its bound (the counts are then lower bounds). */
   readonly countsExact: boolean;
@@ -61,15 +68,15 @@ function leftOut(name: string): string | undefined {
  * skipped whole, with the files inside them counted, not read.
  */
 export function findFiles(paths: readonly string[], exclude: string, maxFiles: number = MAX_FILES_PER_INGEST): FoundFiles {
-  const files: string[] = [];
+  const files: FoundFile[] = [];
   const skipped: SkippedPath[] = [];
   const seen = new Set<string>();
   let countBudget = MAX_COUNTED_ENTRIES;
-  const take = (file: string): void => {
+  const take = (file: string, size: number): void => {
     if (seen.has(file)) return;
     seen.add(file);
     if (files.length >= maxFiles) skipped.push(skippedPath(file, "over-limit", `over the limit of ${maxFiles} files per ingest`));
-    else files.push(file);
+    else files.push({ path: file, size });
   };
   // The files below a folder left out, without following links, while the count's bound lasts.
   const countFiles = (dir: string): number => {
@@ -117,7 +124,7 @@ export function findFiles(paths: readonly string[], exclude: string, maxFiles: n
         else if (why !== undefined) skipFolder(entry, why);
         else walk(entry);
       } else if (why !== undefined) skipped.push(skippedPath(entry, "hidden-file", "a hidden file"));
-      else if (stats.isFile()) take(entry);
+      else if (stats.isFile()) take(entry, stats.size);
       else skipped.push(skippedPath(entry, "not-a-file", "not a regular file"));
     }
   };
@@ -133,33 +140,61 @@ export function findFiles(paths: readonly string[], exclude: string, maxFiles: n
     if (stats.isDirectory()) {
       if (absolute === exclude) skipFolder(absolute, "the memory store's own folder");
       else walk(absolute);
-    } else if (stats.isFile()) take(absolute);
+    } else if (stats.isFile()) take(absolute, stats.size);
     else skipped.push(skippedPath(absolute, "not-a-file", "not a regular file"));
   }
   return { files, skipped, countsExact: countBudget > 0 };
 }
 
-/** A file read as text, or why it cannot be ingested. */
+/** A file read as text with its bytes (valid until the next read: one buffer serves every read), or why it cannot be ingested. */
 export type ReadResult = { readonly text: string; readonly bytes: Buffer } | { readonly skip: SkippedPath };
 
-const utf8 = new TextDecoder("utf-8", { fatal: true });
+/** One buffer every read fills, grown as needed up to MAX_FILE_BYTES + 1: the file's bytes are used before the next read. */
+let readBuffer = Buffer.allocUnsafe(64 * 1024);
 
-/** Reads a file as UTF-8 text: larger than `maxBytes`, unreadable or binary (a NUL byte, or not UTF-8) is a skip. */
-export function readTextFile(file: string, maxBytes: number = MAX_FILE_BYTES): ReadResult {
+/**
+ * The bytes of `file`, found at `size`, read into the shared buffer (valid until the next read): at most
+ * `maxBytes + 1`, so a file that grew past the limit since it was found shows as larger.
+ */
+function readWhole(file: string, size: number, maxBytes: number): Buffer {
+  const want = Math.min(maxBytes + 1, size + 1);
+  if (readBuffer.length < want) readBuffer = Buffer.allocUnsafe(Math.min(maxBytes + 1, Math.max(want, readBuffer.length * 2)));
+  const fd = openSync(file, "r");
+  try {
+    let length = 0;
+    for (;;) {
+      if (length === readBuffer.length) {
+        if (length > maxBytes) break;
+        const grown = Buffer.allocUnsafe(Math.min(maxBytes + 1, length * 2));
+        readBuffer.copy(grown, 0, 0, length);
+        readBuffer = grown;
+      }
+      const n = readSync(fd, readBuffer, length, readBuffer.length - length, null);
+      if (n === 0) break;
+      length += n;
+    }
+    return readBuffer.subarray(0, length);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Reads a file found at `size` bytes as UTF-8 text: larger than `maxBytes` (when found or when read), unreadable or
+ * binary (a NUL byte, or not UTF-8) is a skip. The size comes from the walk, so a file too large is never read.
+ */
+export function readTextFile(file: FoundFile, maxBytes: number = MAX_FILE_BYTES): ReadResult {
+  const tooLarge = (size: number): ReadResult => ({ skip: skippedPath(file.path, "too-large", `larger than ${maxBytes} bytes (${size} bytes)`) });
+  if (file.size > maxBytes) return tooLarge(file.size);
   let bytes: Buffer;
   try {
-    const size = statSync(file).size;
-    if (size > maxBytes) return { skip: skippedPath(file, "too-large", `larger than ${maxBytes} bytes (${size} bytes)`) };
-    bytes = readFileSync(file);
+    bytes = readWhole(file.path, file.size, maxBytes);
   } catch (error) {
-    return { skip: errorSkip(file, error) };
+    return { skip: errorSkip(file.path, error) };
   }
-  if (bytes.length > maxBytes) return { skip: skippedPath(file, "too-large", `larger than ${maxBytes} bytes (${bytes.length} bytes)`) };
-  if (bytes.includes(0)) return { skip: skippedPath(file, "not-text", "binary (it holds NUL bytes)") };
-  try {
-    const text = utf8.decode(bytes);
-    return { text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, bytes };
-  } catch {
-    return { skip: skippedPath(file, "not-text", "binary (not UTF-8 text)") };
-  }
+  if (bytes.length > maxBytes) return { skip: skippedPath(file.path, "too-large", `larger than ${maxBytes} bytes (it grew while it was read)`) };
+  if (bytes.includes(0)) return { skip: skippedPath(file.path, "not-text", "binary (it holds NUL bytes)") };
+  if (!isUtf8(bytes)) return { skip: skippedPath(file.path, "not-text", "binary (not UTF-8 text)") };
+  const text = bytes.toString("utf8");
+  return { text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, bytes };
 }

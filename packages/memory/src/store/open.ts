@@ -1,7 +1,7 @@
 // Opening the store file: refuse what is not ours before SQLite may write a byte to it, create a new store
 // atomically (built under a private name, then linked into place), and bring an older schema up to date.
 import { randomBytes } from "node:crypto";
-import { chmodSync, closeSync, linkSync, lstatSync, openSync, readdirSync, readSync, statSync, unlinkSync, type Stats } from "node:fs";
+import { chmodSync, closeSync, fsyncSync, linkSync, lstatSync, openSync, readdirSync, readSync, statSync, unlinkSync, type Stats } from "node:fs";
 import * as path from "node:path";
 import { ensurePrivateDir } from "@orphus/agent-env";
 import { StoreBusyError, StoreCorruptError, StoreDriverError, StoreForeignError, StorePathError, StoreVersionError } from "../errors.js";
@@ -232,10 +232,18 @@ function createStore(file: string, options: OpenStoreOptions): void {
   try {
     const db = connect(building, options);
     try {
+      // A private file nobody reads until it is linked into place: synced once, below, rather than at every step.
+      db.exec("PRAGMA synchronous = OFF");
       db.exec(`PRAGMA application_id = ${STORE_APPLICATION_ID}`);
       migrate(db, file, options.migrations);
     } finally {
       db.close();
+    }
+    const fd = openSync(building, "r+");
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
     }
     try {
       linkSync(building, file);

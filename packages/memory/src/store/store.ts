@@ -246,6 +246,22 @@ export interface ForgetReport {
   readonly text: string;
 }
 
+/**
+ * Characters of text an ingest of paths writes in one transaction, about: each commit makes FTS5 flush a segment and
+ * may checkpoint the log, so fewer, larger batches cost less, while one batch holds the write lock for a few hundred
+ * milliseconds at most (4 MB of text) and its files wait in memory.
+ */
+const BATCH_CHARS = 4_000_000;
+
+/** SQLite's default: the log is copied into the store file once it holds this many pages. */
+const CHECKPOINT_PAGES = 1000;
+
+/**
+ * The same while an ingest of paths writes its batches (about 64 MB of log): each copy syncs the file, and one copy
+ * at the end of the ingest costs less than one after every batch.
+ */
+const INGEST_CHECKPOINT_PAGES = 16_384;
+
 /** A source ready to write: its name, kind, content hash and entries. */
 interface PreparedSource {
   readonly name: string;
@@ -419,7 +435,7 @@ export class MemoryStore {
           continue;
         }
         if (existing !== undefined) {
-          tally.entriesRemoved += sql.deleteSourceEntries.run(existing.id).changes;
+          tally.entriesRemoved += sql.removeSourceEntries(existing.id);
           sql.updateSource.run(source.kind, source.hash, source.entries.length, at, existing.id);
           id = existing.id;
           tally.replaced++;
@@ -427,7 +443,7 @@ export class MemoryStore {
           id = Number(sql.insertSource.run(source.name, source.kind, source.hash, source.entries.length, at).lastInsertRowid);
           tally.added++;
         }
-        source.entries.forEach((entry, part) => sql.insertEntry.run(id, part + 1, entry.title, entry.tags, entry.body, at));
+        sql.addEntries(id, source.entries, at);
         tally.entriesAdded += source.entries.length;
       }
     });
@@ -534,40 +550,61 @@ export class MemoryStore {
     const tally = { added: 0, replaced: 0, unchanged: 0, entriesAdded: 0, entriesRemoved: 0 };
     let batch: PreparedSource[] = [];
     let batchEntries = 0;
+    let batchChars = 0;
+    let deferred = false;
     const flush = (): void => {
       if (batch.length === 0) return;
-      const done = this.run(true, (sql, db) => this.write(sql, db, batch));
+      const done = this.run(true, (sql, db) => {
+        if (!deferred) {
+          // The log is copied into the file (and synced) once, at the end, not after every batch.
+          db.exec(`PRAGMA wal_autocheckpoint = ${INGEST_CHECKPOINT_PAGES}`);
+          deferred = true;
+        }
+        return this.write(sql, db, batch);
+      });
       if (done !== undefined) for (const key of Object.keys(tally) as (keyof typeof tally)[]) tally[key] += done[key];
       batch = [];
       batchEntries = 0;
+      batchChars = 0;
     };
-    found.files.forEach((file, index) => {
-      const read = readTextFile(file);
-      if ("skip" in read) skipFile(read.skip);
-      else {
-        const hash = sha256("file", read.bytes);
-        const chunks = chunkDocument(read.text, MAX_CHUNK_CHARS);
-        if (chunks.length === 0) skipFile(skippedPath(file, "no-text", "no text"));
+    try {
+      found.files.forEach((entry, index) => {
+        const file = entry.path;
+        const read = readTextFile(entry);
+        if ("skip" in read) skipFile(read.skip);
         else {
-          const name = path.basename(file);
-          batch.push({
-            name: file,
-            kind: "file",
-            hash,
-            entries: chunks.map((chunk) => ({ title: chunk.heading === "" ? name : `${name} › ${chunk.heading}`, tags: "", body: chunk.text })),
-          });
-          batchEntries += chunks.length;
-          if (batchEntries >= 500) flush();
+          const hash = sha256("file", read.bytes);
+          const chunks = chunkDocument(read.text, MAX_CHUNK_CHARS);
+          if (chunks.length === 0) skipFile(skippedPath(file, "no-text", "no text"));
+          else {
+            const name = path.basename(file);
+            batch.push({
+              name: file,
+              kind: "file",
+              hash,
+              entries: chunks.map((chunk) => ({ title: chunk.heading === "" ? name : `${name} › ${chunk.heading}`, tags: "", body: chunk.text })),
+            });
+            batchEntries += chunks.length;
+            batchChars += read.text.length;
+            if (batchChars >= BATCH_CHARS) flush();
+          }
         }
-      }
-      options.onProgress?.({
-        filesDone: index + 1,
-        filesTotal: found.files.length,
-        entriesAdded: tally.entriesAdded + batchEntries,
-        skipped: skippedFiles,
+        options.onProgress?.({
+          filesDone: index + 1,
+          filesTotal: found.files.length,
+          entriesAdded: tally.entriesAdded + batchEntries,
+          skipped: skippedFiles,
+        });
       });
-    });
-    flush();
+      flush();
+    } finally {
+      if (deferred) {
+        this.run(false, (_sql, db) => {
+          db.exec(`PRAGMA wal_autocheckpoint = ${CHECKPOINT_PAGES}`);
+          db.exec("PRAGMA wal_checkpoint(PASSIVE)");
+        });
+      }
+    }
     return this.report(tally, skipped, "file", found.countsExact);
   }
 
@@ -716,7 +753,7 @@ export class MemoryStore {
         if (byId) {
           const row = sql.entry.get(target.id);
           if (row === undefined) throw new EntryNotFoundError(target.id, this.path);
-          sql.deleteEntry.run(target.id);
+          sql.removeEntry(target.id);
           const left = sql.sourceEntryCount.get(row.source_id)?.n ?? 0;
           if (left === 0) sql.deleteSource.run(row.source_id);
           else sql.staleSource.run(row.source_id);
@@ -727,7 +764,7 @@ export class MemoryStore {
         if (source === undefined) {
           return { store: this.path, entriesRemoved: 0, sourcesRemoved: 0, text: markerLine(this.path, `no source ${quotedSource(name)}: nothing forgotten`) };
         }
-        const removed = sql.deleteSourceEntries.run(source.id).changes;
+        const removed = sql.removeSourceEntries(source.id);
         sql.deleteSource.run(source.id);
         return {
           store: this.path,
