@@ -109,7 +109,7 @@ export class StorePathError extends MemoryError {
   }
 }
 
-/** Most characters of the driver's own load failure a StoreDriverError quotes. */
+/** Most characters of the driver's own words a StoreDriverError or StoreFullError quotes. */
 const DRIVER_FAILURE_CHARS = 400;
 
 /**
@@ -141,6 +141,21 @@ export class StoreBusyError extends MemoryError {
     super(
       `The memory store at ${shown(storePath)} stayed locked by another writer for ${timeoutMs} ms; try again when its ` +
         "ingest has finished",
+      storePath,
+      options,
+    );
+  }
+}
+
+/** Thrown when a write to the store failed because its disk (or the file's size limit) is full: nothing of it was kept. */
+export class StoreFullError extends MemoryError {
+  override readonly name = "StoreFullError";
+  readonly code = "ERR_MEMORY_STORE_FULL";
+
+  constructor(storePath: string, failure: string, options?: ErrorOptions) {
+    super(
+      `The memory store at ${shown(storePath)} could not be written: the disk is full (${boundedText(failure, DRIVER_FAILURE_CHARS, { oneLine: true })}); nothing of ` +
+        "this write was kept: free space and try again",
       storePath,
       options,
     );

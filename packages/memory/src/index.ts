@@ -87,6 +87,7 @@ export {
   StoreVersionError,
   StorePathError,
   StoreBusyError,
+  StoreFullError,
   StoreDriverError,
   NotLibrarianError,
   EntryNotFoundError,

@@ -10,6 +10,26 @@ export interface Chunk {
 const ATX_HEADING = /^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$/;
 const FENCE = /^ {0,3}(```|~~~)/;
 
+/**
+ * A heading's text without its Markdown and HTML markup, as a title shows it: images (badges) and HTML tags dropped,
+ * a link shown as its text, code spans, emphasis and escapes as their characters, space runs squeezed. A heading of
+ * markup only (a row of badges) has no text left and adds nothing to the title.
+ */
+export function plainHeading(heading: string): string {
+  if (!/[!\[\]<`*_\\]/.test(heading)) return heading.trim();
+  return heading
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, " ")
+    .replace(/!\[[^\]]*\]\[[^\]]*\]/g, " ")
+    .replace(/<\/?[A-Za-z][^>]*>/g, " ")
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/\[([^\]]*)\]\[[^\]]*\]/g, "$1")
+    .replace(/`+([^`]*)`+/g, "$1")
+    .replace(/(?<!\\)(\*{1,3}|_{1,3})(?=\S)(.+?)(?<=[^\s\\])\1/g, "$2")
+    .replace(/\\([!-/:-@[-`{-~])/g, "$1")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
 interface Section {
   heading: string;
   lines: string[];
@@ -42,7 +62,7 @@ function sections(text: string): Section[] {
     if (heading !== null) {
       const level = (heading[1] ?? "#").length;
       trail.length = Math.min(trail.length, level - 1);
-      trail[level - 1] = (heading[2] ?? "").trim();
+      trail[level - 1] = plainHeading(heading[2] ?? "");
       out.push({ heading: trail.filter((t) => t !== undefined && t !== "").join(" › "), lines: [line] });
     } else (out[out.length - 1] as Section).lines.push(line);
   }

@@ -29,10 +29,12 @@ export interface SkippedPath {
   readonly files: number;
 }
 
-/** A file to read, and its size when it was found. */
+/** A file to read, its size when it was found, and its label: its path from the folder above the one given. */
 export interface FoundFile {
   readonly path: string;
   readonly size: number;
+  /** `docs/guide/install.md` for a file found under a given `docs`; a file given itself is labelled by its name. */
+  readonly label?: string;
 }
 
 /** Files to read, and what was skipped while finding them. */
@@ -72,11 +74,13 @@ export function findFiles(paths: readonly string[], exclude: string, maxFiles: n
   const skipped: SkippedPath[] = [];
   const seen = new Set<string>();
   let countBudget = MAX_COUNTED_ENTRIES;
+  // Labels are relative to the folder above the one given, so they keep its name (`docs/…`) and stay short.
+  let base = "";
   const take = (file: string, size: number): void => {
     if (seen.has(file)) return;
     seen.add(file);
     if (files.length >= maxFiles) skipped.push(skippedPath(file, "over-limit", `over the limit of ${maxFiles} files per ingest`));
-    else files.push({ path: file, size });
+    else files.push({ path: file, size, label: base === "" ? path.basename(file) : path.relative(base, file) });
   };
   // The files below a folder left out, without following links, while the count's bound lasts.
   const countFiles = (dir: string): number => {
@@ -139,8 +143,14 @@ export function findFiles(paths: readonly string[], exclude: string, maxFiles: n
     }
     if (stats.isDirectory()) {
       if (absolute === exclude) skipFolder(absolute, "the memory store's own folder");
-      else walk(absolute);
-    } else if (stats.isFile()) take(absolute, stats.size);
+      else {
+        base = path.dirname(absolute);
+        walk(absolute);
+      }
+    } else if (stats.isFile()) {
+      base = "";
+      take(absolute, stats.size);
+    }
     else skipped.push(skippedPath(absolute, "not-a-file", "not a regular file"));
   }
   return { files, skipped, countsExact: countBudget > 0 };

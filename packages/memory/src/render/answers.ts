@@ -26,6 +26,8 @@ export interface HitRow {
   readonly id: number;
   readonly title: string;
   readonly source: string;
+  /** What the header shows for the source (shorter than its name for a file). */
+  readonly label: string;
   /** 1-based part of its source, and how many parts the source has. */
   readonly part: number;
   readonly parts: number;
@@ -104,7 +106,7 @@ export function skippedLines(skipped: readonly { readonly path: string; readonly
 /** A hit's header line: id, title, source and (in several parts) which part. */
 function headerLine(hit: HitRow): string {
   const title = hit.title === "" ? "(untitled)" : shownName(hit.title, SHOWN_TITLE_MAX_CHARS);
-  const source = shownPath(hit.source, SHOWN_SOURCE_MAX_CHARS);
+  const source = shownPath(hit.label, SHOWN_SOURCE_MAX_CHARS);
   return `[#${hit.id}] ${title} · ${source}${hit.parts > 1 ? ` (part ${hit.part}/${hit.parts})` : ""}`;
 }
 

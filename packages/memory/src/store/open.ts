@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, closeSync, fsyncSync, linkSync, lstatSync, openSync, readdirSync, readSync, statSync, unlinkSync, type Stats } from "node:fs";
 import * as path from "node:path";
 import { ensurePrivateDir } from "@orphus/agent-env";
-import { StoreBusyError, StoreCorruptError, StoreDriverError, StoreForeignError, StorePathError, StoreVersionError } from "../errors.js";
+import { StoreBusyError, StoreCorruptError, StoreDriverError, StoreForeignError, StoreFullError, StorePathError, StoreVersionError } from "../errors.js";
 import { STORE_APPLICATION_ID } from "../limits.js";
 import { connectionOpener } from "./driver/choose.js";
 import { transaction, type Connection, type SqliteDriverName } from "./driver/connection.js";
@@ -74,7 +74,7 @@ function isDriverLoadFailure(error: unknown): boolean {
 }
 
 /** SQLite's primary result codes this package maps to its own errors, by number (node:sqlite gives numbers). */
-const PRIMARY_CODES: Readonly<Record<number, string>> = { 5: "SQLITE_BUSY", 6: "SQLITE_LOCKED", 11: "SQLITE_CORRUPT", 26: "SQLITE_NOTADB" };
+const PRIMARY_CODES: Readonly<Record<number, string>> = { 5: "SQLITE_BUSY", 6: "SQLITE_LOCKED", 11: "SQLITE_CORRUPT", 13: "SQLITE_FULL", 26: "SQLITE_NOTADB" };
 
 /**
  * An SQLite failure's result code by name, whichever driver threw it: better-sqlite3 names it in `code`
@@ -94,6 +94,10 @@ export function storeFailure(file: string, error: unknown, busyTimeoutMs: number
   if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) return new StoreBusyError(file, busyTimeoutMs, { cause: error });
   if (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB") {
     return new StoreCorruptError(file, (error as Error).message, { cause: error });
+  }
+  // SQLITE_FULL from SQLite (the disk, or the file's page limit), ENOSPC from the file system while a store is created.
+  if (code === "SQLITE_FULL" || (typeof error === "object" && error !== null && "code" in error && error.code === "ENOSPC")) {
+    return new StoreFullError(file, (error as Error).message, { cause: error });
   }
   return error;
 }

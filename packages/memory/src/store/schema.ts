@@ -57,4 +57,10 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 2,
     statements: ["DROP TRIGGER entries_ai", "DROP TRIGGER entries_ad"],
   },
+  {
+    // What a hit shows for its source: a file's path from the folder above the one an ingest was given, shorter than
+    // the absolute name that identifies it; empty shows the name (texts, and files ingested before this version).
+    version: 3,
+    statements: ["ALTER TABLE sources ADD COLUMN label TEXT NOT NULL DEFAULT ''"],
+  },
 ];

@@ -7,6 +7,8 @@ export interface HitFactsRow {
   readonly title: string;
   readonly part: number;
   readonly source: string;
+  /** The source's label, or its name when it has none. */
+  readonly label: string;
   readonly chunks: number;
 }
 
@@ -29,7 +31,8 @@ export function prepareStatements(db: Connection) {
     let statement = factsByCount.get(ids.length);
     if (statement === undefined) {
       statement = prepare<number[], HitFactsRow>(
-        "SELECT e.id, e.title, e.part, s.name AS source, s.chunks FROM entries e JOIN sources s ON s.id = e.source_id " +
+        "SELECT e.id, e.title, e.part, s.name AS source, CASE s.label WHEN '' THEN s.name ELSE s.label END AS label, s.chunks " +
+          "FROM entries e JOIN sources s ON s.id = e.source_id " +
           `WHERE e.id IN (${"?, ".repeat(ids.length - 1)}?)`,
       );
       factsByCount.set(ids.length, statement);
@@ -73,13 +76,14 @@ export function prepareStatements(db: Connection) {
       deleteEntry.run(id);
     },
     hitFacts,
-    sourceByName: prepare<[string], { id: number; hash: string }>("SELECT id, hash FROM sources WHERE name = ?"),
-    insertSource: prepare<[string, string, string, number, number]>(
-      "INSERT INTO sources (name, kind, hash, chunks, ingested_at) VALUES (?, ?, ?, ?, ?)",
+    sourceByName: prepare<[string], { id: number; hash: string; label: string }>("SELECT id, hash, label FROM sources WHERE name = ?"),
+    insertSource: prepare<[string, string, string, string, number, number]>(
+      "INSERT INTO sources (name, label, kind, hash, chunks, ingested_at) VALUES (?, ?, ?, ?, ?, ?)",
     ),
-    updateSource: prepare<[string, string, number, number, number]>(
-      "UPDATE sources SET kind = ?, hash = ?, chunks = ?, ingested_at = ? WHERE id = ?",
+    updateSource: prepare<[string, string, string, number, number, number]>(
+      "UPDATE sources SET label = ?, kind = ?, hash = ?, chunks = ?, ingested_at = ? WHERE id = ?",
     ),
+    relabelSource: prepare<[string, number]>("UPDATE sources SET label = ? WHERE id = ?"),
     deleteSource: prepare<[number]>("DELETE FROM sources WHERE id = ?"),
     entry: prepare<
       [number],

@@ -166,7 +166,10 @@ export interface QueryOptions {
 export interface MemoryHit {
   readonly id: number;
   readonly title: string;
+  /** The source's name: what identifies it (a file's absolute path), and what `forget` takes. */
   readonly source: string;
+  /** What the answer shows for the source: a file's path from the folder above the one its ingest was given; else the name. */
+  readonly label: string;
   readonly part: number;
   readonly parts: number;
   /**
@@ -265,6 +268,8 @@ const INGEST_CHECKPOINT_PAGES = 16_384;
 /** A source ready to write: its name, kind, content hash and entries. */
 interface PreparedSource {
   readonly name: string;
+  /** What a hit shows for it ('' shows the name). */
+  readonly label: string;
   readonly kind: "file" | "text";
   readonly hash: string;
   readonly entries: readonly { readonly title: string; readonly tags: string; readonly body: string }[];
@@ -431,16 +436,18 @@ export class MemoryStore {
         const existing = sql.sourceByName.get(source.name);
         let id: number;
         if (existing !== undefined && existing.hash === source.hash) {
+          // The same file ingested from another folder is shown as that ingest labels it.
+          if (existing.label !== source.label) sql.relabelSource.run(source.label, existing.id);
           tally.unchanged++;
           continue;
         }
         if (existing !== undefined) {
           tally.entriesRemoved += sql.removeSourceEntries(existing.id);
-          sql.updateSource.run(source.kind, source.hash, source.entries.length, at, existing.id);
+          sql.updateSource.run(source.label, source.kind, source.hash, source.entries.length, at, existing.id);
           id = existing.id;
           tally.replaced++;
         } else {
-          id = Number(sql.insertSource.run(source.name, source.kind, source.hash, source.entries.length, at).lastInsertRowid);
+          id = Number(sql.insertSource.run(source.name, source.label, source.kind, source.hash, source.entries.length, at).lastInsertRowid);
           tally.added++;
         }
         sql.addEntries(id, source.entries, at);
@@ -520,6 +527,7 @@ export class MemoryStore {
       const hash = sha256("text", title, tagsColumn(tags), body);
       sources.push({
         name: given ?? `note:${hash.slice(0, 16)}`,
+        label: "",
         kind: "text",
         hash,
         entries: [{ title, tags: tagsColumn(tags), body }],
@@ -580,6 +588,7 @@ export class MemoryStore {
             const name = path.basename(file);
             batch.push({
               name: file,
+              label: entry.label ?? "",
               kind: "file",
               hash,
               entries: chunks.map((chunk) => ({ title: chunk.heading === "" ? name : `${name} › ${chunk.heading}`, tags: "", body: chunk.text })),
@@ -652,7 +661,7 @@ export class MemoryStore {
       const facts = new Map(sql.hitFacts(rows).map((row) => [row.id, row]));
       const hits: HitRow[] = rows.map((id) => {
         const row = facts.get(id);
-        return { id, title: row?.title ?? "", source: row?.source ?? "", part: row?.part ?? 1, parts: row?.chunks ?? 1 };
+        return { id, title: row?.title ?? "", source: row?.source ?? "", label: row?.label ?? "", part: row?.part ?? 1, parts: row?.chunks ?? 1 };
       });
       const finder = new ExcerptFinder(words.words, EXCERPT_MAX_CHARS);
       const rendered = renderQuery({
