@@ -7,7 +7,8 @@ import { expect, test } from "vitest";
 import { DEMO_ROOM, DEMO_SCRIPT } from "../../roundtable-cli/demo/script.js";
 import { DEMO_DIGEST_BUDGET } from "../../roundtable-cli/demo/shared.js";
 import { createRoundtableExtension } from "@orphus/pi-roundtable";
-import { gone, useBroker } from "./support/broker.js";
+import { gone } from "../../../test-support/processes.js";
+import { useBroker } from "./support/broker.js";
 import { intakeChars, roundtableIntake, splitMarker } from "./support/context.js";
 import { callRoundtable, type PiSession, useSessions, sleep } from "./support/pi.js";
 

@@ -2,7 +2,8 @@ import { fauxAssistantMessage, type FauxResponseFactory } from "@mariozechner/pi
 import type { ExtensionFactory } from "@mariozechner/pi-coding-agent";
 import { expect, test } from "vitest";
 import { createRoundtableExtension } from "@orphus/pi-roundtable";
-import { until, useBroker } from "./support/broker.js";
+import { until } from "../../../test-support/poll.js";
+import { useBroker } from "./support/broker.js";
 import { callRoundtable, callTool, useSessions, sleep, pingsOf } from "./support/pi.js";
 
 const broker = useBroker();

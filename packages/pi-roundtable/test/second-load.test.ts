@@ -4,7 +4,8 @@ import type { ExtensionFactory } from "@mariozechner/pi-coding-agent";
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
 import { bundlePrograms, installedProject, packageDir } from "../../../test-support/target.js";
 import { createRoundtableExtension, sharedClientCount, type RoundtableExtensionOptions } from "@orphus/pi-roundtable";
-import { until, useBroker } from "./support/broker.js";
+import { until } from "../../../test-support/poll.js";
+import { useBroker } from "./support/broker.js";
 import { callRoundtable, useSessions, sleep, pingsOf } from "./support/pi.js";
 
 const broker = useBroker();

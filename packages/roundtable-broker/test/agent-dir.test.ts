@@ -13,7 +13,7 @@ import {
   startBroker,
 } from "@orphus/roundtable-broker";
 import { agentDirError } from "../src/agent-dir.js";
-import { tempAgentDir } from "./helpers.js";
+import { tempDir } from "../../../test-support/tmp.js";
 
 function errno(code: string, path: string): NodeJS.ErrnoException {
   return Object.assign(new Error(`${code}: failed, mkdir '${path}'`), { code, path, syscall: "mkdir" });
@@ -21,7 +21,7 @@ function errno(code: string, path: string): NodeJS.ErrnoException {
 
 describe("an agent directory the broker cannot use", () => {
   test("an agent directory that is a regular file: ERR_AGENT_DIR_NOT_A_DIRECTORY naming it and the fix", async () => {
-    const parent = tempAgentDir();
+    const parent = tempDir();
     const agentDir = join(parent, "agent");
     writeFileSync(agentDir, "not a directory\n");
     const attempt = startBroker({ agentDir, registryDir: false });
@@ -38,7 +38,7 @@ describe("an agent directory the broker cannot use", () => {
   });
 
   test("a file further up the path is the one named", () => {
-    const parent = tempAgentDir();
+    const parent = tempDir();
     writeFileSync(join(parent, "blocker"), "");
     const agentDir = join(parent, "blocker", "deeper", "agent");
     expect(() => ensureBrokerDir(agentDir)).toThrow(
@@ -47,7 +47,7 @@ describe("an agent directory the broker cannot use", () => {
   });
 
   test("missing parents are created one level at a time, each private", () => {
-    const parent = tempAgentDir();
+    const parent = tempDir();
     const agentDir = join(parent, "a", "b");
     ensureBrokerDir(agentDir);
     for (const dir of [join(parent, "a"), agentDir, join(agentDir, "roundtable")]) {

@@ -1,12 +1,10 @@
 // Test peers that speak the wire by hand: frames are encoded here byte by byte and written straight to the
 // socket, and what comes back is decoded with @orphus/framing's decoder. No client package is involved.
-import { linkSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { connect, createServer, type Socket } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { connect, type Socket } from "node:net";
 import { FrameDecoder } from "@orphus/framing";
 import { afterEach } from "vitest";
-import { startBroker, type Broker, type BrokerLogger, type BrokerOptions, type BrokerTimers } from "@orphus/roundtable-broker";
+import { startBroker, type Broker, type BrokerLogger, type BrokerOptions } from "@orphus/roundtable-broker";
+import { tempDir } from "../../../test-support/tmp.js";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 
@@ -17,13 +15,6 @@ afterEach(async () => {
 /** Runs `cleanup` after the current test. */
 export function onCleanup(cleanup: () => Promise<void> | void): void {
   cleanups.push(cleanup);
-}
-
-/** A fresh agent directory under the system temp dir (short, so socket paths fit), removed after the test. */
-export function tempAgentDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "rt-"));
-  onCleanup(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
 }
 
 /** A frame encoded by hand: the 4-byte big-endian length, then the UTF-8 JSON. */
@@ -41,7 +32,7 @@ export function hello(id: number, role: string, version = 2): Record<string, unk
 
 /** Starts an embedded broker in a fresh agent directory (unless one is given) and closes it after the test. */
 export async function startTestBroker(options: Partial<BrokerOptions> = {}): Promise<Broker> {
-  const agentDir = options.agentDir ?? tempAgentDir();
+  const agentDir = options.agentDir ?? tempDir();
   const start = await startBroker({ ...options, agentDir });
   if (start.status !== "listening") throw new Error(`expected a listening broker, got ${JSON.stringify(start)}`);
   onCleanup(() => start.broker.close().then(() => undefined));
@@ -120,53 +111,6 @@ export class RawPeer {
     if (reply["ok"] !== true) throw new Error(`hello refused: ${JSON.stringify(reply)}`);
     return peer;
   }
-}
-
-/** Resolves once `condition` holds, checking every few milliseconds; fails after `timeoutMs` (a hang guard, not a speed check). */
-export async function eventually(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`condition still false after ${timeoutMs} ms: ${condition.toString()}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
-/** Leaves a socket file nobody listens on: bind a private path, link it into place, close (libuv unlinks only its own). */
-export async function staleSocket(socketPath: string): Promise<void> {
-  mkdirSync(join(socketPath, ".."), { recursive: true, mode: 0o700 });
-  const server = createServer();
-  const temporary = `${socketPath}.old`;
-  await new Promise<void>((resolve) => server.listen(temporary, resolve));
-  linkSync(temporary, socketPath);
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-}
-
-/** Timers that run only when a test fires them: `fire(ms)` runs every pending timer scheduled for `ms`. */
-export interface ManualTimers extends BrokerTimers {
-  readonly scheduled: Map<number, { callback: () => void; ms: number }>;
-  fire(ms: number): number;
-}
-
-/** Timers the test drives (see {@link ManualTimers}). */
-export function manualTimers(): ManualTimers {
-  const scheduled = new Map<number, { callback: () => void; ms: number }>();
-  let nextHandle = 1;
-  return {
-    scheduled,
-    setTimeout: (callback, ms) => {
-      scheduled.set(nextHandle, { callback, ms });
-      return nextHandle++;
-    },
-    clearTimeout: (handle) => void scheduled.delete(handle as number),
-    fire: (ms) => {
-      const due = [...scheduled].filter(([, timer]) => timer.ms === ms);
-      for (const [handle, timer] of due) {
-        scheduled.delete(handle);
-        timer.callback();
-      }
-      return due.length;
-    },
-  };
 }
 
 /** A logger keeping `level message` lines, for tests that read what the broker said. */

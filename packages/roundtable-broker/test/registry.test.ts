@@ -12,7 +12,8 @@ import {
   type BrokerLogger,
   type RegistryEntry,
 } from "@orphus/roundtable-broker";
-import { startTestBroker, tempAgentDir } from "./helpers.js";
+import { startTestBroker } from "./helpers.js";
+import { tempDir } from "../../../test-support/tmp.js";
 
 function entry(pid: number, overrides: Partial<RegistryEntry> = {}): RegistryEntry {
   return {
@@ -41,8 +42,8 @@ describe("where the registry lives", () => {
 
 describe("a running broker's entry", () => {
   test("is written (0600, in a 0700 directory) while the broker listens and removed when it closes", async () => {
-    const registryDir = join(tempAgentDir(), "registry");
-    const agentDir = tempAgentDir();
+    const registryDir = join(tempDir(), "registry");
+    const agentDir = tempDir();
     const broker = await startTestBroker({ agentDir, registryDir });
     const file = broker.registryEntry as string;
     expect(readdirSync(registryDir)).toEqual([file.slice(registryDir.length + 1)]);
@@ -69,7 +70,7 @@ describe("a running broker's entry", () => {
   });
 
   test("brokers of two agent directories are both listed, oldest first", async () => {
-    const registryDir = join(tempAgentDir(), "registry");
+    const registryDir = join(tempDir(), "registry");
     const first = await startTestBroker({ registryDir });
     const second = await startTestBroker({ registryDir, clock: () => first.startedAt + 1000 });
     const listing = readBrokerRegistry(registryDir);
@@ -83,7 +84,7 @@ describe("a running broker's entry", () => {
   });
 
   test("a registry directory open to others is tightened to 0700", async () => {
-    const registryDir = join(tempAgentDir(), "registry");
+    const registryDir = join(tempDir(), "registry");
     mkdirSync(registryDir);
     chmodSync(registryDir, 0o755);
     await startTestBroker({ registryDir });
@@ -91,7 +92,7 @@ describe("a running broker's entry", () => {
   });
 
   test("a registry that cannot be written is logged and the broker runs unregistered", async () => {
-    const registryDir = join(tempAgentDir(), "registry");
+    const registryDir = join(tempDir(), "registry");
     writeFileSync(registryDir, "not a directory");
     const lines: string[] = [];
     const logger: BrokerLogger = { info: () => {}, warn: (m, f) => lines.push(`${m} ${String(f?.["error"])}`), error: () => {} };
@@ -107,7 +108,7 @@ describe("a running broker's entry", () => {
 
 describe("reading the registry", () => {
   test("a missing directory is an empty registry", () => {
-    const dir = join(tempAgentDir(), "none");
+    const dir = join(tempDir(), "none");
     expect(readBrokerRegistry(dir)).toEqual({
       dir,
       entries: [],
@@ -117,7 +118,7 @@ describe("reading the registry", () => {
   });
 
   test("files that are not entries are reported as invalid, other names ignored", () => {
-    const dir = join(tempAgentDir(), "registry");
+    const dir = join(tempDir(), "registry");
     registerBroker(dir, entry(11));
     writeFileSync(join(dir, "12-aa.json"), "{ not json");
     writeFileSync(join(dir, "13-bb.json"), JSON.stringify({ ...entry(13), pid: "13" }));
@@ -131,7 +132,7 @@ describe("reading the registry", () => {
   });
 
   test(`at most ${MAX_REGISTRY_ENTRIES} entries are read`, () => {
-    const dir = join(tempAgentDir(), "registry");
+    const dir = join(tempDir(), "registry");
     for (let pid = 1; pid <= 257; pid++) registerBroker(dir, entry(pid));
     const listing = readBrokerRegistry(dir);
     expect(listing.entries).toHaveLength(256);

@@ -8,8 +8,8 @@ import {
   type ActivityNotice,
   type Connector,
 } from "@orphus/roundtable-client";
-import { useFramedServer, type Script } from "./support/framed-server.js";
-import { until } from "./support/tmp.js";
+import { useFramedServer, type Script } from "../../../test-support/framed-server.js";
+import { until } from "../../../test-support/poll.js";
 
 const fixture = useFramedServer();
 

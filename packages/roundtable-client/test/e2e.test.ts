@@ -5,8 +5,9 @@ import { expect, test } from "vitest";
 import { WireRefusalError } from "@orphus/roundtable-protocol";
 import { startBroker } from "@orphus/roundtable-broker";
 import { ConnectionLostError, renderActivityNotice, runRoundtableTool } from "@orphus/roundtable-client";
-import { alive, gone, useAgentDir } from "./support/brokers.js";
-import { until } from "./support/tmp.js";
+import { useAgentDir } from "../../../test-support/brokers.js";
+import { until } from "../../../test-support/poll.js";
+import { alive, gone } from "../../../test-support/processes.js";
 
 const agent = useAgentDir();
 

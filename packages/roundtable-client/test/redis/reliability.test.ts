@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startRedisServer, type RedisServer } from "../../../../test-support/redis-server.js";
 import { createRoundtableClient } from "@orphus/roundtable-client";
+import { until } from "../../../../test-support/poll.js";
 import {
   fixed,
   onCleanup,
@@ -14,13 +15,12 @@ import {
   sleep,
   spawnBroker,
   startDriver,
-  tempDir,
   useHarness,
-  within,
   type DriverMessage,
-} from "../reliability/support/harness.js";
-import { auditLoad } from "../reliability/support/audit.js";
-import { bodyOf, type Ledger } from "../reliability/support/ledger.js";
+} from "../../../../test-support/reliability/harness.js";
+import { auditLoad } from "../../../../test-support/reliability/audit.js";
+import { bodyOf, type Ledger } from "../../../../test-support/reliability/ledger.js";
+import { tempDir } from "../../../../test-support/tmp.js";
 
 const harness = useHarness();
 
@@ -151,7 +151,10 @@ test(`Redis stopped for ${OUTAGE_MS / 1000} s mid-load: every call ends within i
   expect([...acked.keys()].sort((a, b) => a - b)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
   const checker = createRoundtableClient({ agentDir: agentDirs[0], role: "checker", spawnBroker: false, onWarning: () => undefined });
   onCleanup(() => checker.close());
-  await within("the store answers the checker", 10_000, async () => (await checker.join(room).then(() => true, () => false)));
+  await until(async () => (await checker.join(room).then(() => true, () => false)), {
+    timeoutMs: 10_000,
+    what: "the store answers the checker",
+  });
   const stored = new Map<number, string>();
   for (let after = 0; ; ) {
     const page = await checker.fetch(room, { afterSeq: after, limit: 200, maxChars: 500_000 });

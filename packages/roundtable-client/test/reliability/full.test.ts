@@ -12,7 +12,9 @@ import {
   openBrokerSocket,
   type RoundtableClient,
 } from "@orphus/roundtable-client";
-import { bounded, onCleanup, report, sleep, spawnBroker, tempDir, useHarness, within } from "./support/harness.js";
+import { until } from "../../../../test-support/poll.js";
+import { bounded, onCleanup, report, sleep, spawnBroker, useHarness } from "../../../../test-support/reliability/harness.js";
+import { tempDir } from "../../../../test-support/tmp.js";
 
 const harness = useHarness();
 
@@ -52,7 +54,11 @@ test(`${LATE} clients meeting a full broker all read the refusal`, async () => {
   // A seat freed is a seat taken, once the broker has seen it go.
   seated.pop()?.close();
   const next = seat(agentDir, "next");
-  await within("a freed seat is taken", 10_000, () => next.connect().then(() => true, () => false), 50);
+  await until(() => next.connect().then(() => true, () => false), {
+    timeoutMs: 10_000,
+    everyMs: 50,
+    what: "a freed seat is taken",
+  });
   expect(next.broker).toMatchObject({ brokerPid: broker.pid });
   report("full broker", {
     maxConnections: LIMIT,

@@ -9,7 +9,9 @@ import fc from "fast-check";
 import { expect, test } from "vitest";
 import { FrameDecoder } from "@orphus/framing";
 import { ConnectionLostError, createRoundtableClient, type RoundtableClient } from "@orphus/roundtable-client";
-import { fixed, onCleanup, report, rssKiB, sampleRss, sleep, spawnBroker, tempDir, useHarness, within } from "./support/harness.js";
+import { until } from "../../../../test-support/poll.js";
+import { fixed, onCleanup, report, rssKiB, sampleRss, sleep, spawnBroker, useHarness } from "../../../../test-support/reliability/harness.js";
+import { tempDir } from "../../../../test-support/tmp.js";
 
 const harness = useHarness();
 
@@ -240,7 +242,7 @@ async function assault(socketPath: string, item: Attack): Promise<Seen> {
   });
   if (item.hello) {
     socket.write(json(HELLO));
-    await within("hello reply", 10_000, () => frames.length > 0 || closed);
+    await until(() => frames.length > 0 || closed, { timeoutMs: 10_000, what: "hello reply" });
     expect(frames[0]).toMatchObject({ id: 1, ok: true });
   }
   let offset = 0;
@@ -252,11 +254,16 @@ async function assault(socketPath: string, item: Attack): Promise<Seen> {
   }
   if (offset < item.bytes.length && !closed) socket.write(item.bytes.subarray(offset));
   if (item.expect === "closed") {
-    await within(`${item.kind} (hello: ${item.hello}) closed by the broker`, HELLO_TIMEOUT_MS + 5000, () => closed);
+    await until(() => closed, {
+      timeoutMs: HELLO_TIMEOUT_MS + 5000,
+      what: `${item.kind} (hello: ${item.hello}) closed by the broker`,
+    });
   } else {
     // Long enough for the broker to have read and answered everything, short of the hello timeout.
     await Promise.race([closing, sleep(HELLO_TIMEOUT_MS / 2)]);
-    if (item.answered) await within(`${item.kind} after hello answered`, 5000, () => frames.length > 1 || closed);
+    if (item.answered) {
+      await until(() => frames.length > 1 || closed, { timeoutMs: 5000, what: `${item.kind} after hello answered` });
+    }
     if (item.expect === "open") expect(closed, `${item.kind} after hello: the connection was closed`).toBe(false);
   }
   const closedByBroker = closed;

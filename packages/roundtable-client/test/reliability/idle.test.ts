@@ -5,7 +5,9 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { readBrokerRegistry, resolveRegistryDir } from "@orphus/roundtable-broker";
-import { bounded, bundledClient, isGone, report, sleep, startDriver, tempDir, useHarness } from "./support/harness.js";
+import { alive } from "../../../../test-support/processes.js";
+import { bounded, bundledClient, report, sleep, startDriver, useHarness } from "../../../../test-support/reliability/harness.js";
+import { tempDir } from "../../../../test-support/tmp.js";
 
 const harness = useHarness();
 
@@ -27,7 +29,7 @@ test(`an owned broker exits within idle (${IDLE_MS} ms) + 1 s of the last client
   // One client leaves: the other is still there, so the broker stays past its idle time.
   first.client.close();
   await sleep(IDLE_MS + 500);
-  expect(isGone(pid)).toBe(false);
+  expect(alive(pid)).toBe(true);
   expect((await second.client.status()).connections).toBe(1);
 
   // The last one leaves.

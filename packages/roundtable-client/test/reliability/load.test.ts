@@ -4,9 +4,11 @@
 // and every digest keeps its bound. One member reads nothing until it has posted everything, so the ring's eviction
 // is exercised too: what it missed must be reported evicted, and only what had truly left the 500-message window.
 import { expect, test } from "vitest";
-import { fixed, report, spawnBroker, startDriver, tempDir, useHarness, within, type DriverMessage } from "./support/harness.js";
-import { auditLoad } from "./support/audit.js";
-import type { Ledger } from "./support/ledger.js";
+import { until } from "../../../../test-support/poll.js";
+import { fixed, report, spawnBroker, startDriver, useHarness, type DriverMessage } from "../../../../test-support/reliability/harness.js";
+import { auditLoad } from "../../../../test-support/reliability/audit.js";
+import type { Ledger } from "../../../../test-support/reliability/ledger.js";
+import { tempDir } from "../../../../test-support/tmp.js";
 
 const harness = useHarness();
 
@@ -79,5 +81,5 @@ test(`${PROCESSES} processes x ${POSTS} posts into ${ROOMS} rooms: nothing lost,
     totalMs: done - started,
   });
   // The broker is still the one that started, and nobody else was spawned.
-  await within("broker still answering", 5000, () => broker.child.exitCode === null);
+  await until(() => broker.child.exitCode === null, { timeoutMs: 5000, what: "broker still answering" });
 });
