@@ -1,9 +1,9 @@
 // Reliability on a shared Redis store: two brokers (two agent directories, as two hosts would have) on one real
-// redis-server. Load: 2 brokers x 16 client processes x 200 posts into rooms whose members sit on both brokers,
-// accounted message by message as the memory store's load scenario is. Outage: Redis stopped for 5 s in the middle
-// of a steady load: every call ends (acknowledged or refused with a code) within its timeout, nothing acknowledged is
-// lost or stored twice, and service resumes by itself. Figures are printed as `[reliability] …` lines for
-// docs/reliability.md.
+// redis-server. Load: the memory store's load scenario (test-support/reliability/load-scenario.ts), 2 brokers x 16
+// client processes x 200 posts into rooms whose members sit on both brokers, accounted message by message. Outage:
+// Redis stopped for 5 s in the middle of a steady load: every call ends (acknowledged or refused with a code) within
+// its timeout, nothing acknowledged is lost or stored twice, and service resumes by itself. Figures are printed as
+// `[reliability] …` lines for docs/reliability.md.
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startRedisServer, type RedisServer } from "../../../../test-support/redis-server.js";
 import { createRoundtableClient } from "@orphus/roundtable-client";
@@ -18,9 +18,9 @@ import {
   useHarness,
   type DriverMessage,
 } from "../../../../test-support/reliability/harness.js";
-import { auditLoad } from "../../../../test-support/reliability/audit.js";
-import { bodyOf, type Ledger } from "../../../../test-support/reliability/ledger.js";
 import { tempDir } from "../../../../test-support/tmp.js";
+import { bodyOf } from "../../../../test-support/reliability/ledger.js";
+import { runLoadScenario } from "../../../../test-support/reliability/load-scenario.js";
 
 const harness = useHarness();
 
@@ -42,39 +42,24 @@ const BUDGET = 800;
 const RING = 500;
 
 test(`${BROKERS} brokers x ${CLIENTS_PER_BROKER} clients x ${POSTS} posts on one Redis: nothing lost, nothing twice`, async () => {
-  const bundles = harness.bundles();
   const prefix = `load-${Date.now()}`;
-  const env = { ORPHUS_ROUNDTABLE_STORE: redis.url };
-  const agentDirs = Array.from({ length: BROKERS }, () => tempDir());
-  const brokers = await Promise.all(agentDirs.map((dir) => spawnBroker(bundles, dir, ["--idle-ms", "60000"], { env })));
   const processes = BROKERS * CLIENTS_PER_BROKER;
-  const perRoom = (processes / ROOMS) * POSTS;
-  const started = Date.now();
-  // Driver i sits on broker i % 2, in room (i / 2) % 4: every room has members on both brokers.
-  const drivers = Array.from({ length: processes }, (_, i) =>
-    startDriver(bundles, "load", {
-      agentDir: agentDirs[i % BROKERS],
-      role: `r${String(i).padStart(2, "0")}`,
-      room: `${prefix}-${Math.floor(i / BROKERS) % ROOMS}`,
-      posts: POSTS,
-      readEvery: i === processes - 1 ? POSTS + 1 : READ_EVERY,
-      budget: BUDGET,
-      capacity: RING,
-      expectedTotal: perRoom,
-      deadlineMs: 110_000,
-    }),
-  );
-  await Promise.all(drivers.map((d) => d.next("ready")));
-  const ready = Date.now();
-  for (const driver of drivers) driver.send("go");
-  const results = (await Promise.all(drivers.map((d) => d.next("result")))) as (DriverMessage & Ledger & { postMs: number })[];
-  const done = Date.now();
-  expect((await Promise.all(drivers.map((d) => d.exit))).map((e) => e.code)).toEqual(drivers.map(() => 0));
-
-  // Per room the seqs are exactly 1..N though two brokers allocated them, and every member accounts for every message.
-  const rooms = Array.from({ length: ROOMS }, (_, room) => `${prefix}-${room}`);
-  const { read, evicted } = auditLoad(results, rooms, perRoom, RING, BUDGET);
-  const postMs = Math.max(...results.map((r) => r.postMs));
+  const run = await runLoadScenario(harness.bundles(), {
+    agentDirs: Array.from({ length: BROKERS }, () => tempDir()),
+    env: { ORPHUS_ROUNDTABLE_STORE: redis.url },
+    processes,
+    rooms: ROOMS,
+    posts: POSTS,
+    readEvery: READ_EVERY,
+    budget: BUDGET,
+    ring: RING,
+    deadlineMs: 110_000,
+    // Process i sits on broker i % 2, in room (i / 2) % 4: every room has members on both brokers, and its seqs must
+    // still be exactly 1..N though two brokers allocated them.
+    roomOf: (i) => Math.floor(i / BROKERS) % ROOMS,
+    roomName: (room) => `${prefix}-${room}`,
+  });
+  const { results, perRoom, audit } = run;
   report("redis-load", {
     brokers: BROKERS,
     processes,
@@ -83,16 +68,15 @@ test(`${BROKERS} brokers x ${CLIENTS_PER_BROKER} clients x ${POSTS} posts on one
     acked: results.reduce((sum, r) => sum + r.acks.length, 0),
     perRoomSeqs: `1..${perRoom}`,
     digests: results.reduce((sum, r) => sum + r.digests, 0),
-    messagesRead: read,
-    reportedEvicted: evicted,
+    messagesRead: audit.read,
+    reportedEvicted: audit.evicted,
     maxBudgetedChars: Math.max(...results.map((r) => r.maxBudgetedChars)),
     budget: BUDGET,
-    startToReadyMs: ready - started,
-    postingMs: postMs,
-    postsPerSecond: fixed((processes * POSTS) / (postMs / 1000), 0),
-    totalMs: done - started,
+    startToReadyMs: run.startToReadyMs,
+    postingMs: run.postingMs,
+    postsPerSecond: fixed((processes * POSTS) / (run.postingMs / 1000), 0),
+    totalMs: run.totalMs,
   });
-  for (const broker of brokers) expect(broker.child.exitCode).toBeNull();
 });
 
 const STEADY_CLIENTS_PER_BROKER = 8;
