@@ -16,6 +16,7 @@ import {
   spawnBroker,
   startDriver,
   useHarness,
+  type Driver,
   type DriverMessage,
 } from "../../../../test-support/reliability/harness.js";
 import { tempDir } from "../../../../test-support/tmp.js";
@@ -106,11 +107,17 @@ test(`Redis stopped for ${OUTAGE_MS / 1000} s mid-load: every call ends within i
   await Promise.all(drivers.map((d) => d.next("ready")));
   for (const driver of drivers) driver.send("go");
   const started = Date.now();
-  // Stop Redis a third of the way into the load, for OUTAGE_MS, then start it again on the same data.
-  await sleep((STEADY_POSTS * EVERY_MS) / 3);
+  const ended = (driver: Driver, ok: boolean): number => driver.messages.filter((m) => m.type === "call" && m["ok"] === ok).length;
+  // Stop Redis a third of the way into the load (once a third of the posts are acknowledged), for OUTAGE_MS and until
+  // every client has met the outage (had a call refused), then start it again on the same data.
+  await until(() => drivers.reduce((sum, d) => sum + ended(d, true), 0) >= (processes * STEADY_POSTS) / 3, {
+    timeoutMs: 60_000,
+    what: "a third of the posts acknowledged",
+  });
   const stoppedAt = Date.now() - started;
   await redis.stop();
   await sleep(OUTAGE_MS);
+  await until(() => drivers.every((d) => ended(d, false) > 0), { what: "every client has met the outage" });
   await redis.start();
   const restartedAt = Date.now() - started;
   const results = (await Promise.all(drivers.map((d) => d.next("result")))) as (DriverMessage & {

@@ -13,7 +13,7 @@ import {
   type RoundtableClient,
 } from "@orphus/roundtable-client";
 import { until } from "../../../../test-support/poll.js";
-import { bounded, onCleanup, report, sleep, spawnBroker, useHarness } from "../../../../test-support/reliability/harness.js";
+import { bounded, onCleanup, report, spawnBroker, useHarness } from "../../../../test-support/reliability/harness.js";
 import { tempDir } from "../../../../test-support/tmp.js";
 
 const harness = useHarness();
@@ -21,7 +21,6 @@ const harness = useHarness();
 const LIMIT = 256;
 const LATE = 64;
 const BURST = 1000;
-const STOPPED_MS = 100;
 
 function seat(agentDir: string, role: string): RoundtableClient {
   const client = createRoundtableClient({ agentDir, role, spawnBroker: false, onWarning: () => undefined });
@@ -104,7 +103,10 @@ test(`${BURST} connects at once into an overflowing accept queue: EAGAIN is retr
       (error: { code?: string }) => error.code ?? "error",
     ),
   );
-  await sleep(STOPPED_MS);
+  // Stopped until the queue has overflowed: some connect met EAGAIN (and is retrying), however slow the machine.
+  const stoppedAt = performance.now();
+  await until(() => metEagain.size > 0, { everyMs: 5, what: "a connect meets the full accept queue" });
+  const stoppedMs = Math.round(performance.now() - stoppedAt);
   resume();
   const outcomes = await bounded("every connect settles", 30_000, Promise.all(connects));
   const tally = Object.fromEntries([...new Set(outcomes)].map((o) => [o, outcomes.filter((x) => x === o).length]));
@@ -113,7 +115,7 @@ test(`${BURST} connects at once into an overflowing accept queue: EAGAIN is retr
   expect(metEagain.size).toBeGreaterThan(0);
   report("connect burst", {
     connects: BURST,
-    brokerStoppedMs: STOPPED_MS,
+    brokerStoppedMs: stoppedMs,
     connectsThatMetEagain: metEagain.size,
     eagainRetries: eagain,
     connected: tally["connected"] ?? 0,

@@ -39,6 +39,14 @@ interface Attack {
   readonly answered: boolean;
 }
 
+/** Connects to the broker, says nothing, and resolves once the broker has closed the connection (its hello timeout). */
+async function closedForSilence(socketPath: string): Promise<void> {
+  const witness = connect(socketPath);
+  witness.on("error", () => undefined);
+  witness.resume(); // the broker's last word (ERR_HELLO_REQUIRED) is read, so its end closes the socket
+  await new Promise<void>((resolve) => witness.on("close", () => resolve()));
+}
+
 function frame(payload: Buffer): Buffer {
   const header = Buffer.alloc(4);
   header.writeUInt32BE(payload.length, 0);
@@ -248,9 +256,9 @@ async function assault(socketPath: string, item: Attack): Promise<Seen> {
   let offset = 0;
   for (const size of item.splits) {
     if (offset >= item.bytes.length || closed) break;
-    socket.write(item.bytes.subarray(offset, offset + size));
+    // Each piece handed to the kernel before the next is written, so the broker may well read them apart.
+    await new Promise<void>((resolve) => socket.write(item.bytes.subarray(offset, offset + size), () => resolve()));
     offset += size;
-    await sleep(1);
   }
   if (offset < item.bytes.length && !closed) socket.write(item.bytes.subarray(offset));
   if (item.expect === "closed") {
@@ -259,8 +267,10 @@ async function assault(socketPath: string, item: Attack): Promise<Seen> {
       what: `${item.kind} (hello: ${item.hello}) closed by the broker`,
     });
   } else {
-    // Long enough for the broker to have read and answered everything, short of the hello timeout.
-    await Promise.race([closing, sleep(HELLO_TIMEOUT_MS / 2)]);
+    // Long enough for the broker to have read and answered everything, by the broker's own clock: a witness that
+    // connected after the bytes went out and never says hello is closed by the hello timeout. Awaited even when this
+    // connection closes first, so that no witness is left open when the attack is over.
+    await closedForSilence(socketPath);
     if (item.answered) {
       await until(() => frames.length > 1 || closed, { timeoutMs: 5000, what: `${item.kind} after hello answered` });
     }
