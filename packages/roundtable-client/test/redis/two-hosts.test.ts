@@ -7,8 +7,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { WireRefusalError, announcedPosts, type RoundtableEvent } from "@orphus/roundtable-protocol";
 import { createRoundtableClient, runRoundtableTool, type RoundtableClient } from "@orphus/roundtable-client";
 import { startRedisServer, type RedisServer } from "../../../../test-support/redis-server.js";
-import { alive, gone } from "../support/brokers.js";
-import { shortTempDir, until } from "../support/tmp.js";
+import { alive, gone } from "../../../../test-support/processes.js";
+import { until } from "../../../../test-support/poll.js";
+import { shortTempDir } from "../../../../test-support/tmp.js";
 
 let redis: RedisServer;
 const hosts = { east: "", west: "" };
@@ -156,10 +157,10 @@ describe("two hosts on one Redis", () => {
         seen.add(error.wireCode);
         return error.wireCode === "ERR_STORE_RESET";
       }
-    }, 100);
+    }, { everyMs: 100 });
     expect([...seen].every((code) => code === "ERR_STORE_RESET" || code === "ERR_STORE_UNAVAILABLE")).toBe(true);
     // Both brokers detect it (the other on its next heartbeat) and tell every member.
-    await until(() => [planner, critic].every(({ events }) => events.some((e) => e.event === "reset")), 50);
+    await until(() => [planner, critic].every(({ events }) => events.some((e) => e.event === "reset")), { everyMs: 50 });
     const reset = critic.events.find((e) => e.event === "reset");
     expect(reset).toEqual({ event: "reset", seq: 0, store: redis.url.replace(/:[^:@/]+@/, ":***@") });
     // The critic sent nothing since: its next request naming a room is refused with the reset, nothing done, and the
