@@ -124,7 +124,10 @@ describe("two hosts on one Redis", () => {
     await critic.client.join("keep");
     for (let i = 0; i < 5; i++) await planner.client.post("keep", `before ${i}`);
     const killed = await brokerPid(planner.client);
+    // The client hears of the kill on its socket; the process may be gone (a zombie) before it has read that.
+    const lost = new Promise<void>((resolve) => planner.client.onConnectionLost(() => resolve()));
     process.kill(killed, "SIGKILL");
+    await lost;
     await gone(killed);
     // The next call finds the socket stale, spawns a broker with the same setting, and the room is there.
     const rooms = await planner.client.rooms();
