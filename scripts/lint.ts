@@ -21,6 +21,7 @@ import {
   workspaceCatalogs,
 } from "./lib/lint-manifests.js";
 import { LEAVES, workspacePackages } from "./lib/package-map.js";
+import { testImportFindings } from "./lib/lint-tests.js";
 import { actionlintFindings, matrixFindings, nodeMajors } from "./lib/lint-workflows.js";
 
 const root = join(import.meta.dirname, "..");
@@ -109,6 +110,7 @@ for (const name of packageDirs) {
   for (const file of [...walk(join(dir, "src")), ...walk(join(dir, "test")), ...walk(join(dir, "bench"))]) {
     const text = readFileSync(file, "utf8");
     const isSource = file.startsWith(join(dir, "src"));
+    for (const found of testImportFindings({ file: relative(root, file).split("\\").join("/"), text })) lineFinding(found);
     if (isSource) {
       const source = { file: relative(root, file), text };
       sources.push(source);
@@ -160,6 +162,13 @@ for (const name of packageDirs) {
         finding(errors, `${match[1]} has no doc comment stating when it is thrown`);
       }
     }
+  }
+}
+
+// test-support/ is the one home of what the tests of several packages share; it reaches packages by name.
+for (const file of walk(join(root, "test-support"))) {
+  for (const found of testImportFindings({ file: relative(root, file).split("\\").join("/"), text: readFileSync(file, "utf8") })) {
+    lineFinding(found);
   }
 }
 

@@ -4,7 +4,7 @@ import { writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readTextFile } from "../src/ingest/files.js";
-import { tempDir } from "./support/temp.js";
+import { tempDir } from "../../../test-support/tmp.js";
 
 describe("readTextFile", () => {
   it("reads a file whole whatever size it was found at, up to the limit", () => {

@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { MEMORY_SCHEMA_VERSION, STORE_APPLICATION_ID } from "@orphus/memory";
 import { MIGRATIONS } from "../src/store/schema.js";
 import { indexCheck, rawConnection, triggers } from "./support/sqlite.js";
-import { tempDir, tempStore } from "./support/temp.js";
+import { tempDir } from "../../../test-support/tmp.js";
+import { tempStore } from "./support/temp.js";
 
 describe("the index", () => {
   it("stays what the entries hold on every path that writes or deletes", () => {

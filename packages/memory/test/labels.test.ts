@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { chunkDocument } from "@orphus/memory";
 import { storeFailure } from "../src/store/open.js";
 import { rawConnection } from "./support/sqlite.js";
-import { tempDir, tempStore } from "./support/temp.js";
+import { tempDir } from "../../../test-support/tmp.js";
+import { tempStore } from "./support/temp.js";
 
 describe("source labels", () => {
   it("a file found in a folder is shown by its path from that folder, its name kept whole as the source", () => {

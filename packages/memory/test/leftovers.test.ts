@@ -6,7 +6,7 @@ import * as path from "node:path";
 import { expect, it } from "vitest";
 import { openMemory } from "@orphus/memory";
 import { startSource } from "./support/process.js";
-import { tempDir } from "./support/temp.js";
+import { tempDir } from "../../../test-support/tmp.js";
 
 const creating = (dir: string): string[] => readdirSync(dir).filter((name) => name.includes(".creating")).sort();
 

@@ -6,7 +6,7 @@ import * as path from "node:path";
 import { expect, it } from "vitest";
 import type { Finished } from "./support/process.js";
 import { startSource } from "./support/process.js";
-import { tempDir } from "./support/temp.js";
+import { tempDir } from "../../../test-support/tmp.js";
 
 const DRIVER = "test/support/reingest-driver.ts";
 

@@ -14,9 +14,10 @@ import {
   readLogTail,
   spawnDetachedBroker,
   type SpawnFunction,
-  type Timers,
 } from "@orphus/roundtable-client";
-import { shortTempDir, until } from "./support/tmp.js";
+import { manualTimers } from "../../../test-support/manual-timers.js";
+import { until } from "../../../test-support/poll.js";
+import { shortTempDir } from "../../../test-support/tmp.js";
 
 let temp: ReturnType<typeof shortTempDir>;
 const started: number[] = [];
@@ -179,29 +180,13 @@ describe("a busy socket (EAGAIN: the broker's accept queue is full)", () => {
   const refuseSpawns: SpawnFunction = () => {
     throw new Error("a busy broker must not make the client spawn another");
   };
-  /** Timers that run at once and advance a clock by what they were asked to wait, so backoffs cost no real time. */
-  function instantTimers(): Timers & { waited: number[] } {
-    let now = 0;
-    const waited: number[] = [];
-    return {
-      waited,
-      now: () => now,
-      setTimeout: (callback, ms) => {
-        waited.push(ms);
-        now += ms;
-        setImmediate(callback);
-        return undefined;
-      },
-      clearTimeout: () => undefined,
-    };
-  }
-
   test("is retried with a short, jittered, doubling backoff, and the connection made; nothing is spawned", async () => {
     const socketPath = join(temp.dir, "b.sock");
     const server = createServer((socket) => socket.end());
     await new Promise<void>((resolve) => server.listen(socketPath, resolve));
     let attempts = 0;
-    const timers = instantTimers();
+    // Backoffs cost no real time: each pause runs in the next turn, the clock moved on by what it asked for.
+    const timers = manualTimers({ runAtOnce: true });
     const socket = await openBrokerSocket({
       socketPath,
       spawn: { command: node("process.exit(0)"), spawn: refuseSpawns },
@@ -211,8 +196,8 @@ describe("a busy socket (EAGAIN: the broker's accept queue is full)", () => {
     socket.destroy();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     expect(attempts).toBe(4);
-    expect(timers.waited).toHaveLength(3);
-    timers.waited.forEach((ms, i) => {
+    expect(timers.asked()).toHaveLength(3);
+    timers.asked().forEach((ms, i) => {
       const delay = 10 * 2 ** i;
       expect(ms).toBeGreaterThanOrEqual(delay / 2);
       expect(ms).toBeLessThanOrEqual(delay);
@@ -222,7 +207,7 @@ describe("a busy socket (EAGAIN: the broker's accept queue is full)", () => {
   test("gives up after MAX_CONNECT_BUSY_RETRIES with BrokerBusyError, still spawning nothing", async () => {
     const socketPath = join(temp.dir, "b.sock");
     let attempts = 0;
-    const timers = instantTimers();
+    const timers = manualTimers({ runAtOnce: true });
     const error = await openBrokerSocket({
       socketPath,
       spawn: { command: node("process.exit(0)"), spawn: refuseSpawns },
@@ -234,7 +219,7 @@ describe("a busy socket (EAGAIN: the broker's accept queue is full)", () => {
     }).catch((e: unknown) => e);
     expect(attempts).toBe(MAX_CONNECT_BUSY_RETRIES + 1);
     expect(error).toBeInstanceOf(BrokerBusyError);
-    const waited = timers.waited.reduce((sum, ms) => sum + ms, 0);
+    const waited = timers.asked().reduce((sum, ms) => sum + ms, 0);
     expect(error).toMatchObject({
       code: "ERR_BROKER_BUSY",
       message:

@@ -11,7 +11,7 @@ import {
   resolveRegistryDir,
   type RegistryEntry,
 } from "@orphus/roundtable-locator";
-import { tempAgentDir } from "./helpers.js";
+import { tempDir } from "../../../test-support/tmp.js";
 
 function entry(pid: number, overrides: Partial<RegistryEntry> = {}): RegistryEntry {
   return {
@@ -40,7 +40,7 @@ describe("where the registry lives", () => {
 
 describe("writing an entry", () => {
   test("a registry that cannot be written is a BrokerRegistryError", () => {
-    const registryDir = join(tempAgentDir(), "registry");
+    const registryDir = join(tempDir(), "registry");
     writeFileSync(registryDir, "not a directory");
     expect(() => registerBroker(registryDir, entry(7))).toThrow(BrokerRegistryError);
     expect(() => registerBroker(registryDir, entry(7))).toThrow(expect.objectContaining({ code: "ERR_BROKER_REGISTRY" }));
@@ -49,7 +49,7 @@ describe("writing an entry", () => {
 
 describe("reading the registry", () => {
   test("a missing directory is an empty registry", () => {
-    const dir = join(tempAgentDir(), "none");
+    const dir = join(tempDir(), "none");
     expect(readBrokerRegistry(dir)).toEqual({
       dir,
       entries: [],
@@ -59,7 +59,7 @@ describe("reading the registry", () => {
   });
 
   test("files that are not entries are reported as invalid, other names ignored", () => {
-    const dir = join(tempAgentDir(), "registry");
+    const dir = join(tempDir(), "registry");
     registerBroker(dir, entry(11));
     writeFileSync(join(dir, "12-aa.json"), "{ not json");
     writeFileSync(join(dir, "13-bb.json"), JSON.stringify({ ...entry(13), pid: "13" }));
@@ -73,7 +73,7 @@ describe("reading the registry", () => {
   });
 
   test(`at most ${MAX_REGISTRY_ENTRIES} entries are read`, () => {
-    const dir = join(tempAgentDir(), "registry");
+    const dir = join(tempDir(), "registry");
     for (let pid = 1; pid <= 257; pid++) registerBroker(dir, entry(pid));
     const listing = readBrokerRegistry(dir);
     expect(listing.entries).toHaveLength(256);
