@@ -10,6 +10,11 @@
 //          against two floors: the store's own chunks of those files (made beforehand) inserted into the bare schema
 //          in one transaction, target at least 0.9x; and the whole files read and inserted into one FTS5 table of the
 //          same tokenizer, target at least 0.5x (throughput).
+//   a mixed corpus: 2,000 texts, half English words, half Chinese sentences written without spaces. Its ingest
+//          through ingestTexts (CJK characters given to the index one word each) against bare inserts of the same
+//          index text, target at least 0.5x, and, without a target, against the text indexed as written (what finding
+//          CJK words costs); and 200 Chinese words that stand inside sentences, each queried alone:
+//          the share whose hits hold every text the word is in, target 1 (all of them).
 // Subject and floor alternate (ingest: in blocks; query: word by word, the order flipping every block); the figure
 // is the median of per-block ratios, with their spread. Run it pinned: `pnpm bench memory --cpu 0`.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -17,11 +22,13 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { compareInBlocks } from "../../../bench-support/harness.js";
+import { reportRatio } from "../../../bench-support/report.js";
 import { quantile, seededRandom } from "../../../bench-support/stats.js";
 import { MAX_CHUNK_CHARS, chunkDocument, openMemory, type MemoryText } from "@orphus/memory";
 import { createHash } from "node:crypto";
 import { connectionOpener } from "../src/store/driver/choose.js";
 import { transaction, type Connection, type SqliteDriverName } from "../src/store/driver/connection.js";
+import { indexedText } from "../src/store/cjk.js";
 import { RANK, TOKENIZER } from "../src/store/schema.js";
 
 const ENTRIES = 10_000;
@@ -86,8 +93,11 @@ interface BareSource {
   readonly entries: readonly { readonly title: string; readonly body: string }[];
 }
 
-/** Milliseconds to write `sources` into a fresh bare schema in one transaction: each row, then its index row. */
-function bareInserts(driver: SqliteDriverName, sources: readonly BareSource[]): number {
+/**
+ * Milliseconds to write `sources` into a fresh bare schema in one transaction: each row, then its index row, of the
+ * text as written or as `indexed` makes it.
+ */
+function bareInserts(driver: SqliteDriverName, sources: readonly BareSource[], indexed: (text: string) => string = (text) => text): number {
   const db = bareConnection(driver);
   const start = performance.now();
   bareSchema(db);
@@ -100,7 +110,7 @@ function bareInserts(driver: SqliteDriverName, sources: readonly BareSource[]): 
       const id = source.run(s.name, s.hash, s.entries.length, at).lastInsertRowid;
       s.entries.forEach((e, part) => {
         const rowid = entry.run(id, part + 1, e.title, e.body, at).lastInsertRowid;
-        index.run(rowid, e.title, e.body);
+        index.run(rowid, indexed(e.title), indexed(e.body));
       });
     }
   });
@@ -111,16 +121,20 @@ function bareInserts(driver: SqliteDriverName, sources: readonly BareSource[]): 
 
 const driver = openMemory({ dir: freshDir(), env: {} }).sqliteDriver;
 
-function ingestSubject(): number {
+/** Milliseconds to ingest `texts` into a fresh store. */
+function ingestTextsOf(texts: readonly MemoryText[]): number {
   const store = openMemory({ dir: freshDir(), role: "librarian", env: {} });
   const start = performance.now();
-  store.ingestTexts(corpus);
+  store.ingestTexts(texts);
   const ms = performance.now() - start;
   store.close();
   return ms;
 }
 
-const textSources: BareSource[] = corpus.map((t) => ({ name: t.source ?? "", hash: "h", entries: [{ title: t.title, body: t.body }] }));
+/** Texts as the floors write them: one source of one entry each. */
+const textSourcesOf = (texts: readonly MemoryText[]): BareSource[] =>
+  texts.map((t) => ({ name: t.source ?? "", hash: "h", entries: [{ title: t.title, body: t.body }] }));
+const textSources = textSourcesOf(corpus);
 
 // Ingest first, with the block harness: store and bare inserts alternate block by block.
 await compareInBlocks({
@@ -128,7 +142,7 @@ await compareInBlocks({
   ratio: "throughput",
   blocks: 5,
   warmupBlocks: 0,
-  subject: ingestSubject,
+  subject: () => ingestTextsOf(corpus),
   baseline: () => bareInserts(driver, textSources),
   target: { kind: "at-least", value: 0.5 },
   detail: ({ subject, baseline }) => `${ENTRIES} entries: ${subject.toFixed(0)} ms vs ${baseline.toFixed(0)} ms bare (median blocks)`,
@@ -213,6 +227,65 @@ await compareInBlocks({
   target: { kind: "at-least", value: 0.5 },
   detail: filesDetail,
 });
+
+// ---- a mixed corpus: English words and Chinese sentences, written as Chinese is, without spaces ----
+const MIXED_TEXTS = 2_000;
+// Words of two or three Han characters, from a seeded pick of the common block.
+const hanWords = Array.from({ length: 3_000 }, () =>
+  Array.from({ length: 2 + Math.floor(random() * 2) }, () => String.fromCodePoint(0x4e00 + Math.floor(random() * 0x5000))).join(""),
+);
+const pickHan = (): string => hanWords[Math.floor(hanWords.length * random() ** 3)] as string;
+const mixed: MemoryText[] = Array.from({ length: MIXED_TEXTS }, (_, i) => {
+  let body = "";
+  while (body.length < ENTRY_CHARS / 2) {
+    if (random() < 0.5) body += `${pick()} ${pick()} ${pick()}. `;
+    else body += `${Array.from({ length: 4 + Math.floor(random() * 8) }, pickHan).join("")}。`;
+  }
+  return { title: `Mixed ${i}`, body, source: `mixed:${i}` };
+});
+const mixedSources = textSourcesOf(mixed);
+
+// What the store adds to writing what the index must hold (CJK characters one word each), target 0.5x; and what
+// finding CJK words costs, against the text indexed as written (a CJK run one word), no target.
+const mixedFloors = [
+  { name: "memory.ingest-mixed-vs-bare-inserts", floor: "the same index text", indexed: indexedText, target: 0.5 },
+  { name: "memory.ingest-mixed-vs-cjk-as-written", floor: "CJK runs as single words", indexed: undefined, target: undefined },
+];
+for (const { name, floor, indexed, target } of mixedFloors) {
+  await compareInBlocks({
+    name,
+    ratio: "throughput",
+    blocks: 7,
+    warmupBlocks: 1,
+    subject: () => ingestTextsOf(mixed),
+    baseline: () => bareInserts(driver, mixedSources, indexed),
+    ...(target === undefined ? {} : { target: { kind: "at-least" as const, value: target } }),
+    detail: ({ subject, baseline }) =>
+      `${MIXED_TEXTS} texts of about 1 KB, half English, half Chinese: ${subject.toFixed(0)} ms vs ${baseline.toFixed(0)} ms bare, ${floor} (median blocks)`,
+  });
+}
+
+// Words inside a sentence: 200 Chinese words that stand inside a sentence somewhere, each queried alone. Found when
+// the hits hold every text the word stands in (up to the page and the count past it), by a naive substring scan.
+{
+  const mixedStore = openMemory({ dir: freshDir(), role: "librarian", env: {} });
+  mixedStore.ingestTexts(mixed);
+  const inside = hanWords.filter((word) => mixed.some((t) => t.body.includes(word) && !t.body.includes(`。${word}`) && !t.body.startsWith(word)));
+  const sought = Array.from(new Set(Array.from({ length: 200 }, () => inside[Math.floor(random() * inside.length)] as string)));
+  let found = 0;
+  for (const word of sought) {
+    const holding = mixed.filter((t) => t.body.includes(word)).length;
+    const answer = mixedStore.query(word, { limit: 50 });
+    if (answer.status === "hits" && answer.total >= Math.min(holding, 50)) found++;
+  }
+  mixedStore.close();
+  reportRatio({
+    name: "memory.cjk-words-found",
+    ratio: found / sought.length,
+    target: { kind: "at-least", value: 1 },
+    detail: `${found} of ${sought.length} Chinese words of 2–3 characters found inside their sentences, among ${MIXED_TEXTS} mixed texts`,
+  });
+}
 
 // ---- query ----
 const queryDir = freshDir();

@@ -53,7 +53,7 @@ describe("the index", () => {
 
     const store = tempStore({ role: "librarian" }, dir);
     expect(store.stats().schemaVersion).toBe(MEMORY_SCHEMA_VERSION);
-    expect(MEMORY_SCHEMA_VERSION).toBe(3);
+    expect(MEMORY_SCHEMA_VERSION).toBe(4);
     expect(triggers(store.path)).toEqual([]);
     expect(store.query("changesets").hits.map((hit) => hit.source)).toEqual(["adr-1"]);
     store.ingestTexts([{ title: "Tabs", body: "Use spaces.", source: "adr-2" }, { title: "New", body: "Fresh words.", source: "adr-3" }]);

@@ -177,8 +177,8 @@ describe("get, stats, forget", () => {
     expect(store.stats().status).toBe("missing");
     store.ingestTexts([{ title: "a", body: "one", source: "s1" }, { title: "b", body: "two", source: "s2" }]);
     const stats = store.stats();
-    expect([stats.status, stats.entries, stats.sources, stats.schemaVersion, stats.lastIngestAt]).toEqual(["ready", 2, 2, 3, Date.UTC(2026, 0, 2)]);
-    expect(stats.text).toContain("schema v3, 2 entries from 2 sources");
+    expect([stats.status, stats.entries, stats.sources, stats.schemaVersion, stats.lastIngestAt]).toEqual(["ready", 2, 2, 4, Date.UTC(2026, 0, 2)]);
+    expect(stats.text).toContain("schema v4, 2 entries from 2 sources");
     expect(store.forget({ id: 1 }).entriesRemoved).toBe(1);
     expect(store.stats().sources).toBe(1);
     expect(() => store.get(1)).toThrow(expect.objectContaining({ code: "ERR_MEMORY_ENTRY_NOT_FOUND" }));

@@ -114,6 +114,7 @@ export function migrate(db: Connection, file: string, migrations: readonly Migra
     for (const migration of migrations) {
       if (migration.version <= current) continue;
       for (const statement of migration.statements) db.exec(statement);
+      migration.run?.(db);
       db.exec(`PRAGMA user_version = ${migration.version}`);
     }
   });

@@ -1,4 +1,5 @@
 // Every SQL statement the store runs, prepared once per connection.
+import { indexedText } from "./cjk.js";
 import type { Connection, Statement } from "./driver/connection.js";
 
 /** What a hit's header shows besides its id. */
@@ -43,7 +44,9 @@ export function prepareStatements(db: Connection) {
   // transaction as the entries, by every path that adds or removes them; no trigger does it. Each index row is its
   // own single-row INSERT ... VALUES: FTS5 writes its pending terms out as a new segment at the end of any statement
   // that runs under a statement savepoint (a trigger's, an INSERT ... SELECT's), and an AFTER INSERT trigger cost
-  // 2.7 times a direct insert for that. Removing an index row takes the values it was written with: the row's.
+  // 2.7 times a direct insert for that. The index is given CJK characters one word each (cjk.ts), so its values are
+  // not the row's when the row holds CJK text; removing an index row takes the values it was written with, made
+  // again from the row the same way.
   const insertEntry = prepare<[number, number, string, string, string, number]>(
     "INSERT INTO entries (source_id, part, title, tags, body, ingested_at) VALUES (?, ?, ?, ?, ?, ?)",
   );
@@ -55,13 +58,14 @@ export function prepareStatements(db: Connection) {
   const indexedEntry = prepare<[number], IndexedEntry>("SELECT id, title, tags, body FROM entries WHERE id = ?");
   const deleteSourceEntries = prepare<[number]>("DELETE FROM entries WHERE source_id = ?");
   const deleteEntry = prepare<[number]>("DELETE FROM entries WHERE id = ?");
-  const unindex = (entry: IndexedEntry): void => void unindexEntry.run(entry.id, entry.title, entry.tags, entry.body);
+  const unindex = (entry: IndexedEntry): void =>
+    void unindexEntry.run(entry.id, indexedText(entry.title), indexedText(entry.tags), indexedText(entry.body));
   return {
     /** Adds a source's entries, each with its index row. */
     addEntries(sourceId: number, entries: readonly Omit<IndexedEntry, "id">[], at: number): void {
       entries.forEach((entry, part) => {
         const id = Number(insertEntry.run(sourceId, part + 1, entry.title, entry.tags, entry.body, at).lastInsertRowid);
-        indexEntry.run(id, entry.title, entry.tags, entry.body);
+        indexEntry.run(id, indexedText(entry.title), indexedText(entry.tags), indexedText(entry.body));
       });
     },
     /** Removes every entry of a source and their index rows; returns how many. */
