@@ -71,7 +71,7 @@ test("error messages say what failed, the expected form and what arrived, cut sh
     "Invalid bounds input children[0].name: expected a string, got 42",
   );
   expect(new bounds.BoundsOptionError("dir", "an absolute path", "x".repeat(100)).message).toBe(
-    `Invalid bounds option dir: expected an absolute path, got "${"x".repeat(60)}"… (100 chars)`,
+    `Invalid bounds option dir: expected an absolute path, got "${"x".repeat(60)}"… (100 characters)`,
   );
   expect(new bounds.BoundsLimitError("children", 1000, 1001).message).toBe(
     "Fan-out of 1001 children is above the maximum of 1000 (MAX_FANOUT_CHILDREN)",

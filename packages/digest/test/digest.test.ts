@@ -457,7 +457,7 @@ describe("input checks", () => {
     [
       "item a long string",
       { items: ["y".repeat(100)] },
-      `items[0]: expected an object, got "${"y".repeat(40)}"… (100 chars)`,
+      `items[0]: expected an object, got "${"y".repeat(60)}"… (100 characters)`,
     ],
   ];
   test.each(cases)("%s: DigestInputError", (_, input, message) => {

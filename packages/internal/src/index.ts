@@ -1,6 +1,7 @@
 /**
  * @orphus/internal — what every @orphus package shares in source: bundled into each package that uses it at build
- * time, never published, and named by no public type. Today the error brand and the one classifier of errors.
+ * time, never published, and named by no public type. The error brand and the one classifier of errors, and the one
+ * preview of a value in an error message.
  *
  * ```ts
  * import { brandErrorClass, hasErrorCode } from "@orphus/internal";
@@ -18,3 +19,4 @@
  * ```
  */
 export { ERROR_BRAND, brandErrorClass, errorCode, hasErrorCode } from "./error-brand.js";
+export { PREVIEW_CHARS, previewValue } from "./preview.js";

@@ -108,7 +108,7 @@ test("errors carry stable codes and names", () => {
   const option = new McpOptionError("role", "a role name", "x".repeat(100));
   expect([option.name, option.code]).toEqual(["McpOptionError", "ERR_MCP_INVALID_OPTION"]);
   expect(option.message).toBe(
-    `Invalid roundtable MCP server option role: expected a role name, got "${"x".repeat(59)}… (102 characters)`,
+    `Invalid roundtable MCP server option role: expected a role name, got "${"x".repeat(60)}"… (100 characters)`,
   );
   expect(usage).toBeInstanceOf(api.RoundtableMcpError);
 });

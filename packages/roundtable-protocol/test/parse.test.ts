@@ -355,7 +355,10 @@ describe("parseServerFrame", () => {
     })();
     expect(error).toBeInstanceOf(ServerFrameInvalidError);
     expect((error as ServerFrameInvalidError).code).toBe("ERR_SERVER_FRAME_INVALID");
-    expect((error as Error).message).toContain('got {"hello":"there"}');
+    expect((error as Error).message).toBe(
+      "Invalid frame from the broker: expected a reply or an event ((request): Invalid input), got an object",
+    );
+    expect((error as ServerFrameInvalidError).value).toEqual({ hello: "there" });
   });
 });
 
