@@ -1,7 +1,8 @@
 /**
  * @orphus/internal — what every @orphus package shares in source: bundled into each package that uses it at build
- * time, never published, and named by no public type. The error brand and the one classifier of errors, and the one
- * preview of a value in an error message.
+ * time, never published. The error brand and the one classifier of errors, the one preview of a value in an error
+ * message, and the one interface of injected timers (which a public option type may name: the build inlines it into
+ * the package's .d.ts, so no published declaration imports this package).
  *
  * ```ts
  * import { brandErrorClass, hasErrorCode } from "@orphus/internal";
@@ -20,3 +21,5 @@
  */
 export { ERROR_BRAND, brandErrorClass, errorCode, hasErrorCode } from "./error-brand.js";
 export { PREVIEW_CHARS, previewValue } from "./preview.js";
+export { globalTimers } from "./timers.js";
+export type { TimerHandle, Timers } from "./timers.js";

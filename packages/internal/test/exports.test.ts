@@ -7,6 +7,7 @@ test("the surface each package bundles is exactly these names", () => {
     "PREVIEW_CHARS",
     "brandErrorClass",
     "errorCode",
+    "globalTimers",
     "hasErrorCode",
     "previewValue",
   ]);

@@ -18,7 +18,7 @@ import {
   type SpawnFunction,
   type SpawnedBroker,
 } from "./spawner.js";
-import { sleep, systemTimers, type Timers } from "./timers.js";
+import { sleep, systemTimers, type ClientTimers, type Timers } from "./timers.js";
 
 /** How to start a broker when nothing answers. */
 export interface BrokerSpawnPlan {
@@ -44,7 +44,7 @@ export interface OpenBrokerSocketOptions {
   readonly connectTimeoutMs?: number;
   /** Called with each broker process this call starts. */
   readonly onSpawn?: (broker: SpawnedBroker) => void;
-  readonly timers?: Timers;
+  readonly timers?: ClientTimers;
   /** One connection attempt; default {@link connectBrokerSocket}. Injected so tests choose what the socket does. */
   readonly connect?: (socketPath: string, timeoutMs: number, timers: Timers) => Promise<Socket>;
 }

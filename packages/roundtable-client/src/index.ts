@@ -118,7 +118,7 @@ export type { ActivityNotice, RoomActivity, ActivityEventLike, ActivityCoalescer
 export type { ResolvedRole } from "./role.js";
 export type { OpenBrokerSocketOptions, BrokerSpawnPlan } from "./ensure.js";
 export type { BrokerCommand, SpawnFunction, SpawnBrokerOptions, SpawnedBroker, BrokerExit } from "./spawner.js";
-export type { Timers, TimerHandle } from "./timers.js";
+export type { ClientTimers, Timers, TimerHandle } from "./timers.js";
 export type { BoundedTextOptions, CutKeep } from "./shown.js";
 export type { FetchPageStyle } from "./fetch-text.js";
 // The protocol's types of what the client's methods resolve with and its listeners hear, so a caller types them

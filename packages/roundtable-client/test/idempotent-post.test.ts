@@ -12,7 +12,7 @@ import {
   RoundtableClient,
   connectBrokerSocket,
   runRoundtableTool,
-  type Timers,
+  type ClientTimers,
 } from "@orphus/roundtable-client";
 import { FaultyRelay, type PostFault } from "./support/relay.js";
 import { shortTempDir } from "./support/tmp.js";
@@ -27,7 +27,7 @@ afterEach(async () => {
 });
 
 /** Timers whose request timeouts fire only when the test says (the relay holding a reply), never by the clock. */
-function manualTimers(): Timers & { fireTimeouts: () => void } {
+function manualTimers(): ClientTimers & { fireTimeouts: () => void } {
   const pending = new Map<number, { callback: () => void; ms: number }>();
   let next = 1;
   return {

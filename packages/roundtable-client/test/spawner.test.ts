@@ -14,7 +14,7 @@ import {
   readLogTail,
   spawnDetachedBroker,
   type SpawnFunction,
-  type Timers,
+  type ClientTimers,
 } from "@orphus/roundtable-client";
 import { shortTempDir, until } from "./support/tmp.js";
 
@@ -180,7 +180,7 @@ describe("a busy socket (EAGAIN: the broker's accept queue is full)", () => {
     throw new Error("a busy broker must not make the client spawn another");
   };
   /** Timers that run at once and advance a clock by what they were asked to wait, so backoffs cost no real time. */
-  function instantTimers(): Timers & { waited: number[] } {
+  function instantTimers(): ClientTimers & { waited: number[] } {
     let now = 0;
     const waited: number[] = [];
     return {
