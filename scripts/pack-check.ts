@@ -6,8 +6,9 @@
 //   2. install all the tarballs with npm into one fresh project outside the workspace (each internal dependency from
 //      its own tarball, everything else from the registry; native addons get the workspace's own build,
 //      scripts/lib/native-addons.ts);
-//   3. in that project, for each package: import it with plain Node (ESM) and check its exports are there,
-//      type-check an import of it with tsc under NodeNext and strict settings, run every bin it ships with --help, and
+//   3. in that project, for each package: import it, and each subpath it exports (`/testing`), with plain Node (ESM)
+//      and check their exports are there, type-check an import of each with tsc under NodeNext and strict settings, run
+//      every bin it ships with --help, and
 //      run its test/pack-smoke.mjs when it has one (a use an import does not cover: a native addon loading, a store
 //      opening).
 // The same project then serves `pnpm test:installed --project DIR`, which runs the suites against it (CI packs and
@@ -17,7 +18,7 @@
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { installPacked, packPackages, publishablePackages } from "./lib/pack.js";
+import { installPacked, packPackages, publishablePackages, type Manifest } from "./lib/pack.js";
 import { mapLimit, runAsync } from "./lib/run.js";
 
 const root = join(import.meta.dirname, "..");
@@ -45,11 +46,14 @@ try {
   // One type-check of every package's import, in a folder of its own with @types/node beside it.
   const types = join(project, "type-check");
   await runAsync("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error", "--prefix", types, `@types/node@${typesNodeVersion}`], project);
-  const files = packed.map(({ manifest }, index) => {
-    const file = `import-${index}.ts`;
-    writeFileSync(join(types, file), `import * as api from ${JSON.stringify(manifest.name)};\nexport const names: string[] = Object.keys(api);\n`);
-    return file;
-  });
+  const files = packed.flatMap(({ manifest }, index) =>
+    entryNames(manifest).map((entry, subpath) => {
+      const file = `import-${index}-${subpath}.ts`;
+      const text = `import * as api from ${JSON.stringify(entry)};\nexport const names: string[] = Object.keys(api);\n`;
+      writeFileSync(join(types, file), text);
+      return file;
+    }),
+  );
   writeFileSync(
     join(types, "tsconfig.json"),
     JSON.stringify({
@@ -68,7 +72,7 @@ try {
   );
   writeFileSync(join(types, "package.json"), JSON.stringify({ private: true, type: "module" }));
   await runAsync(process.execPath, [tsc, "-p", "tsconfig.json"], types);
-  say(`tsc (NodeNext, strict) type-checks an import of each of the ${packed.length} packages`);
+  say(`tsc (NodeNext, strict) type-checks an import of each of the ${files.length} entries of ${packed.length} packages`);
 
   /** Checks run at once: each is a short Node process. */
   const CONCURRENT_CHECKS = 2;
@@ -77,10 +81,14 @@ try {
     const importCheck = join(project, `import-${stem}.mjs`);
     writeFileSync(
       importCheck,
-      `import * as api from ${JSON.stringify(manifest.name)};\n` +
-        `const names = Object.keys(api);\n` +
-        `if (names.length === 0) throw new Error("no exports");\n` +
-        `console.log(names.length + " exports");\n`,
+      `const counts = [];\n` +
+        `for (const entry of ${JSON.stringify(entryNames(manifest))}) {\n` +
+        `  const names = Object.keys(await import(entry));\n` +
+        `  if (names.length === 0) throw new Error(entry + " has no exports");\n` +
+        `  const from = entry === ${JSON.stringify(manifest.name)} ? "" : " from " + entry;\n` +
+        `  counts.push(names.length + " exports" + from);\n` +
+        `}\n` +
+        `console.log(counts.join(", "));\n`,
     );
     const imported = (await runAsync(process.execPath, [importCheck], project)).trim();
     const installed = join(project, "node_modules", ...manifest.name.split("/"));
@@ -102,4 +110,10 @@ try {
   say(`pack check: ${reports.length} packages passed`);
 } finally {
   if (named === undefined) rmSync(project, { recursive: true, force: true });
+}
+
+/** The names a user imports a package by: its own, then one per subpath it exports (`@orphus/orkeon-crew/testing`). */
+function entryNames(manifest: Manifest): string[] {
+  const subpaths = Object.keys(manifest.exports ?? {}).filter((key) => key !== "." && key !== "./package.json");
+  return [manifest.name, ...subpaths.map((key) => `${manifest.name}${key.slice(1)}`)];
 }

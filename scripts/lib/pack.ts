@@ -16,6 +16,8 @@ export interface Manifest {
   readonly version: string;
   readonly private?: boolean;
   readonly bin?: Record<string, string>;
+  /** Its entries: "." and any subpath ("./testing"), and "./package.json". */
+  readonly exports?: Record<string, unknown>;
 }
 
 /** A publishable workspace package and its tarball. */
