@@ -16,7 +16,6 @@ test("the public surface is exactly these names", () => {
     "MAX_MCP_DIAGNOSTIC_CHARS",
     "MAX_MCP_ERROR_MESSAGE_CHARS",
     "MAX_MCP_INPUT_BYTES",
-    "MAX_MCP_LOG_TAIL_CHARS",
     "MCP_SERVER_NAME",
     "MCP_SERVER_VERSION",
     "MCP_USAGE",
@@ -33,7 +32,7 @@ test("the public surface is exactly these names", () => {
   ]);
   expect(MCP_SERVER_NAME).toBe("orphus-roundtable");
   expect(MAX_MCP_INPUT_BYTES).toBe(1_048_576);
-  expect([api.MAX_MCP_ERROR_MESSAGE_CHARS, api.MAX_MCP_DIAGNOSTIC_CHARS, api.MAX_MCP_LOG_TAIL_CHARS]).toEqual([1000, 1000, 400]);
+  expect([api.MAX_MCP_ERROR_MESSAGE_CHARS, api.MAX_MCP_DIAGNOSTIC_CHARS]).toEqual([1000, 1000]);
 });
 
 test("one tool per action, named roundtable_<action>, with every annotation explicit and truthful", () => {
