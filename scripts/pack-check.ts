@@ -18,7 +18,7 @@
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { installPacked, packPackages, publishablePackages, type Manifest } from "./lib/pack.js";
+import { exportedSubpaths, installPacked, packPackages, publishablePackages, type Manifest } from "./lib/pack.js";
 import { mapLimit, runAsync } from "./lib/run.js";
 
 const root = join(import.meta.dirname, "..");
@@ -114,6 +114,5 @@ try {
 
 /** The names a user imports a package by: its own, then one per subpath it exports (`@orphus/orkeon-crew/testing`). */
 function entryNames(manifest: Manifest): string[] {
-  const subpaths = Object.keys(manifest.exports ?? {}).filter((key) => key !== "." && key !== "./package.json");
-  return [manifest.name, ...subpaths.map((key) => `${manifest.name}${key.slice(1)}`)];
+  return [manifest.name, ...exportedSubpaths(manifest).map((key) => `${manifest.name}${key.slice(1)}`)];
 }

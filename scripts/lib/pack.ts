@@ -29,6 +29,11 @@ export interface PackedPackage {
   readonly tarball: string;
 }
 
+/** The subpaths a package exports besides its main entry ("./testing"); "./package.json" is a file, not an entry. */
+export function exportedSubpaths(manifest: Pick<Manifest, "exports">): string[] {
+  return Object.keys(manifest.exports ?? {}).filter((key) => key !== "." && key !== "./package.json");
+}
+
 /** The workspace's publishable packages (not private), sorted by folder; `only` keeps those whose folder it names. */
 export function publishablePackages(root: string, only: readonly string[] = []): { dir: string; manifest: Manifest }[] {
   const packagesDir = join(root, "packages");
