@@ -8,8 +8,8 @@ export const PREVIEW_CHARS = 60;
 /**
  * A value as an error message shows it, never whole: a string quoted as JSON and, past {@link PREVIEW_CHARS}, cut with
  * its length in characters (`"<its first 60 characters>"… (812 characters)`); a number as it is; anything else by its
- * type (`null`, `undefined`, `an array`, `an object`, `a boolean`, `a bigint`, `a symbol`, `a function`), since quoting
- * an object could be long, could throw and could carry what a message must not print.
+ * type ({@link typeName}), since quoting an object could be long, could throw and could carry what a message must not
+ * print.
  */
 export function previewValue(value: unknown): string {
   if (typeof value === "string") {
@@ -18,6 +18,15 @@ export function previewValue(value: unknown): string {
       : JSON.stringify(value);
   }
   if (typeof value === "number") return String(value);
+  return typeName(value);
+}
+
+/**
+ * What kind of value arrived, never its contents: `null`, `undefined`, `an array`, `an object`, `a string`,
+ * `a number`, `a boolean`, `a bigint`, `a symbol` or `a function`. The one wording for a message that names a
+ * value's kind ("expected a JSON object, got an array").
+ */
+export function typeName(value: unknown): string {
   if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return "an array";
   return typeof value === "object" ? "an object" : `a ${typeof value}`;

@@ -9,6 +9,11 @@ test("the surface each package bundles is exactly these names", () => {
     "errorCode",
     "globalTimers",
     "hasErrorCode",
+    "isHighSurrogate",
+    "isLowSurrogate",
+    "isRecord",
+    "plural",
     "previewValue",
+    "typeName",
   ]);
 });

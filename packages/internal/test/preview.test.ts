@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { PREVIEW_CHARS, previewValue } from "@orphus/internal";
+import { PREVIEW_CHARS, previewValue, typeName } from "@orphus/internal";
 
 describe("previewValue: what an error message shows of a value", () => {
   test("cuts a string at 60 characters", () => {
@@ -49,5 +49,19 @@ describe("previewValue: what an error message shows of a value", () => {
         expect(shown.length).toBeLessThanOrEqual(2 + 6 * PREVIEW_CHARS + `… (${Number.MAX_SAFE_INTEGER} characters)`.length);
       }),
     );
+  });
+});
+
+describe("typeName: the kind of a value, never its contents", () => {
+  test.each([
+    [null, "null"],
+    [undefined, "undefined"],
+    [[], "an array"],
+    [{}, "an object"],
+    ["text", "a string"],
+    [1, "a number"],
+    [false, "a boolean"],
+  ])("%j is %s", (value, name) => {
+    expect(typeName(value)).toBe(name);
   });
 });
