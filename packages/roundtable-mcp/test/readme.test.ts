@@ -6,6 +6,7 @@ import { expect, test } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { createRoundtableMcpServer } from "@orphus/roundtable-mcp";
+import { tableNames } from "../../../test-support/readme-tables.js";
 import { FakeToolClient } from "./support/fake-client.js";
 
 const readme = readFileSync(join(import.meta.dirname, "..", "README.md"), "utf8");
@@ -25,16 +26,8 @@ async function listedTools(): Promise<string[]> {
   }
 }
 
-/** The first-column tool names of the markdown table that follows `heading`. */
-function tableTools(heading: string): string[] {
-  const start = readme.indexOf(heading);
-  if (start === -1) throw new Error(`README has no ${heading}`);
-  const table = readme.slice(start).split("\n\n").find((block) => block.startsWith("| ")) ?? "";
-  return table
-    .split("\n")
-    .slice(2)
-    .map((row) => /^\| `(\w+)`/.exec(row)?.[1] ?? `?${row}`);
-}
+/** The first-column tool names of the README's table that follows `heading`. */
+const tableTools = (heading: string): string[] => tableNames(readme, heading);
 
 /** A count as the README may write it: digits, or a word up to twenty. */
 function countOf(text: string | undefined): number {
