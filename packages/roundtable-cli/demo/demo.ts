@@ -1,8 +1,9 @@
 // `pnpm demo`: three roles (planner, critic, reviewer) deliberate in one room and a librarian files their decision in
 // the shared memory, each role its own process. The first role finds no broker and starts one; the others join it.
-// Afterwards: per role, what reached its context against what the room holds and what the others wrote; the largest
-// digest against its budget; the one message read whole on demand; the memory answering another role; then the
-// broker leaving by itself once idle. Runs in a temporary agent directory and cleans up.
+// Afterwards: per role, what reached its context against what the room holds and what the others wrote, pulled
+// unasked apart from fetched; the largest digest against its budget; the one message read whole on demand; the
+// memory answering another role; then the broker leaving by itself once idle. Runs in a temporary agent directory
+// and cleans up.
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -177,8 +178,9 @@ async function main(): Promise<void> {
   for (const row of rows) out(`  ${row}`);
   out(dim("  pings: one line per quiet period, counts and names only · digests: pulled, each within the budget plus one"));
   out(dim("  marker line · fetches: whole messages, asked for · memory: the memory tool's answers · replies: the tool's"));
-  out(dim("  confirmations (joined, posted #n) · of the room: in context / every post · of others': in context / the posts"));
-  out(dim("  the agent did not write itself (its own it never needed pushed back; counting them would flatter the share)"));
+  out(dim("  confirmations (joined, posted #n) · others wrote: the posts the agent did not write itself (its own it never"));
+  out(dim("  needed pushed back; counting them would flatter the share) · pulled unasked: pings + digests / others wrote ·"));
+  out(dim("  fetched: fetches / others wrote · of others': in context / others wrote · of the room: in context / every post"));
   out(dim(`  pushing every message to every agent instead would have put all ${n(roomChars)} characters in each context`));
 
   // --- the digest's bound ----------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 // `pnpm demo` (the repository's main job) shows the whole promise: its accounting sets each context against what the
-// others wrote as well as against the room, measures every digest against its bound, and the run itself fetches one
-// big message whole on demand and has the memory answer one role with what another filed.
+// others wrote as well as against the room, what was pulled unasked apart from what was fetched, measures every digest
+// against its bound, and the run itself fetches one big message whole on demand, has the memory answer one role with
+// what another filed.
 // @source-only: the demo is not published; it runs from the sources, as `pnpm demo` does.
 import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
@@ -35,9 +36,13 @@ test("a role's share is set against the room and against what the others wrote, 
     memory: { count: 1, chars: 30 },
     reply: { count: 1, chars: 10 },
   });
-  expect(contextTable([intake])).toEqual([
-    "role      pings  digests  fetches  memory  replies  in context  others wrote  of the room  of others'",
-    "planner  1 = 20   1 = 80   1 = 60  1 = 30   1 = 10         200           400        20.0%       50.0%",
+  // Pulled unasked (pings and digests) apart from fetched on purpose, each of what the others wrote.
+  expect(intake).toMatchObject({ unasked: { count: 2, chars: 100 }, unaskedOfOthers: 0.25, fetchedOfOthers: 0.15 });
+  const critic = intakeOf("critic", [{ kind: "digest", text: "y".repeat(70) }], script);
+  expect(contextTable([intake, critic])).toEqual([
+    "role      pings  digests  fetches  memory  replies  in context  others wrote  pulled unasked  fetched  of others'  of the room",
+    "planner  1 = 20   1 = 80   1 = 60  1 = 30   1 = 10         200           400           25.0%    15.0%       50.0%        20.0%",
+    "critic        —   1 = 70        —       —        —          70           700           10.0%        —       10.0%         7.0%",
   ]);
 });
 
@@ -64,9 +69,11 @@ test("pnpm demo runs to the end and shows a fetch on demand, both shares, the la
   const out = run.stdout;
   expect(out).toMatch(/^ {7}planner {3}fetched #33 whole before speaking: [\d,]+ characters, on demand$/m);
   expect(out).toMatch(/^Full text on demand: the planner fetched #33 \("Shadow dry run: 0 diffs in 40 sends", 5,342 characters\) whole\.$/m);
-  expect(out).toMatch(/^ {2}role +pings +digests +fetches +memory +replies +in context +others wrote +of the room +of others'$/m);
+  expect(out).toMatch(
+    /^ {2}role +pings +digests +fetches +memory +replies +in context +others wrote +pulled unasked +fetched +of others' +of the room$/m,
+  );
   for (const role of ["planner", "critic", "reviewer", "librarian"]) {
-    expect(out).toMatch(new RegExp(`^ {2}${role} .* \\d+\\.\\d% +\\d+\\.\\d%$`, "m"));
+    expect(out).toMatch(new RegExp(`^ {2}${role} .* \\d+\\.\\d% +(\\d+\\.\\d%|—) +\\d+\\.\\d% +\\d+\\.\\d%$`, "m"));
   }
   expect(out).toMatch(/^The largest of all \d+ digests, beside its budget of 800: [\d,]+ characters \(the \w+'s\) = \d+ within the budget/m);
   expect(out).toContain("Every digest kept that bound, whatever the room held.");
