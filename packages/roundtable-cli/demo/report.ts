@@ -136,3 +136,30 @@ export function contextTable(intakes: readonly RoleIntake[]): string[] {
   ]);
   return grid([header, ...rows], 1);
 }
+
+/** One size of the deliberation: its multiple, the messages posted, and what reached each role. */
+export interface SizeIntake {
+  readonly factor: number;
+  readonly posts: readonly Posted[];
+  readonly intakes: readonly RoleIntake[];
+}
+
+/**
+ * The rows of the table of sizes: a header of multiples, the room's characters and posts at each, then two rows per
+ * role, pulled unasked and fetched on purpose, each as characters and their share of what the others wrote.
+ */
+export function sizeTable(sizes: readonly SizeIntake[]): string[] {
+  const share = (chars: number, of: number): string => (chars === 0 ? "—" : `${n(chars)} = ${percent(of)}`);
+  const rows: string[][] = [
+    ["", "", ...sizes.map((size) => `${size.factor}×`)],
+    ["room", "characters", ...sizes.map((size) => n(size.posts.reduce((sum, post) => sum + post.body.length, 0)))],
+    ["", "posts", ...sizes.map((size) => n(size.posts.length))],
+  ];
+  const roles = sizes[0]?.intakes.map((intake) => intake.role) ?? [];
+  for (const role of roles) {
+    const of = sizes.map((size) => size.intakes.find((intake) => intake.role === role));
+    rows.push([role, "pulled unasked", ...of.map((i) => (i === undefined ? "?" : share(i.unasked.chars, i.unaskedOfOthers)))]);
+    rows.push(["", "fetched", ...of.map((i) => (i === undefined ? "?" : share(i.byKind.fetch.chars, i.fetchedOfOthers)))]);
+  }
+  return grid(rows, 2);
+}
