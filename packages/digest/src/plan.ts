@@ -8,8 +8,8 @@
 //   3. text, newest first: each shown item takes its full text or its longest excerpt within half of what is left,
 //      or, when not even its smallest improvement fits in half, that smallest improvement if it fits at all;
 //   4. newest first, each item shown if it still fits, then given the richest form within all that is left; this
-//      sweep runs again while a sweep gave some budget back (a richer form can be shorter, when reading further
-//      into a body showed that its escape sequences hid a short text).
+//      sweep runs again while a sweep gave some budget back (a longer excerpt can be a shorter block: one more
+//      character shown past a run of escape sequences can leave a rest with fewer digits to count).
 // Each step gives an item the richest form that fits what is left at that moment, and the last sweep never saw
 // what is left grow, so at the end no item has an improvement that fits: the digest is maximal by construction.
 import { BlockForms, floorBeforeReading, headerFloor, type Placed, type RenderedBlock } from "./block.js";
@@ -35,7 +35,6 @@ class Spending {
 
   constructor(
     private readonly items: readonly DigestItem[],
-    private readonly order: readonly number[],
     budget: number,
     private readonly recovery: DigestRecovery,
   ) {
@@ -58,9 +57,8 @@ class Spending {
 
   /**
    * An item's forms, made when some form may fit `maxLength` (else undefined, and nothing is read or made). Its body
-   * is read for a block of `n` characters up to FULL_SCAN_RATIO × `n` + FULL_SCAN_SLACK raw characters, except the
-   * first item spent on, read as far as its block needs so the newest shows whatever fits: text the sanitiser drops
-   * cannot make the digest cost more than its budget allows.
+   * is then read as far as the forms asked of it need, once: up to where its rendering passes the longest block asked
+   * (never more than the budget), or to its end.
    */
   private formsWithin(index: number, maxLength: number): BlockForms | undefined {
     const forms = this.forms[index];
@@ -71,10 +69,9 @@ class Spending {
     // No header is shorter than "[#seq x]": below that, not even the author needs working out.
     if (floor === undefined && maxLength < headerFloor(item.seq)) return undefined;
     const label = this.labelOf(item.author);
-    const bounded = index !== this.order[0];
-    this.floors[index] = floorBeforeReading(item, label, bounded);
+    this.floors[index] = floorBeforeReading(item, label);
     if (maxLength < (this.floors[index] as number)) return undefined;
-    this.forms[index] = new BlockForms(item, this.recovery, label, bounded);
+    this.forms[index] = new BlockForms(item, this.recovery, label, this.floors[index]);
     return this.forms[index];
   }
 
@@ -141,7 +138,7 @@ export function planDigest(
   budget: number,
   recovery: DigestRecovery,
 ): { placed: readonly (Placed | null)[]; left: number } {
-  const spending = new Spending(items, order, budget, recovery);
+  const spending = new Spending(items, budget, recovery);
   const newest = order[0];
   if (newest !== undefined) {
     spending.show(newest);

@@ -5,6 +5,13 @@ import { escapeIdentity } from "./sanitize.js";
 import { BREAK, END, SPACE, Scanner } from "./scan.js";
 
 /**
+ * Whether the last line read (headlineLine) passed over input the sanitiser drops. Only then can its read, cut at
+ * LINE_SCAN_LIMIT, show what the whole text hides (an escape sequence cut open shows its intermediates), so a line
+ * read without it opens the whole text's first line.
+ */
+export let lineSkippedInput = false;
+
+/**
  * The text on one line with runs of blank space as single spaces, trimmed: up to the first line break that follows
  * some text when `firstLineOnly`, else across breaks. Reads the first LINE_SCAN_LIMIT characters of `src` at most,
  * and only about `max` + 1 characters of output, enough for `cutAtWord(…, max)` to answer as on the whole line.
@@ -15,18 +22,20 @@ function oneLine(src: string, max: number, firstLineOnly: boolean): string {
   let space = false;
   for (;;) {
     const token = scanner.next(max + 1 - out.length);
-    if (token === END) return out;
+    if (token === END) break;
     if (token === SPACE || token === BREAK) {
       if (out === "") continue;
-      if (token === BREAK && firstLineOnly) return out;
+      if (token === BREAK && firstLineOnly) break;
       space = true;
     } else {
       if (space) out += " ";
       space = false;
       out += scanner.text;
-      if (out.length > max) return out;
+      if (out.length > max) break;
     }
   }
+  lineSkippedInput = scanner.skipped;
+  return out;
 }
 
 /**

@@ -9,8 +9,6 @@ test("the public surface is exactly this", () => {
     "DigestInputError",
     "DigestLimitError",
     "EXCERPT_MIN_LENGTH",
-    "FULL_SCAN_RATIO",
-    "FULL_SCAN_SLACK",
     "HEADLINE_MAX_LENGTH",
     "LINE_SCAN_LIMIT",
     "MARKER_PREFIX",
@@ -35,8 +33,6 @@ test("limits and format constants", () => {
   expect(digest.AUTHOR_MAX_LENGTH).toBe(64);
   expect(digest.PINNED_LINE_MAX_LENGTH).toBe(512);
   expect(digest.LINE_SCAN_LIMIT).toBe(4096);
-  expect(digest.FULL_SCAN_RATIO).toBe(4);
-  expect(digest.FULL_SCAN_SLACK).toBe(64);
   expect(digest.EXCERPT_MIN_LENGTH).toBe(40);
   expect(digest.MARKER_PREFIX).toBe("[digest] ");
   expect(digest.MAX_MARKER_LENGTH).toBe(235);
