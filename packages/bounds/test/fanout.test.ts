@@ -202,6 +202,41 @@ describe("hostile and odd names", () => {
   });
 });
 
+describe("text behind escape codes", () => {
+  const codes = (n: number): string => "\x1b[32m\x1b[0m".repeat(n);
+
+  test("an output of colour codes, then its text, shows that text whole at the default budget", async () => {
+    // 4770 characters of colour codes: within what bounds measures, past what the digest read of an older item.
+    for (const n of [530, 1000, 20_000]) {
+      const artifacts = await openArtifactRun({ dir: "/a", fs: memoryFs() });
+      const result = await boundFanOut(
+        [
+          { name: "calc", outcome: "ok", output: `${codes(n)}result: 42` },
+          { name: "b", outcome: "ok", output: "fine" },
+          { name: "c", outcome: "ok", output: "fine" },
+        ],
+        { artifacts },
+      );
+      expect(result.text.split("\n").slice(0, 2)).toEqual([
+        "ok · calc · output: /a/run-000001/001-calc.txt",
+        "[#1 calc] result: 42",
+      ]);
+    }
+  });
+
+  test("an error detail of colour codes, then its text, keeps its prefix", async () => {
+    const artifacts = await openArtifactRun({ dir: "/a", fs: memoryFs() });
+    const result = await boundFanOut(
+      [
+        { name: "t", outcome: "failed", output: "", error: `${codes(1000)}boom` },
+        { name: "b", outcome: "ok", output: "fine" },
+      ],
+      { artifacts },
+    );
+    expect(result.text.split("\n")[1]).toBe("[#1 t] error: boom");
+  });
+});
+
 describe("many children", () => {
   test("what does not fit collapses into the marker, and every child keeps its stub", async () => {
     const children = Array.from({ length: 60 }, (_, i): FanOutChild => ({
@@ -366,6 +401,8 @@ describe("properties", () => {
 });
 
 describe("sharing the budget", () => {
+  /** What draws nothing: escape sequences, controls, invisible characters, blank lines. */
+  const invisible = fc.constantFrom("\u001b[32m", "\u001b[0m", "\u001b]0;t\u0007", "\u0007", "\u200b", "\u202e", "\n", "\r\n", " ");
   const body = fc.oneof(
     fc.string({ unit: "binary", maxLength: 300 }),
     fc
@@ -374,6 +411,14 @@ describe("sharing the budget", () => {
         fc.integer({ min: 1, max: 5000 }),
       )
       .map(([s, n]) => s.repeat(n)),
+    // Text that starts late: a long run of what draws nothing, then a little text or a long one.
+    fc
+      .tuple(
+        fc.array(invisible, { minLength: 1, maxLength: 3 }),
+        fc.integer({ min: 100, max: 5000 }),
+        fc.oneof(fc.string({ minLength: 1, maxLength: 40 }), fc.constant("result: 42\n".repeat(300))),
+      )
+      .map(([run, n, text]) => run.join("").repeat(n) + text),
   );
   const children = fc.array(
     fc.record({
