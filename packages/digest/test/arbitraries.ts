@@ -82,6 +82,8 @@ interface ItemShape {
   readonly long?: boolean;
   /** Bodies whose visible text starts late, behind a long run of what draws nothing (lateTextBody). */
   readonly late?: boolean;
+  /** Strict priority, or not, at random. */
+  readonly strict?: boolean;
 }
 
 const priority = fc.integer({ min: 0, max: 2 });
@@ -201,6 +203,7 @@ export function digestInput(shape: ItemShape = {}): fc.Arbitrary<DigestInput> {
         budget,
         evicted: evicted(seqList[0] ?? 1001),
         recovery: fc.constantFrom("fetch" as const, "pinned" as const),
+        ...(shape.strict === true ? { strictPriority: fc.boolean() } : {}),
       }),
     );
 }

@@ -337,6 +337,34 @@ describe("pinned stubs and priorities (fan-out)", () => {
     );
   });
 
+  test("strict priority: no item shows while one of higher priority is collapsed", () => {
+    // The failure's cheapest form, its headline, costs 29 of budget (with its newline); a success costs 12.
+    const items = [
+      msg(1, "f", `Error: boom\n${"x".repeat(100)}`, { pinned: "stub 1", priority: 1 }),
+      msg(2, "a", "done", { pinned: "stub 2" }),
+      msg(3, "b", "done", { pinned: "stub 3" }),
+    ];
+    const loose = renderDigest({ items, budget: 20, recovery: "pinned" });
+    expect(loose).toMatchObject({ full: [3], collapsed: [1, 2] });
+    const strict = renderDigest({ items, budget: 20, recovery: "pinned", strictPriority: true });
+    expect(strict.text.split("\n")).toEqual([
+      "[digest] 3 items collapsed (#1–#3), full output via the pinned lines.",
+      "stub 1",
+      "stub 2",
+      "stub 3",
+    ]);
+    // Once the failure fits, the others follow it.
+    const wider = renderDigest({ items, budget: 60, recovery: "pinned", strictPriority: true });
+    expect(wider.text.split("\n")).toEqual([
+      "stub 1",
+      "[#1 f, headline] Error: boom",
+      "stub 2",
+      "[#2 a] done",
+      "stub 3",
+      "[#3 b] done",
+    ]);
+  });
+
   test("a long stub is cut to PINNED_LINE_MAX_LENGTH", () => {
     const stub = text([msg(1, "t", "", { pinned: `✗ ${"p".repeat(600)}` })], 0).split("\n")[1] ?? "";
     expect(stub).toBe(`✗ ${"p".repeat(509)}…`);
@@ -462,6 +490,7 @@ describe("input checks", () => {
       "evicted: expected a range holding none of the items' seqs (#1–#5), got an object",
     ],
     ["recovery unknown", { items: ok, recovery: "email" }, 'recovery: expected "fetch" or "pinned", got "email"'],
+    ["strictPriority not a boolean", { items: ok, strictPriority: "yes" }, 'strictPriority: expected a boolean, got "yes"'],
     [
       "item a long string",
       { items: ["y".repeat(100)] },

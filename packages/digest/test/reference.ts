@@ -218,8 +218,12 @@ export function referenceDigest(input: DigestInput): DigestResult {
     left -= change;
     shown.set(item.seq, next);
   };
-  const show = (item: Item): void => {
-    if (shown.get(item.seq) !== null) return;
+  // Strict priority: an item waits while any item of higher priority is collapsed.
+  const held = (item: Item & { priority: number }): boolean =>
+    input.strictPriority === true &&
+    spending.some((other) => other.priority > item.priority && shown.get(other.seq) === null);
+  const show = (item: Item & { priority: number }): void => {
+    if (shown.get(item.seq) !== null || held(item)) return;
     const form = cheapest(item, recovery);
     if (cost(form) <= left) set(item, form);
   };
