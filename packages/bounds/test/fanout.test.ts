@@ -125,6 +125,30 @@ describe("failures first", () => {
     ]);
   });
 
+  test("a failure that cannot fit collapses, and then no success shows text either", async () => {
+    // The second failure's block takes 87 characters (its name escapes to a label of 64), leaving 13 of 100: not
+    // enough for the first failure's 13 and its newline, but enough for the success's 10 and its newline.
+    const name = "x\u200b".repeat(20);
+    const artifacts = await openArtifactRun({ dir: "/a", fs: memoryFs() });
+    const result = await boundFanOut(
+      [
+        { name: "", outcome: "failed", output: "𐀀𐀀𐀀" },
+        { name, outcome: "failed", output: "", error: "𐀀".repeat(5) },
+        { name: "scout", outcome: "ok", output: "" },
+      ],
+      { artifacts, budget: 100 },
+    );
+    expect(result.digest).toMatchObject({ full: [2], collapsed: [1, 3] });
+    expect(result.text.split("\n")).toEqual([
+      "[digest] 2 items collapsed (#1–#3), full output via the pinned lines.",
+      "failed · (unnamed) · output: /a/run-000001/001-task.txt",
+      `failed · ${"x\\u{200B}".repeat(7)}… · output: /a/run-000001/002-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x.txt · error: ` +
+        "/a/run-000001/003-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x.error.txt",
+      `[#2 ${"x\\u{200B}".repeat(7)}…] error: ${"𐀀".repeat(5)}`,
+      "ok · scout · output: /a/run-000001/004-scout.txt",
+    ]);
+  });
+
   test("a long error detail is cut to head and tail in the text and kept whole in its file", async () => {
     const fs = memoryFs();
     const trace = report("at frame", 20_000);
@@ -376,6 +400,39 @@ describe("properties", () => {
         }
       }),
       { numRuns: 60 },
+    );
+  });
+
+  test("at small budgets, no child collapses while a child later in the outcome order shows text", async () => {
+    const small = fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.string({ unit: fc.constantFrom("𐀀", "x", " ", "\n", "\u001b[1m", "\u200b"), maxLength: 40 }),
+      fc.tuple(fc.string({ minLength: 1, maxLength: 8 }), fc.integer({ min: 1, max: 60 })).map(([t, n]) => t.repeat(n)),
+    );
+    const mixed = fc.record(
+      {
+        name: fc.oneof(fc.stringMatching(/^[a-z]{1,8}$/), fc.string({ maxLength: 40 }), fc.constant("")),
+        outcome,
+        output: small,
+        error: small,
+      },
+      { requiredKeys: ["name", "outcome", "output"] },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(mixed, { maxLength: 7 }), fc.integer({ min: 0, max: 400 }), async (list, budget) => {
+        const result = await boundFanOut(list, { artifacts: await openArtifactRun({ dir: "/a", fs: memoryFs() }), budget });
+        const collapsed = new Set(result.digest!.collapsed);
+        const rank = (i: number) => TASK_OUTCOMES.indexOf(list[i]!.outcome);
+        for (let a = 0; a < list.length; a++) {
+          if (!collapsed.has(a + 1)) continue;
+          for (let b = 0; b < list.length; b++) {
+            if (rank(a) < rank(b) && !collapsed.has(b + 1)) {
+              expect({ collapsed: list[a]!.outcome, shown: list[b]!.outcome, budget }).toBeNull();
+            }
+          }
+        }
+      }),
+      { numRuns: 300 },
     );
   });
 
