@@ -337,6 +337,19 @@ describe("pinned stubs and priorities (fan-out)", () => {
     );
   });
 
+  test("a stub's spaces are kept as given: two names a space apart never render the same stub", () => {
+    const items = [
+      msg(1, "t", "", { pinned: "ok · tester x · output: /a/1.txt" }),
+      msg(2, "t", "", { pinned: "ok · tester  x · output: /a/2.txt" }),
+      msg(3, "t", "", { pinned: "ok · tester\t\tx\r\n· output: /a/3.txt  " }),
+    ];
+    expect(text(items, 0, { recovery: "pinned" }).split("\n").slice(1)).toEqual([
+      "ok · tester x · output: /a/1.txt",
+      "ok · tester  x · output: /a/2.txt",
+      "ok · tester  x · output: /a/3.txt",
+    ]);
+  });
+
   test("strict priority: no item shows while one of higher priority is collapsed", () => {
     // The failure's cheapest form, its headline, costs 29 of budget (with its newline); a success costs 12.
     const items = [

@@ -110,8 +110,9 @@ function headlineText(declared: string | undefined, body: string): string {
   return cut(text, 120);
 }
 
+/** A stub on one line: each white space character and each line break one space, none squeezed, then trimmed. */
 function pinned(text: string): string {
-  const line = oneLine(text, false);
+  const line = sanitisedLines(head(text, 4096)).join(" ").replace(/^ +| +$/g, "");
   return cut(line.startsWith("[") ? `\\${line}` : line, 512);
 }
 
