@@ -216,6 +216,22 @@ describe("hostile and odd names", () => {
     expect(stub.split(" · ").slice(2)).toEqual([`output: ${result.tasks[0]!.path}`, `error: ${result.tasks[0]!.errorPath}`]);
   });
 
+  test("names a space apart keep their own stubs: no name passes for another", async () => {
+    const artifacts = await openArtifactRun({ dir: "/a", fs: memoryFs() });
+    const result = await boundFanOut(
+      [
+        { name: "tester x", outcome: "ok", output: "one" },
+        { name: "tester  x", outcome: "ok", output: "two" },
+      ],
+      { artifacts, budget: 0 },
+    );
+    expect(result.text.split("\n")).toEqual([
+      "[digest] 2 items collapsed (#1–#2), full output via the pinned lines.",
+      "ok · tester x · output: /a/run-000001/001-tester-x.txt",
+      "ok · tester  x · output: /a/run-000001/002-tester-x.txt",
+    ]);
+  });
+
   test("displayName: escaped on one line, never stripped, at most 64 characters", () => {
     expect(displayName(" a\t\tb\nc\u202e ")).toBe("\\u{20}a\\u{9}\\u{9}b\\u{A}c\\u{202E}\\u{20}");
     expect(displayName("plan\u200bner")).toBe("plan\\u{200B}ner");
@@ -364,7 +380,7 @@ describe("properties", () => {
     fc.uint8Array({ maxLength: 100 }),
   );
   const child = fc.record(
-    { name: fc.stringMatching(/^[A-Za-z0-9_-]{1,12}( [a-z]{1,5})?$/), outcome, output: text, error: text },
+    { name: fc.stringMatching(/^[A-Za-z0-9_-]{1,12}( {1,3}[a-z]{1,5})?$/), outcome, output: text, error: text },
     { requiredKeys: ["name", "outcome", "output"] },
   );
   const children = fc.array(child, { maxLength: 8 });
