@@ -3,7 +3,9 @@ import { join } from "node:path";
 import { fauxAssistantMessage } from "@mariozechner/pi-ai";
 import { expect, test } from "vitest";
 import { createRoundtableExtension, sharedClientCount } from "@orphus/pi-roundtable";
-import { gone, until, useBroker } from "./support/broker.js";
+import { until } from "../../../test-support/poll.js";
+import { gone } from "../../../test-support/processes.js";
+import { useBroker } from "./support/broker.js";
 import { callRoundtable, type PiSession, useSessions } from "./support/pi.js";
 
 const broker = useBroker();

@@ -7,15 +7,10 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { SocketPathUnresponsiveError, startBroker, type Broker } from "@orphus/roundtable-broker";
 import { probeBroker } from "@orphus/roundtable-locator";
-import {
-  RawPeer,
-  capturingLogger,
-  manualTimers,
-  onCleanup,
-  staleSocket,
-  startTestBroker,
-  tempAgentDir,
-} from "./helpers.js";
+import { RawPeer, capturingLogger, onCleanup, startTestBroker } from "./helpers.js";
+import { tempDir } from "../../../test-support/tmp.js";
+import { manualTimers } from "../../../test-support/manual-timers.js";
+import { staleSocket } from "../../../test-support/sockets.js";
 
 /** A gate a claim hook waits at: `reached` resolves when the broker gets there, `open()` lets it go on. */
 function gate(): { wait: () => Promise<void>; reached: Promise<void>; open: () => void } {
@@ -66,7 +61,7 @@ describe("reclaiming a stale socket against a rival", () => {
     // The reported case: after kill -9, broker A finds the socket stale and stalls before removing it; B reclaims
     // it and claims the path; a client posts to B. Then A acts. A must not remove B's socket, and a later client
     // must land on B and see the post.
-    const agentDir = tempAgentDir();
+    const agentDir = tempDir();
     const socketPath = join(agentDir, "roundtable", "broker.sock");
     await staleSocket(socketPath);
     const stalled = gate();
@@ -91,7 +86,7 @@ describe("reclaiming a stale socket against a rival", () => {
   test("three brokers: a newcomer that claims the path while a live socket is aside gives it back and closes", async () => {
     // A moves what it takes for the stale file aside, but it is B's live socket; in that moment C finds the path
     // empty and claims it. A puts B's socket back over C's link, and C, owning nothing, closes by its path watch.
-    const agentDir = tempAgentDir();
+    const agentDir = tempDir();
     const socketPath = join(agentDir, "roundtable", "broker.sock");
     await staleSocket(socketPath);
     const found = gate();
@@ -157,7 +152,7 @@ describe("the path watch", () => {
     linkSync(aside, broker.socketPath);
     unlinkSync(aside);
     expect(timers.fire(100)).toBe(1); // not confirmed: the watch goes on
-    expect([...timers.scheduled.values()].map((t) => t.ms)).toContain(1000);
+    expect(timers.pending().map((t) => t.ms)).toContain(1000);
     const peer = await RawPeer.hello(broker.socketPath, "planner");
     expect(await peer.request({ id: 2, op: "status" })).toMatchObject({ ok: true });
   });
@@ -165,7 +160,7 @@ describe("the path watch", () => {
   test("the check runs on the injected timers at pathCheckMs, which is checked with the other options", async () => {
     const timers = manualTimers();
     await startTestBroker({ timers, pathCheckMs: 250 });
-    expect([...timers.scheduled.values()].map((t) => t.ms)).toContain(250);
+    expect(timers.pending().map((t) => t.ms)).toContain(250);
     await expect(startBroker({ agentDir: "/nonexistent/x", pathCheckMs: 0 })).rejects.toThrow(
       /Invalid broker option pathCheckMs: expected an integer from 1 to 2147483647, got 0/
     );
@@ -189,7 +184,7 @@ describe("a socket that accepts but never answers", () => {
   }
 
   test("is refused as occupied, naming the path and the pid file's pid, and left in place", async () => {
-    const agentDir = tempAgentDir();
+    const agentDir = tempDir();
     const socketPath = join(agentDir, "roundtable", "broker.sock");
     await silentListener(socketPath);
     writeFileSync(join(agentDir, "roundtable", "broker.pid"), JSON.stringify({ pid: 4242 }));

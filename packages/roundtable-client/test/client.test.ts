@@ -8,8 +8,9 @@ import {
   type ActivityNotice,
   type Connector,
 } from "@orphus/roundtable-client";
-import { useFramedServer, type Script } from "./support/framed-server.js";
-import { until } from "./support/tmp.js";
+import { useFramedServer, type Script } from "../../../test-support/framed-server.js";
+import { manualTimers } from "../../../test-support/manual-timers.js";
+import { until } from "../../../test-support/poll.js";
 
 const fixture = useFramedServer();
 
@@ -56,8 +57,12 @@ async function joinedPlanner(
 test("constructing a client connects to nothing and warns about nothing", async () => {
   const { connector, calls } = await countingConnector();
   const warnings: string[] = [];
-  const client = new RoundtableClient({ connector, onWarning: (w) => warnings.push(w), onActivity: () => undefined });
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  // Anything a client deferred would run on its timers or in a later turn: an hour of its clock passes, then a turn.
+  const timers = manualTimers();
+  const client = new RoundtableClient({ connector, timers, onWarning: (w) => warnings.push(w), onActivity: () => undefined });
+  expect(timers.pending()).toEqual([]);
+  timers.advance(3_600_000);
+  await new Promise((resolve) => setImmediate(resolve));
   expect(calls()).toBe(0);
   expect(fixture.current().requests).toEqual([]);
   expect(warnings).toEqual([]);

@@ -5,8 +5,10 @@ import { expect, test } from "vitest";
 import { WireRefusalError } from "@orphus/roundtable-protocol";
 import { startBroker } from "@orphus/roundtable-broker";
 import { ConnectionLostError, renderActivityNotice, runRoundtableTool } from "@orphus/roundtable-client";
-import { alive, gone, useAgentDir } from "./support/brokers.js";
-import { until } from "./support/tmp.js";
+import { useAgentDir } from "../../../test-support/brokers.js";
+import { manualTimers } from "../../../test-support/manual-timers.js";
+import { alive, gone } from "../../../test-support/processes.js";
+import { until } from "../../../test-support/poll.js";
 
 const agent = useAgentDir();
 
@@ -16,8 +18,12 @@ function processGroup(pid: number): number {
 
 test("a client that never touches a room connects to nothing and spawns nothing", async () => {
   const spawns: number[] = [];
-  const client = agent.client({ role: "planner", onSpawn: (b) => spawns.push(b.pid ?? -1), onActivity: () => undefined });
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  // Anything a client deferred would run on its timers or in a later turn: an hour of its clock passes, then a turn.
+  const timers = manualTimers();
+  const client = agent.client({ role: "planner", timers, onSpawn: (b) => spawns.push(b.pid ?? -1), onActivity: () => undefined });
+  expect(timers.pending()).toEqual([]);
+  timers.advance(3_600_000);
+  await new Promise((resolve) => setImmediate(resolve));
   expect(spawns).toEqual([]);
   expect(client.connected).toBe(false);
   expect(readdirSync(agent.dir())).toEqual([]);

@@ -1,20 +1,16 @@
 import fc from "fast-check";
-import { afterEach, beforeEach, expect, test, vi } from "vitest";
+import { expect, test } from "vitest";
 import { ActivityCoalescer, renderActivityNotice, type ActivityNotice } from "@orphus/roundtable-client";
-
-beforeEach(() => {
-  vi.useFakeTimers();
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+import { manualTimers } from "../../../test-support/manual-timers.js";
 
 const post = (room: string, author: string, seq: number) => ({ event: "post", room, seq, author });
 
+/** A coalescer on manual timers: its windows pass when the test advances `clock`. */
 function collect(options: { ignoreAuthor?: string } = {}) {
   const notices: ActivityNotice[] = [];
-  const coalescer = new ActivityCoalescer({ onNotice: (n) => notices.push(n), ...options });
-  return { notices, coalescer };
+  const clock = manualTimers();
+  const coalescer = new ActivityCoalescer({ onNotice: (n) => notices.push(n), timers: clock, ...options });
+  return { notices, coalescer, clock };
 }
 
 test("a posts event counts every post it lists, as the same post events one by one would", () => {
@@ -34,32 +30,32 @@ test("a posts event counts every post it lists, as the same post events one by o
   expect(merged.coalescer.flush()).toEqual(single.coalescer.flush());
   // Only the ignored author's own posts: nothing counted, no timer armed.
   expect(merged.coalescer.push({ event: "posts", room: "design", posts: [{ seq: 5, author: "me" }] })).toBe(false);
-  expect(vi.getTimerCount()).toBe(0);
+  expect([...merged.clock.pending(), ...single.clock.pending()]).toEqual([]);
 });
 
 test("events within 1.5 s of each other make one notice, delivered 1.5 s after the last", () => {
-  const { notices, coalescer } = collect();
+  const { notices, coalescer, clock } = collect();
   coalescer.push(post("design", "critic", 1));
-  vi.advanceTimersByTime(1000);
+  clock.advance(1000);
   coalescer.push(post("design", "reviewer", 2));
-  vi.advanceTimersByTime(1000);
+  clock.advance(1000);
   coalescer.push(post("design", "critic", 3));
-  vi.advanceTimersByTime(1499);
+  clock.advance(1499);
   expect(notices).toEqual([]);
-  vi.advanceTimersByTime(1);
+  clock.advance(1);
   expect(notices).toEqual([
     { rooms: [{ room: "design", count: 3, authors: ["critic", "reviewer"], otherAuthors: 0 }], otherMessages: 0, total: 3 },
   ]);
-  vi.advanceTimersByTime(60_000);
+  clock.advance(60_000);
   expect(notices).toHaveLength(1);
 });
 
 test("each quiet period gets its own notice", () => {
-  const { notices, coalescer } = collect();
+  const { notices, coalescer, clock } = collect();
   coalescer.push(post("design", "critic", 1));
-  vi.advanceTimersByTime(1500);
+  clock.advance(1500);
   coalescer.push(post("design", "planner", 2));
-  vi.advanceTimersByTime(1500);
+  clock.advance(1500);
   expect(notices.map(renderActivityNotice)).toEqual([
     "[roundtable] design: 1 new from critic — digest to read",
     "[roundtable] design: 1 new from planner — digest to read",
@@ -67,39 +63,39 @@ test("each quiet period gets its own notice", () => {
 });
 
 test("sequence-0 events are membership churn and never count", () => {
-  const { notices, coalescer } = collect();
+  const { notices, coalescer, clock } = collect();
   expect(coalescer.push({ event: "join", room: "design", seq: 0, author: "critic" })).toBe(false);
   expect(coalescer.push({ event: "post", room: "design", seq: 0, author: "critic" })).toBe(false);
   expect(coalescer.push({ event: "leave", room: "design", seq: 0 })).toBe(false);
-  vi.advanceTimersByTime(10_000);
+  clock.advance(10_000);
   expect(notices).toEqual([]);
   expect(coalescer.pending).toBe(0);
 });
 
 test("own posts are not announced", () => {
-  const { notices, coalescer } = collect({ ignoreAuthor: "planner" });
+  const { notices, coalescer, clock } = collect({ ignoreAuthor: "planner" });
   expect(coalescer.push(post("design", "planner", 1))).toBe(false);
-  vi.advanceTimersByTime(2000);
+  clock.advance(2000);
   expect(notices).toEqual([]);
 });
 
 test("a room that never goes quiet still pings after the maximum delay", () => {
-  const { notices, coalescer } = collect();
+  const { notices, coalescer, clock } = collect();
   for (let i = 1; i <= 25; i++) {
     coalescer.push(post("busy", "critic", i));
-    vi.advanceTimersByTime(500);
+    clock.advance(500);
   }
   expect(notices.length).toBeGreaterThanOrEqual(1);
   expect(notices[0]?.total).toBe(20);
 });
 
 test("rooms past the eighth and authors past the sixth are counted, not named", () => {
-  const { notices, coalescer } = collect();
+  const { notices, coalescer, clock } = collect();
   let seq = 1;
   for (let r = 0; r < 10; r++) coalescer.push(post(`room-${r}`, "critic", seq++));
   for (let a = 0; a < 8; a++) coalescer.push(post("room-0", `author-${a}`, seq++));
   coalescer.push(post("room-0", "author-7", seq++));
-  vi.advanceTimersByTime(1500);
+  clock.advance(1500);
   const notice = notices[0] as ActivityNotice;
   expect(notice.rooms.map((r) => r.room)).toEqual([
     "room-0",
@@ -136,13 +132,13 @@ test("a rendered notice is one line whatever the names hold", () => {
 });
 
 test("flush delivers now and dispose drops what is pending", () => {
-  const { notices, coalescer } = collect();
+  const { notices, coalescer, clock } = collect();
   coalescer.push(post("design", "critic", 1));
   expect(coalescer.flush()?.total).toBe(1);
   expect(coalescer.flush()).toBeUndefined();
   coalescer.push(post("design", "critic", 2));
   coalescer.dispose();
-  vi.advanceTimersByTime(20_000);
+  clock.advance(20_000);
   expect(notices).toHaveLength(1);
   expect(coalescer.push(post("design", "critic", 3))).toBe(false);
 });
@@ -167,7 +163,7 @@ test("property: notices count exactly the content events, per room, and nothing 
   });
   fc.assert(
     fc.property(fc.array(event, { maxLength: 60 }), (events) => {
-      const { notices, coalescer } = collect({ ignoreAuthor: "me" });
+      const { notices, coalescer, clock } = collect({ ignoreAuthor: "me" });
       const expected = new Map<string, { count: number; authors: Set<string> }>();
       for (const e of events) {
         const first = e.posts[0] as { author: string; seq: number };
@@ -183,9 +179,9 @@ test("property: notices count exactly the content events, per room, and nothing 
           entry.authors.add(p.author);
           expected.set(e.room, entry);
         }
-        vi.advanceTimersByTime(e.gap);
+        clock.advance(e.gap);
       }
-      vi.advanceTimersByTime(20_000);
+      clock.advance(20_000);
       const got = new Map<string, { count: number; authors: Set<string> }>();
       for (const notice of notices) {
         expect(notice.total).toBeGreaterThan(0);

@@ -3,7 +3,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
-import { connectSdkStdio, endBroker, shortAgentDir, until } from "./support/stdio.js";
+import { until } from "../../../test-support/poll.js";
+import { connectSdkStdio, endBroker, shortAgentDir } from "./support/stdio.js";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

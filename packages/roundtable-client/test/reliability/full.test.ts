@@ -12,14 +12,15 @@ import {
   openBrokerSocket,
   type RoundtableClient,
 } from "@orphus/roundtable-client";
-import { bounded, onCleanup, report, sleep, spawnBroker, tempDir, useHarness, within } from "./support/harness.js";
+import { until } from "../../../../test-support/poll.js";
+import { bounded, onCleanup, report, spawnBroker, useHarness } from "../../../../test-support/reliability/harness.js";
+import { tempDir } from "../../../../test-support/tmp.js";
 
 const harness = useHarness();
 
 const LIMIT = 256;
 const LATE = 64;
 const BURST = 1000;
-const STOPPED_MS = 100;
 
 function seat(agentDir: string, role: string): RoundtableClient {
   const client = createRoundtableClient({ agentDir, role, spawnBroker: false, onWarning: () => undefined });
@@ -52,7 +53,11 @@ test(`${LATE} clients meeting a full broker all read the refusal`, async () => {
   // A seat freed is a seat taken, once the broker has seen it go.
   seated.pop()?.close();
   const next = seat(agentDir, "next");
-  await within("a freed seat is taken", 10_000, () => next.connect().then(() => true, () => false), 50);
+  await until(() => next.connect().then(() => true, () => false), {
+    timeoutMs: 10_000,
+    everyMs: 50,
+    what: "a freed seat is taken",
+  });
   expect(next.broker).toMatchObject({ brokerPid: broker.pid });
   report("full broker", {
     maxConnections: LIMIT,
@@ -98,7 +103,10 @@ test(`${BURST} connects at once into an overflowing accept queue: EAGAIN is retr
       (error: { code?: string }) => error.code ?? "error",
     ),
   );
-  await sleep(STOPPED_MS);
+  // Stopped until the queue has overflowed: some connect met EAGAIN (and is retrying), however slow the machine.
+  const stoppedAt = performance.now();
+  await until(() => metEagain.size > 0, { everyMs: 5, what: "a connect meets the full accept queue" });
+  const stoppedMs = Math.round(performance.now() - stoppedAt);
   resume();
   const outcomes = await bounded("every connect settles", 30_000, Promise.all(connects));
   const tally = Object.fromEntries([...new Set(outcomes)].map((o) => [o, outcomes.filter((x) => x === o).length]));
@@ -107,7 +115,7 @@ test(`${BURST} connects at once into an overflowing accept queue: EAGAIN is retr
   expect(metEagain.size).toBeGreaterThan(0);
   report("connect burst", {
     connects: BURST,
-    brokerStoppedMs: STOPPED_MS,
+    brokerStoppedMs: stoppedMs,
     connectsThatMetEagain: metEagain.size,
     eagainRetries: eagain,
     connected: tally["connected"] ?? 0,
