@@ -20,6 +20,7 @@ import {
   repositoryHome,
   workspaceCatalogs,
 } from "./lib/lint-manifests.js";
+import { packageMapFindings } from "./lib/lint-architecture.js";
 import { LEAVES, workspacePackages } from "./lib/package-map.js";
 import { testImportFindings } from "./lib/lint-tests.js";
 import { actionlintFindings, matrixFindings, nodeMajors } from "./lib/lint-workflows.js";
@@ -204,6 +205,20 @@ for (const doc of markdown) {
     for (const message of pathMentionFindings(text, paths)) finding(file, message);
   }
 }
+
+// ARCHITECTURE.md's package map names, for each package, exactly the packages of ours its manifest depends on.
+const declaredImports = new Map(
+  packageDirs.map((dir) => {
+    const manifest = JSON.parse(readFileSync(join(packagesDir, dir, "package.json"), "utf8")) as Record<string, unknown>;
+    const deps = Object.keys({
+      ...((manifest["dependencies"] as Record<string, string> | undefined) ?? {}),
+      ...((manifest["peerDependencies"] as Record<string, string> | undefined) ?? {}),
+    });
+    return [dir, new Set(deps.filter((dep) => dep.startsWith("@orphus/")).map((dep) => dep.slice("@orphus/".length)))];
+  }),
+);
+const architecture = join(root, "ARCHITECTURE.md");
+for (const message of packageMapFindings(readFileSync(architecture, "utf8"), declaredImports)) finding(architecture, message);
 
 // --- GitHub Actions workflows -----------------------------------------------------------------------------------
 const workflowsDir = join(root, ".github", "workflows");
