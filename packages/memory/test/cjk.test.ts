@@ -3,7 +3,8 @@
 // phrase of its characters.
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { MEMORY_SCHEMA_VERSION, STORE_APPLICATION_ID } from "@orphus/memory";
+import { MEMORY_SCHEMA_VERSION } from "@orphus/memory";
+import { STORE_APPLICATION_ID } from "../src/limits.js";
 import { MIGRATIONS } from "../src/store/schema.js";
 import { tempDir } from "../../../test-support/tmp.js";
 import { rawConnection } from "./support/sqlite.js";

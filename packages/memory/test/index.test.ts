@@ -4,7 +4,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { MEMORY_SCHEMA_VERSION, STORE_APPLICATION_ID } from "@orphus/memory";
+import { MEMORY_SCHEMA_VERSION } from "@orphus/memory";
+import { STORE_APPLICATION_ID } from "../src/limits.js";
 import { MIGRATIONS } from "../src/store/schema.js";
 import { indexCheck, rawConnection, triggers } from "./support/sqlite.js";
 import { tempDir } from "../../../test-support/tmp.js";

@@ -19,7 +19,7 @@ import { DEFAULT_POST_ATTEMPTS, DEFAULT_REQUEST_TIMEOUT_MS } from "./limits.js";
 import { ActivityCoalescer, type ActivityNotice } from "./pings.js";
 import { idempotencyKeyFor } from "./post-key.js";
 import { resolveRoleName } from "./role.js";
-import { systemTimers, type Timers } from "./timers.js";
+import { systemTimers, type ClientTimers } from "./timers.js";
 
 /** What the client asks of one connect. */
 export interface ConnectOptions {
@@ -74,7 +74,7 @@ export interface RoundtableClientOptions {
   readonly postAttempts?: number;
   /** Process id sent in hello and used for the fallback role name; default process.pid. */
   readonly pid?: number;
-  readonly timers?: Timers;
+  readonly timers?: ClientTimers;
 }
 
 /** Connect attempts in one call when the broker we reached is shutting down or drops us during hello. */
@@ -102,7 +102,7 @@ export class RoundtableClient {
   /** True when the role is the `session-<pid>` fallback, whose read positions do not survive a restart. */
   readonly ephemeralRole: boolean;
   readonly #connector: Connector;
-  readonly #timers: Timers;
+  readonly #timers: ClientTimers;
   readonly #requestTimeoutMs: number;
   readonly #postAttempts: number;
   readonly #pid: number;

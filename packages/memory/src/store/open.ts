@@ -8,7 +8,7 @@ import { StoreBusyError, StoreCorruptError, StoreDriverError, StoreForeignError,
 import { STORE_APPLICATION_ID } from "../limits.js";
 import { connectionOpener } from "./driver/choose.js";
 import { transaction, type Connection, type SqliteDriverName } from "./driver/connection.js";
-import { MIGRATIONS, type Migration } from "./schema.js";
+import { MIGRATIONS, type Migration, type StoreMigration } from "./schema.js";
 
 export type { Connection } from "./driver/connection.js";
 
@@ -103,7 +103,7 @@ export function storeFailure(file: string, error: unknown, busyTimeoutMs: number
 }
 
 /** Brings the schema to the newest version, once, under the write lock; refuses a newer one. */
-export function migrate(db: Connection, file: string, migrations: readonly Migration[] = MIGRATIONS): number {
+export function migrate(db: Connection, file: string, migrations: readonly StoreMigration[] = MIGRATIONS): number {
   const latest = migrations[migrations.length - 1]?.version ?? 0;
   const found = schemaVersion(db);
   if (found > latest) throw new StoreVersionError(file, found, latest);

@@ -8,7 +8,10 @@ import type { Connection } from "./driver/connection.js";
 export interface Migration {
   readonly version: number;
   readonly statements: readonly string[];
-  /** What SQL alone cannot do, run after the statements in the same transaction. */
+}
+
+/** A step of the package's own schema, which may also run what SQL alone cannot do (after its statements, in the same transaction). */
+export interface StoreMigration extends Migration {
   readonly run?: (db: Connection) => void;
 }
 
@@ -49,7 +52,7 @@ export const TOKENIZER = "porter unicode61 remove_diacritics 2";
 export const RANK = "bm25(4.0, 2.0, 1.0)";
 
 /** Every migration, oldest first; the last one's version is SCHEMA_VERSION. */
-export const MIGRATIONS: readonly Migration[] = [
+export const MIGRATIONS: readonly StoreMigration[] = [
   {
     version: 1,
     statements: [

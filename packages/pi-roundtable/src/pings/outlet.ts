@@ -4,7 +4,7 @@ import {
   systemTimers,
   type ActivityNotice,
   type TimerHandle,
-  type Timers,
+  type ClientTimers,
 } from "@orphus/roundtable-client";
 import { MAX_PENDING_NOTES, PING_RECHECK_MS } from "../limits.js";
 import { mergeActivityNotices } from "./merge.js";
@@ -32,7 +32,7 @@ export interface SessionOutletOptions {
   readonly windowMs?: number;
   /** How often a waiting line looks again for a safe point while the session is busy; default PING_RECHECK_MS. */
   readonly recheckMs?: number;
-  readonly timers?: Timers;
+  readonly timers?: ClientTimers;
 }
 
 /**
@@ -48,7 +48,7 @@ export class SessionOutlet {
   readonly #host: SessionOutletHost;
   readonly #windowMs: number;
   readonly #recheckMs: number;
-  readonly #timers: Timers;
+  readonly #timers: ClientTimers;
   #parked: ActivityNotice | undefined;
   #notes: string[] = [];
   #lastPingAt = Number.NEGATIVE_INFINITY;
