@@ -1,4 +1,4 @@
-import { MAX_PING_AUTHORS, MAX_PING_LINE_CHARS, MAX_PING_ROOMS, PING_MAX_DELAY_MS, PING_WINDOW_MS } from "./limits.js";
+import { MAX_PING_AUTHORS, MAX_PING_ROOMS, PING_MAX_DELAY_MS, PING_WINDOW_MS } from "./limits.js";
 import { ClientOptionError } from "./errors.js";
 import { sanitizeText } from "@orphus/digest";
 import { MAX_POSTS_PER_EVENT } from "@orphus/roundtable-protocol";
