@@ -211,5 +211,10 @@ test("waitForPost resolves on another role's post, times out quietly, and reject
   const lost = client.waitForPost({ timeoutMs: 5000 });
   socket.destroy();
   await expect(lost).rejects.toBeInstanceOf(ConnectionLostError);
+  // What was waited for is a post, not a reply to an op called "wait".
+  await expect(lost).rejects.toThrow(
+    "Lost the connection to the roundtable broker while waiting for another role's post (the broker closed the " +
+      "connection); the next call reconnects, and rooms must be joined again",
+  );
   client.close();
 });
