@@ -302,6 +302,22 @@ export class RoundtableClient {
     });
   }
 
+  /**
+   * Says that the posts of `room` up to `throughSeq` reached the model another way (the tool's wait reports them):
+   * activity pings leave them out, whether pending or still to come, so no ping repeats what a wait said.
+   */
+  markReported(room: string, throughSeq: number): void {
+    this.#coalescer?.markReported(room, throughSeq);
+  }
+
+  /**
+   * The newest seq of `room` reported another way ({@link markReported}) on the current broker, if any: a host that
+   * holds a notice back (a busy session) drops the rooms it covers before showing it.
+   */
+  reportedThrough(room: string): number | undefined {
+    return this.#coalescer?.reportedThrough(room);
+  }
+
   /** Delivers any pending activity notice now. */
   flushActivity(): ActivityNotice | undefined {
     return this.#coalescer?.flush();
@@ -376,6 +392,7 @@ export class RoundtableClient {
       this.#warned = true;
       this.#onWarning(this.#warning, "ORPHUS_ROUNDTABLE_EPHEMERAL_ROLE");
     }
+    const previous = this.#hello;
     for (let round = 1; ; round++) {
       const stream = await this.#connector({ spawn });
       if (this.#closed) {
@@ -407,6 +424,8 @@ export class RoundtableClient {
         connection.close();
         throw new ClientClosedError("connect");
       }
+      // Seqs name posts of one broker's rooms: marks of another broker's would silence a new one's posts.
+      if (previous !== undefined && previous.brokerPid !== this.#hello.brokerPid) this.#coalescer?.forgetReported();
       this.#checkStore(this.#hello);
       this.#connection = connection;
       return connection;

@@ -177,11 +177,15 @@ export interface RoundtableToolResult {
   readonly isError: boolean;
 }
 
-/** The part of a client the tool uses. */
+/**
+ * The part of a client the tool uses. `markReported` is optional: without it a wait's answer may be followed by a
+ * ping about the same posts.
+ */
 export type RoundtableToolClient = Pick<
   RoundtableClient,
   "role" | "join" | "leave" | "post" | "digest" | "fetch" | "rooms" | "members" | "waitForPost"
->;
+> &
+  Partial<Pick<RoundtableClient, "markReported">>;
 
 /** Options of a tool call. */
 export interface RoundtableToolCallOptions {
@@ -356,6 +360,15 @@ function unreadRooms(rooms: readonly RoomSummary[], only: string | undefined): R
   return rooms.filter((r) => r.joined && (r.unread ?? 0) > 0 && (only === undefined || r.room === only));
 }
 
+/**
+ * What a wait answers about rooms with unread posts; the posts it names are marked reported, so the pings do not
+ * announce them again.
+ */
+function reportUnread(client: RoundtableToolClient, rooms: readonly RoomSummary[]): string {
+  for (const room of rooms) client.markReported?.(room.room, room.newestSeq);
+  return unreadText(rooms);
+}
+
 function unreadText(rooms: readonly RoomSummary[]): string {
   const { listed, rest } = listedRooms(rooms);
   const parts = listed.map((r) => `${shownName(r.room)}: ${r.unread ?? 0} unread`);
@@ -394,7 +407,7 @@ async function waitText(
       const rooms = (await client.rooms()).rooms;
       if (!rooms.some((r) => r.joined && (only === undefined || r.room === only))) throw new NotJoinedError(only);
       const unread = unreadRooms(rooms, only);
-      return unread.length > 0 ? unreadText(unread) : undefined;
+      return unread.length > 0 ? reportUnread(client, unread) : undefined;
     };
     const already = await look();
     if (already !== undefined) return already;
@@ -411,9 +424,9 @@ async function waitText(
         return signal?.aborted === true ? "Wait cancelled." : `No new posts in ${Math.round(timeoutMs / 1000)} s.`;
       }
       const after = unreadRooms((await client.rooms()).rooms, only);
-      return after.length > 0
-        ? unreadText(after)
-        : `${shownName(outcome.room)}: new post by ${shownName(outcome.author)} (#${outcome.seq}). Digest to read.`;
+      if (after.length > 0) return reportUnread(client, after);
+      client.markReported?.(outcome.room, outcome.seq);
+      return `${shownName(outcome.room)}: new post by ${shownName(outcome.author)} (#${outcome.seq}). Digest to read.`;
     }
   } finally {
     if (tick !== undefined) timers.clearTimeout(tick);
