@@ -15,11 +15,17 @@ import { sameStore } from "@orphus/roundtable-locator";
 import { BrokerConnection, checkPositiveInteger } from "./connection.js";
 import { ClientClosedError, ConnectionLostError, RequestTimeoutError } from "./errors.js";
 import { brokerFullFrom } from "./full-broker.js";
-import { DEFAULT_POST_ATTEMPTS, DEFAULT_REQUEST_TIMEOUT_MS } from "./limits.js";
+import {
+  CONNECT_ROUND_DELAY_MS,
+  DEFAULT_POST_ATTEMPTS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  LISTEN_FIRST_MS,
+  MAX_CONNECT_ROUNDS,
+} from "./limits.js";
 import { ActivityCoalescer, type ActivityNotice } from "./pings.js";
 import { idempotencyKeyFor } from "./post-key.js";
 import { resolveRoleName } from "./role.js";
-import { systemTimers, type Timers } from "./timers.js";
+import { jittered, sleep, systemTimers, type Timers } from "./timers.js";
 
 /** What the client asks of one connect. */
 export interface ConnectOptions {
@@ -75,10 +81,9 @@ export interface RoundtableClientOptions {
   /** Process id sent in hello and used for the fallback role name; default process.pid. */
   readonly pid?: number;
   readonly timers?: Timers;
+  /** Source of the jitter of the pauses between connect rounds, in [0, 1); default Math.random. */
+  readonly random?: () => number;
 }
-
-/** Connect attempts in one call when the broker we reached is shutting down or drops us during hello. */
-const MAX_CONNECT_ROUNDS = 3;
 
 /** Listener of raw broker events (membership churn included). */
 export type EventListener = (event: RoundtableEvent) => void;
@@ -103,6 +108,7 @@ export class RoundtableClient {
   readonly ephemeralRole: boolean;
   readonly #connector: Connector;
   readonly #timers: Timers;
+  readonly #random: () => number;
   readonly #requestTimeoutMs: number;
   readonly #postAttempts: number;
   readonly #pid: number;
@@ -131,6 +137,7 @@ export class RoundtableClient {
     this.#warning = resolved.warning;
     this.#connector = options.connector;
     this.#timers = options.timers ?? systemTimers;
+    this.#random = options.random ?? Math.random;
     this.#requestTimeoutMs = checkPositiveInteger(
       "requestTimeoutMs",
       options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
@@ -394,6 +401,11 @@ export class RoundtableClient {
     }
     const previous = this.#hello;
     for (let round = 1; ; round++) {
+      if (round > 1) {
+        // The broker dropped the last round: come back after a jittered pause, so a crowd it dropped is spread out.
+        await sleep(this.#timers, jittered(CONNECT_ROUND_DELAY_MS * 2 ** (round - 2), this.#random));
+        if (this.#closed) throw new ClientClosedError("connect");
+      }
       const stream = await this.#connector({ spawn });
       if (this.#closed) {
         stream.destroy();
@@ -407,6 +419,8 @@ export class RoundtableClient {
       });
       this.#connects++;
       try {
+        // A broker that dropped us may be full and refusing at once: hear it out before writing into its close.
+        if (round > 1) await this.#listenFirst(connection);
         this.#hello = await connection.request("hello", {
           protocol: PROTOCOL_NAME,
           version: PROTOCOL_VERSION,
@@ -430,6 +444,23 @@ export class RoundtableClient {
       this.#connection = connection;
       return connection;
     }
+  }
+
+  /**
+   * Waits {@link LISTEN_FIRST_MS} for the broker to speak first, writing nothing; ends early when the connection
+   * closes, whose refusal (if the broker sent one) the hello that follows then fails with.
+   */
+  #listenFirst(connection: BrokerConnection): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = this.#timers.setTimeout(() => {
+        unwatch();
+        resolve();
+      }, LISTEN_FIRST_MS);
+      const unwatch = this.#onConnectionClosed(connection, () => {
+        this.#timers.clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 
   /** Warns, once per broker, when the broker keeps its rooms elsewhere than this client's setting says. */

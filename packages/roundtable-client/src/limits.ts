@@ -46,6 +46,22 @@ export const MAX_CONNECT_BUSY_RETRIES = 12;
 /** First pause before retrying a connection refused with EAGAIN; it doubles up to {@link BROKER_RETRY_MAX_DELAY_MS}, with jitter. */
 export const CONNECT_BUSY_INITIAL_DELAY_MS = 10;
 
+/** Connect rounds in one call when the broker reached drops the connection before hello's reply, or is shutting down. */
+export const MAX_CONNECT_ROUNDS = 3;
+
+/**
+ * Pause before a connect's second round, doubled before each later one, with jitter: a crowd dropped together (a
+ * full broker closing at once) comes back spread out rather than in step.
+ */
+export const CONNECT_ROUND_DELAY_MS = 50;
+
+/**
+ * How long a round after the first listens before it writes hello. A full broker past its pending refusals writes
+ * its refusal and closes at once; a hello written into that closing socket fails (EPIPE) and the refusal is lost
+ * unread, so a round that follows a dropped connection lets the broker speak first.
+ */
+export const LISTEN_FIRST_MS = 100;
+
 /** Attempts a post makes, the first included, when a timeout or a lost connection leaves its fate unknown. */
 export const DEFAULT_POST_ATTEMPTS = 2;
 
