@@ -21,6 +21,7 @@ import {
   DEFAULT_REQUEST_TIMEOUT_MS,
   LISTEN_FIRST_MS,
   MAX_CONNECT_ROUNDS,
+  MAX_REMEMBERED_ROOMS,
 } from "./limits.js";
 import { ActivityCoalescer, type ActivityNotice } from "./pings.js";
 import { idempotencyKeyFor } from "./post-key.js";
@@ -52,6 +53,37 @@ export interface PostOptions {
 
 /** What a client learned from the broker's hello. */
 export type BrokerHello = ResultFor<"hello">;
+
+/** What {@link RoundtableClient.join} returns: the broker's answer, and whether it recreated a room lost in a restart. */
+export type JoinResult = ResultFor<"join"> & {
+  /**
+   * True when this join created a room this client had joined on a broker that has since restarted: the room is
+   * new, its earlier history gone. Absent otherwise.
+   */
+  readonly recreated?: true;
+};
+
+/**
+ * A broker restart a client met: the broker it had said hello to is gone and another answered (another instance, or
+ * for a broker that names none, another pid). A broker on the memory store starts with no rooms.
+ */
+export interface BrokerRestart {
+  /** What the broker before said in hello. */
+  readonly previous: BrokerHello;
+  /** What the broker now said in hello. */
+  readonly current: BrokerHello;
+  /** The rooms this client had joined on the broker before, and has not joined again since, in the order joined. */
+  readonly rooms: readonly string[];
+}
+
+/**
+ * Whether two hellos came from one run of a broker: the same instance, or (for brokers that name none) the same pid.
+ */
+export function sameBroker(a: BrokerHello, b: BrokerHello): boolean {
+  return a.brokerInstance !== undefined || b.brokerInstance !== undefined
+    ? a.brokerInstance === b.brokerInstance
+    : a.brokerPid === b.brokerPid;
+}
 
 /** Options of {@link RoundtableClient}. */
 export interface RoundtableClientOptions {
@@ -99,7 +131,8 @@ function isRetryableHelloFailure(error: unknown): boolean {
  * A lazy connection to the roundtable broker. Constructing it opens no socket and spawns nothing; the first call
  * connects (every concurrent first call waits on the same connect), and a lost connection is replaced on the next
  * call. Joins are never replayed: after a broker restart, posting to a room joined before fails with the broker's
- * `Not a member of room "<name>"; join it first`.
+ * `Not a member of room "<name>"; join it first`, and {@link RoundtableClient.takeBrokerRestart} tells of the
+ * restart once, naming the rooms joined before it.
  */
 export class RoundtableClient {
   /** The role this client speaks as. */
@@ -126,6 +159,12 @@ export class RoundtableClient {
   #connectingSpawns = true;
   #hello: BrokerHello | undefined;
   #connects = 0;
+  /** Rooms joined through this client on the current broker and not left, in the order joined. */
+  readonly #joinedRooms = new Set<string>();
+  /** Rooms joined on a broker that restarted since, not joined again: a join creating one recreated it. */
+  readonly #lostRooms = new Set<string>();
+  /** A restart not yet taken by {@link RoundtableClient.takeBrokerRestart}. */
+  #restart: BrokerRestart | undefined;
   #warned = false;
   #closed = false;
 
@@ -186,14 +225,37 @@ export class RoundtableClient {
     return this.#ensure(op).then((connection) => connection.request(op, params, timeoutMs));
   }
 
-  /** Joins a room (creating it when it does not exist); this connection's role becomes a member. */
-  join(room: string): Promise<ResultFor<"join">> {
-    return this.request("join", { room });
+  /**
+   * Joins a room (creating it when it does not exist); this connection's role becomes a member. A join that creates
+   * a room this client had joined before a broker restart says so (`recreated`).
+   */
+  async join(room: string): Promise<JoinResult> {
+    const result = await this.request("join", { room });
+    const recreated = this.#lostRooms.delete(room) && result.created;
+    this.#joinedRooms.delete(room);
+    this.#joinedRooms.add(room);
+    if (this.#joinedRooms.size > MAX_REMEMBERED_ROOMS) this.#joinedRooms.delete(this.#joinedRooms.values().next().value as string);
+    return recreated ? { ...result, recreated } : result;
   }
 
   /** Leaves a room; idempotent. */
-  leave(room: string): Promise<ResultFor<"leave">> {
-    return this.request("leave", { room });
+  async leave(room: string): Promise<ResultFor<"leave">> {
+    const result = await this.request("leave", { room });
+    this.#joinedRooms.delete(room);
+    this.#lostRooms.delete(room);
+    return result;
+  }
+
+  /**
+   * The broker restart this client met since the last call, if any, once: a host tells the model (the tool puts it
+   * first in the result of its next call). Restarts met in between are taken as one, from the first broker to the
+   * last.
+   */
+  takeBrokerRestart(): BrokerRestart | undefined {
+    const restart = this.#restart;
+    this.#restart = undefined;
+    // Rooms joined again since are no longer to join.
+    return restart === undefined ? undefined : { ...restart, rooms: restart.rooms.filter((room) => this.#lostRooms.has(room)) };
   }
 
   /**
@@ -373,7 +435,7 @@ export class RoundtableClient {
       const now = this.#hello;
       if (broker === undefined || now === undefined) return undefined;
       const shared = broker.store !== "memory" && sameStore(broker.store, now.store);
-      return now.brokerPid === broker.brokerPid || shared ? next : undefined;
+      return sameBroker(now, broker) || shared ? next : undefined;
     } catch {
       return undefined;
     }
@@ -438,8 +500,7 @@ export class RoundtableClient {
         connection.close();
         throw new ClientClosedError("connect");
       }
-      // Seqs name posts of one broker's rooms: marks of another broker's would silence a new one's posts.
-      if (previous !== undefined && previous.brokerPid !== this.#hello.brokerPid) this.#coalescer?.forgetReported();
+      if (previous !== undefined && !sameBroker(previous, this.#hello)) this.#restarted(previous, this.#hello);
       this.#checkStore(this.#hello);
       this.#connection = connection;
       return connection;
@@ -461,6 +522,17 @@ export class RoundtableClient {
         resolve();
       });
     });
+  }
+
+  /** Another broker answered than the one before: its rooms may be new, and the host has a restart to tell. */
+  #restarted(previous: BrokerHello, current: BrokerHello): void {
+    // Seqs name posts of one broker's rooms: marks of another broker's would silence a new one's posts.
+    this.#coalescer?.forgetReported();
+    const rooms = [...(this.#restart?.rooms ?? []), ...this.#joinedRooms];
+    for (const room of this.#joinedRooms) this.#lostRooms.add(room);
+    for (const room of this.#lostRooms) if (this.#lostRooms.size > MAX_REMEMBERED_ROOMS) this.#lostRooms.delete(room);
+    this.#joinedRooms.clear();
+    this.#restart = { previous: this.#restart?.previous ?? previous, current, rooms: [...new Set(rooms)].slice(-MAX_REMEMBERED_ROOMS) };
   }
 
   /** Warns, once per broker, when the broker keeps its rooms elsewhere than this client's setting says. */

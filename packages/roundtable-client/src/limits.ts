@@ -62,6 +62,12 @@ export const CONNECT_ROUND_DELAY_MS = 50;
  */
 export const LISTEN_FIRST_MS = 100;
 
+/**
+ * Rooms a client remembers having joined on its broker, so that after a restart it can name them and say which
+ * join recreated one; past it the earliest joined is forgotten.
+ */
+export const MAX_REMEMBERED_ROOMS = 256;
+
 /** Attempts a post makes, the first included, when a timeout or a lost connection leaves its fate unknown. */
 export const DEFAULT_POST_ATTEMPTS = 2;
 
@@ -116,6 +122,9 @@ export const TOOL_MAX_POST_CHARS = 32 * 1024;
  * its log's tail (BROKER_LOG_TAIL_BYTES) and socket path.
  */
 export const MAX_ERROR_TEXT_CHARS = 2_500;
+
+/** Rooms the notice of a broker restart names (to join again); further ones are counted, not named. */
+export const MAX_RESTART_ROOMS = 8;
 
 /** Names a tool result lists (the members of a room); further names are counted, not named. */
 export const MAX_LISTED_NAMES = 32;

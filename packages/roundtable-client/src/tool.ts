@@ -8,12 +8,13 @@ import {
   type RoomSummary,
   type WireRefusalError,
 } from "@orphus/roundtable-protocol";
-import type { RoundtableClient } from "./client.js";
+import type { BrokerRestart, JoinResult, RoundtableClient } from "./client.js";
 import { checkActionArguments, checkToolCall, toolJsonSchema, type ArgumentCheck } from "@orphus/shared-tool";
 import { NotJoinedError, RoundtableClientError, ToolInputError } from "./errors.js";
 import {
   MAX_ERROR_TEXT_CHARS,
   MAX_LISTED_ROOMS,
+  MAX_RESTART_ROOMS,
   TOOL_DEFAULT_DIGEST_BUDGET,
   TOOL_DEFAULT_FETCH_CHARS,
   TOOL_DEFAULT_FETCH_LIMIT,
@@ -178,14 +179,14 @@ export interface RoundtableToolResult {
 }
 
 /**
- * The part of a client the tool uses. `markReported` is optional: without it a wait's answer may be followed by a
- * ping about the same posts.
+ * The part of a client the tool uses. `markReported` and `takeBrokerRestart` are optional: without the first a
+ * wait's answer may be followed by a ping about the same posts, without the second no result tells of a restart.
  */
 export type RoundtableToolClient = Pick<
   RoundtableClient,
   "role" | "join" | "leave" | "post" | "digest" | "fetch" | "rooms" | "members" | "waitForPost"
 > &
-  Partial<Pick<RoundtableClient, "markReported">>;
+  Partial<Pick<RoundtableClient, "markReported" | "takeBrokerRestart">>;
 
 /** Options of a tool call. */
 export interface RoundtableToolCallOptions {
@@ -241,11 +242,35 @@ export async function runRoundtableTool(
     const call =
       options.action === undefined ? parseRoundtableToolInput(input) : parseRoundtableActionArguments(options.action, input);
     action = call.action;
+    const text = await handle(client, call, options);
     // The last pass of the one sanitiser: names were escaped where they were put in, so it drops nothing of them.
-    return { text: sanitizeText(await handle(client, call, options)), isError: false };
+    return { text: sanitizeText(`${restartNotice(client)}${text}`), isError: false };
   } catch (error) {
-    return { text: describeToolError(action, error), isError: true };
+    return { text: `${sanitizeText(restartNotice(client))}${describeToolError(action, error)}`, isError: true };
   }
+}
+
+/**
+ * The line that tells the model of a broker restart the client met, on the first call after it (empty when there
+ * is none): what was lost and what to do. At most MAX_RESTART_ROOMS rooms are named; the rest are counted.
+ */
+function restartNotice(client: RoundtableToolClient): string {
+  const restart = client.takeBrokerRestart?.();
+  return restart === undefined ? "" : `${restartText(restart)}\n`;
+}
+
+function restartText({ previous, current, rooms }: BrokerRestart): string {
+  const pids =
+    previous.brokerPid === current.brokerPid
+      ? `pid ${current.brokerPid}, started again`
+      : `pid ${previous.brokerPid} before, pid ${current.brokerPid} now`;
+  const lost =
+    previous.store === "memory"
+      ? "kept its rooms in memory, so every room started empty: your memberships and the rooms' history are gone"
+      : "keeps its rooms on a shared store, which kept them, but your memberships ended with it";
+  const again =
+    rooms.length === 0 ? "Join the rooms you need again." : `Join your rooms again: ${shownNames(rooms, MAX_RESTART_ROOMS)}.`;
+  return `The roundtable broker restarted (${pids}) and ${lost}. ${again}`;
 }
 
 /**
@@ -308,11 +333,17 @@ async function handle(
   }
 }
 
-function joinText(role: string, result: ResultFor<"join">): string {
+function joinText(role: string, result: JoinResult): string {
   const unread =
     result.unread === 0 ? "Nothing unread." : `${plural(result.unread, "unread message")}: digest to catch up.`;
+  const created =
+    result.recreated === true
+      ? " (room recreated: the broker restarted, and its earlier history is gone)"
+      : result.created
+        ? " (new room)"
+        : "";
   return (
-    `Joined "${shownName(result.room)}" as ${shownName(role)}${result.created ? " (new room)" : ""}. ` +
+    `Joined "${shownName(result.room)}" as ${shownName(role)}${created}. ` +
     `Members: ${shownNames(result.members)}. ${unread}`
   );
 }
