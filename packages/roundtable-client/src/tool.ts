@@ -201,6 +201,11 @@ export interface RoundtableToolCallOptions {
   readonly waitPollMs?: number;
   /** Timers of a wait's polling; default the real ones. */
   readonly timers?: Timers;
+  /**
+   * False leaves a broker restart the client met untold, for the next call to tell: for a host's own text that the
+   * model never reads (a status command). Default true.
+   */
+  readonly tellRestart?: boolean;
 }
 
 /** The checked input, or the refusal as the tool's own error. */
@@ -244,9 +249,9 @@ export async function runRoundtableTool(
     action = call.action;
     const text = await handle(client, call, options);
     // The last pass of the one sanitiser: names were escaped where they were put in, so it drops nothing of them.
-    return { text: sanitizeText(`${restartNotice(client)}${text}`), isError: false };
+    return { text: sanitizeText(`${restartNotice(client, options)}${text}`), isError: false };
   } catch (error) {
-    return { text: `${sanitizeText(restartNotice(client))}${describeToolError(action, error)}`, isError: true };
+    return { text: `${sanitizeText(restartNotice(client, options))}${describeToolError(action, error)}`, isError: true };
   }
 }
 
@@ -254,8 +259,8 @@ export async function runRoundtableTool(
  * The line that tells the model of a broker restart the client met, on the first call after it (empty when there
  * is none): what was lost and what to do. At most MAX_RESTART_ROOMS rooms are named; the rest are counted.
  */
-function restartNotice(client: RoundtableToolClient): string {
-  const restart = client.takeBrokerRestart?.();
+function restartNotice(client: RoundtableToolClient, options: RoundtableToolCallOptions): string {
+  const restart = options.tellRestart === false ? undefined : client.takeBrokerRestart?.();
   return restart === undefined ? "" : `${restartText(restart)}\n`;
 }
 

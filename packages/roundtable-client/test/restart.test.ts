@@ -71,6 +71,9 @@ test("a restart is told once, on the first call after it, and a join names the r
   expect(client.takeBrokerRestart()).toBeUndefined();
   await restart({ brokerInstance: "bbbb" });
 
+  // A host's own status text leaves the restart for the model's next call.
+  const status = await runRoundtableTool(client, { action: "rooms" }, { tellRestart: false });
+  expect(status.text).toBe("No rooms yet: join one to create it.");
   const first = await runRoundtableTool(client, { action: "post", room: "design", body: "still there?" });
   expect(first).toEqual({
     text:
