@@ -88,15 +88,24 @@ for (const name of packageDirs) {
   if (!existsSync(join(dir, "README.md"))) finding(dir, "has no README.md");
   if (manifest["sideEffects"] !== false) finding(manifestPath, 'must declare "sideEffects": false');
   if (!isPrivate && JSON.stringify(manifest["files"]) !== '["dist"]') finding(manifestPath, 'must publish "files": ["dist"] only');
-  const dot = (manifest["exports"] as Record<string, Record<string, string>> | undefined)?.["."];
-  const conditions = Object.keys(dot ?? {});
-  if (conditions[0] !== "@orphus/source" || conditions[1] !== "types") {
-    finding(manifestPath, 'exports["."] must list "@orphus/source" then "types" first');
-  }
-  const published = (manifest["publishConfig"] as { exports?: Record<string, Record<string, string>> } | undefined)
-    ?.exports?.["."];
-  if (!isPrivate && (published === undefined || Object.keys(published)[0] !== "types" || "@orphus/source" in published)) {
-    finding(manifestPath, 'publishConfig.exports["."] must start with "types" and drop the source condition');
+  // Every entry a package exports ("." and a subpath such as "./testing"; "./package.json" is a file, not an entry)
+  // resolves to source in the workspace and to its built .d.ts first where it is published.
+  const exported = (manifest["exports"] as Record<string, Record<string, string> | string> | undefined) ?? {};
+  const publishedExports = (manifest["publishConfig"] as { exports?: Record<string, Record<string, string> | string> } | undefined)
+    ?.exports;
+  const entries = ["."].concat(Object.keys(exported).filter((key) => key !== "." && key !== "./package.json"));
+  for (const entry of entries) {
+    const conditions = Object.keys(exported[entry] ?? {});
+    if (conditions[0] !== "@orphus/source" || conditions[1] !== "types") {
+      finding(manifestPath, `exports["${entry}"] must list "@orphus/source" then "types" first`);
+    }
+    const published = publishedExports?.[entry];
+    if (
+      !isPrivate &&
+      (typeof published !== "object" || Object.keys(published)[0] !== "types" || "@orphus/source" in published)
+    ) {
+      finding(manifestPath, `publishConfig.exports["${entry}"] must start with "types" and drop the source condition`);
+    }
   }
   // A private package is bundled (a devDependency), so a leaf that uses it still depends on no package of ours.
   if (LEAVES.has(name) && deps.some((d) => d.startsWith("@orphus/"))) {

@@ -1,7 +1,9 @@
 // Timers a test drives by hand, for code that takes injected timers: the client's, the coalescer's and the ping
 // outlet's `timers`, the broker's, the crew's session read. Nothing fires until the test says so, so no test waits
-// on the clock and a loaded machine changes nothing. The shape fits each package's own Timers interface
-// (setTimeout, clearTimeout, now) without naming any of them.
+// on the clock and a loaded machine changes nothing. They are the one `Timers` of @orphus/internal, which every
+// package's timers option names (the broker's BrokerTimers, the client's and the crew's Timers), plus the clock the
+// client's ClientTimers adds (`now`) and the test's own controls.
+import type { Timers } from "@orphus/internal";
 
 /** A timer scheduled and not yet fired or cleared. */
 export interface PendingTimer {
@@ -12,9 +14,7 @@ export interface PendingTimer {
 }
 
 /** Timers and a clock that move only when the test moves them. */
-export interface ManualTimers {
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
+export interface ManualTimers extends Timers {
   /** The manual clock: where it started, plus every {@link ManualTimers.advance} since. */
   now(): number;
   /** The timers waiting, in the order they fall due. */

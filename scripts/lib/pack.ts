@@ -16,6 +16,8 @@ export interface Manifest {
   readonly version: string;
   readonly private?: boolean;
   readonly bin?: Record<string, string>;
+  /** Its entries: "." and any subpath ("./testing"), and "./package.json". */
+  readonly exports?: Record<string, unknown>;
 }
 
 /** A publishable workspace package and its tarball. */
@@ -25,6 +27,11 @@ export interface PackedPackage {
   readonly manifest: Manifest;
   /** Absolute path of its tarball. */
   readonly tarball: string;
+}
+
+/** The subpaths a package exports besides its main entry ("./testing"); "./package.json" is a file, not an entry. */
+export function exportedSubpaths(manifest: Pick<Manifest, "exports">): string[] {
+  return Object.keys(manifest.exports ?? {}).filter((key) => key !== "." && key !== "./package.json");
 }
 
 /** The workspace's publishable packages (not private), sorted by folder; `only` keeps those whose folder it names. */
@@ -52,9 +59,31 @@ export function publishablePackages(root: string, only: readonly string[] = []):
 export const ATTW_IGNORED_RULES: readonly string[] = ["cjs-resolves-to-esm"];
 
 /**
+ * The attw profile a subpath export (`@orphus/orkeon-crew/testing`) is checked under: "node16", which leaves out the
+ * `node10` resolution alone (docs/releasing.md, "Types for every resolution"). node10 predates `exports` and cannot
+ * see a subpath at all, so it reports every one as unresolved; Node itself, and TypeScript under node16, nodenext or
+ * bundler, resolve it through `exports`. A package's main entry is still checked under every resolution.
+ */
+export const ATTW_SUBPATH_PROFILE = "node16";
+
+/**
+ * The attw runs for a tarball of a package exporting `subpaths`: its main entry under every resolution, then, when it
+ * has any, its subpaths under {@link ATTW_SUBPATH_PROFILE}; each ignoring {@link ATTW_IGNORED_RULES}.
+ */
+export function attwRuns(subpaths: readonly string[]): string[][] {
+  const ignored = ATTW_IGNORED_RULES.length > 0 ? ["--ignore-rules", ...ATTW_IGNORED_RULES] : [];
+  if (subpaths.length === 0) return [ignored];
+  return [
+    [...ignored, "--exclude-entrypoints", ...subpaths],
+    [...ignored, "--entrypoints", ...subpaths, "--profile", ATTW_SUBPATH_PROFILE],
+  ];
+}
+
+/**
  * Packs each of `packages` into `tarballs` (created if missing): `pnpm pack`, then the packed manifest checked for a
  * leftover workspace: or catalog: range, an exact version or a source condition and the tarball for a private package
- * named or imported (its code must be bundled in), then publint and attw on the tarball. Packages must be built.
+ * named or imported (its code must be bundled in), then publint and attw on the tarball ({@link attwRuns}). Packages
+ * must be built.
  * `say` hears one line a package.
  */
 export function packPackages(
@@ -87,11 +116,14 @@ export function packPackages(
       rmSync(unpacked, { recursive: true, force: true });
     }
     run(process.execPath, [publint, "run", join(tarballs, created), "--strict"], tarballs);
-    const ignored = ATTW_IGNORED_RULES.length > 0 ? ["--ignore-rules", ...ATTW_IGNORED_RULES] : [];
-    run(process.execPath, [attw, join(tarballs, created), ...ignored, "--format", "ascii", "--no-color", "--no-emoji"], tarballs);
+    const subpaths = exportedSubpaths(manifest);
+    for (const flags of attwRuns(subpaths)) {
+      run(process.execPath, [attw, join(tarballs, created), ...flags, "--format", "ascii", "--no-color", "--no-emoji"], tarballs);
+    }
+    const subpathsNote = subpaths.length > 0 ? `; ${subpaths.join(", ")} under the ${ATTW_SUBPATH_PROFILE} profile` : "";
     say(
       `packed ${manifest.name}: ${created}, no workspace: or catalog: ranges or exact versions, no private package named ` +
-        `or imported, publint clean, attw clean (ignoring ${ATTW_IGNORED_RULES.join(", ")})`,
+        `or imported, publint clean, attw clean (ignoring ${ATTW_IGNORED_RULES.join(", ")}${subpathsNote})`,
     );
     return { dir, manifest, tarball: join(tarballs, created) };
   });

@@ -34,7 +34,7 @@ function makeDirectories(dir: string, mode: number): void {
 
 /**
  * Creates `dir` private to the user (0700), tightening an existing one that is open to others. Idempotent under
- * races: any number of processes may make the same directory at once, and each then checks what is there. `fail`
+ * races: many processes may make the same directory at once, and each then checks what is there. `fail`
  * makes the error thrown when it cannot be created, is not a directory, or belongs to another user (whose directory
  * this user must not take over).
  */

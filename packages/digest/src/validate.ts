@@ -2,6 +2,7 @@
 // would break the arithmetic, so the shape is checked here, in one pass that reads no body. Every field is read
 // once and copied into plain data, and only the copy is rendered: a getter that answers differently the second time
 // (a seq that moves backwards after it was checked) cannot reach the renderer.
+import { isRecord } from "@orphus/internal";
 import { DigestInputError, DigestLimitError } from "./errors.js";
 import { DEFAULT_DIGEST_BUDGET, MAX_DIGEST_BUDGET, MAX_DIGEST_ITEMS } from "./limits.js";
 import type { DigestInput, DigestItem, DigestRecovery, EvictedRange } from "./types.js";
@@ -14,10 +15,6 @@ export interface CheckedInput {
   readonly recovery: DigestRecovery;
   /** Whether any item's priority differs from another's (else the spending order is plain newest-first). */
   readonly prioritised: boolean;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function checkSeq(value: unknown, field: string, min: number): number {

@@ -187,7 +187,7 @@ describe("headlines", () => {
     );
   });
 
-  test("cut at a word boundary with an ellipsis, at most HEADLINE_MAX_LENGTH characters", () => {
+  test("cut at a word boundary with an ellipsis, at most 120 characters", () => {
     const digest = renderDigest({ items: [msg(1, "a", `${long}\nmore`), msg(2, "b", "ok")], budget: 150 });
     const headline = digest.text.split("\n")[0]?.slice("[#1 a, headline] ".length) ?? "";
     expect(headline).toBe(
@@ -457,7 +457,7 @@ describe("input checks", () => {
     [
       "item a long string",
       { items: ["y".repeat(100)] },
-      `items[0]: expected an object, got "${"y".repeat(40)}"… (100 chars)`,
+      `items[0]: expected an object, got "${"y".repeat(60)}"… (100 characters)`,
     ],
   ];
   test.each(cases)("%s: DigestInputError", (_, input, message) => {

@@ -7,13 +7,11 @@ import {
   createTokenMasker,
   devBatchesCompleted,
   dockerTokenArgs,
-  FakeCrewHost,
-  FakeLlm,
-  FakeSessionContext,
   nextLaunch,
   resolveGitHubToken,
   runMainLoopTurn,
 } from "@orphus/orkeon-crew";
+import { FakeCrewHost, FakeLlm, FakeSessionContext } from "@orphus/orkeon-crew/testing";
 
 /** Any token a masker accepts: not empty, not asterisks alone. Small alphabets make overlaps and joins likely. */
 const token = fc

@@ -2,11 +2,11 @@ import { describe, expect, test } from "vitest";
 import {
   DEFAULT_SESSION_READ_TIMEOUT_MS,
   devBatchesCompleted,
-  FakeCrewHost,
   nextLaunch,
   OrkeonCrewOptionError,
   type SessionContextPort,
 } from "@orphus/orkeon-crew";
+import { FakeCrewHost } from "@orphus/orkeon-crew/testing";
 import { manualTimers } from "../../../test-support/manual-timers.js";
 
 // Finding 3 of issue 16: a session read that never settles hung the completed hook, and the host awaits that hook

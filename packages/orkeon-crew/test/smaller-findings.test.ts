@@ -10,7 +10,6 @@ import {
   createSettingsReader,
   dockerTokenArgs,
   EmptyWrapUpError,
-  FakeLlm,
   gateDecision,
   isSpentBudget,
   parseToolRule,
@@ -24,6 +23,7 @@ import {
   type McpToolCall,
   type ToolCall,
 } from "@orphus/orkeon-crew";
+import { FakeLlm } from "@orphus/orkeon-crew/testing";
 import { thrown } from "./support/thrown.js";
 
 // Finding 6 of issue 16, item by item.

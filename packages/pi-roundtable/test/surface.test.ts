@@ -10,7 +10,6 @@ test("the public surface is exactly this, and the default export is the extensio
     "COMMAND_USAGE",
     "DOCTOR_PI_ROLE_HINT",
     "MAX_COMMAND_TEXT_CHARS",
-    "MAX_PENDING_NOTES",
     "MEMORY_TOOL",
     "MemorySeat",
     "MemorySeatClosedError",
@@ -52,7 +51,6 @@ test("names and limits users and other copies of the extension rely on", () => {
   expect(api.MEMORY_TOOL).toBe("memory");
   expect(api.CLAIM_CHANNEL).toBe("orphus:pi-roundtable:claim");
   expect(api.PING_RECHECK_MS).toBe(250);
-  expect(api.MAX_PENDING_NOTES).toBe(4);
   expect(api.MAX_COMMAND_TEXT_CHARS).toBe(8000);
   expect(api.ROLE_SOURCE_LABELS).toEqual({
     flag: "--roundtable-role",

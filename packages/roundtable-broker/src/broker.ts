@@ -31,7 +31,8 @@ import {
 import { claimSocket } from "./claim.js";
 import { BrokerConnection, type ConnectionHost } from "./connection.js";
 import { RefusalError } from "./errors.js";
-import { idOf, isRecord } from "./frame-fields.js";
+import { isRecord } from "@orphus/internal";
+import { idOf } from "./frame-fields.js";
 import { FullRefusals } from "./full-refusal.js";
 import { Outbox } from "./outbox.js";
 import { resolveBrokerOptions, type BrokerOptions, type ResolvedBrokerOptions, type TimerHandle } from "./options.js";

@@ -26,17 +26,13 @@ import {
   DEFAULT_PING_DROP_BYTES,
   DEFAULT_PROBE_TIMEOUT_MS,
 } from "./limits.js";
+import { globalTimers, type TimerHandle, type Timers as BrokerTimers } from "@orphus/internal";
 import { silentLogger, type BrokerLogger } from "./log.js";
 import type { ClaimHooks } from "./reclaim.js";
 
-/** A timer handle as the injected timers return it. */
-export type TimerHandle = unknown;
-
-/** Timers the broker schedules its idle exit with; injected so tests decide when time passes. */
-export interface BrokerTimers {
-  setTimeout(callback: () => void, ms: number): TimerHandle;
-  clearTimeout(handle: TimerHandle): void;
-}
+// The timers the broker schedules its idle exit, hello timeouts and path checks with: the one interface every package
+// shares, under the name the broker has always exported.
+export type { BrokerTimers, TimerHandle };
 
 /** Options of {@link startBroker}; every limit has an exported default. */
 export interface BrokerOptions {
@@ -140,10 +136,6 @@ export interface ResolvedBrokerOptions {
   readonly platform: NodeJS.Platform;
 }
 
-const defaultTimers: BrokerTimers = {
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
 
 function integer(
   option: string,
@@ -222,7 +214,7 @@ export function resolveBrokerOptions(options: BrokerOptions): ResolvedBrokerOpti
     maxQueuedRequests: integer("maxQueuedRequests", options.maxQueuedRequests, DEFAULT_MAX_QUEUED_REQUESTS, 1, 1_000_000),
     claimHooks: options.claimHooks,
     clock: options.clock ?? Date.now,
-    timers: options.timers ?? defaultTimers,
+    timers: options.timers ?? globalTimers,
     logger: options.logger ?? silentLogger,
     platform: options.platform ?? process.platform,
   };

@@ -1,10 +1,13 @@
 // A broker at its connection limit: every peer past it reads ERR_TOO_MANY_CONNECTIONS, the reply to its first
 // request, before the connection closes; nobody is left with a bare EPIPE.
 import { describe, expect, test } from "vitest";
-import { FULL_REFUSAL_WAIT_MS, startBroker } from "@orphus/roundtable-broker";
+import { startBroker } from "@orphus/roundtable-broker";
 import { RawPeer, frame, hello, startTestBroker } from "./helpers.js";
 import { until } from "../../../test-support/poll.js";
 import { manualTimers } from "../../../test-support/manual-timers.js";
+
+/** How long a refused connection has to send its first request (internal to the broker, not exported). */
+const FULL_REFUSAL_WAIT_MS = 2000;
 
 const REFUSAL = {
   code: "ERR_TOO_MANY_CONNECTIONS",

@@ -26,7 +26,7 @@ import {
 import { ActivityCoalescer, type ActivityNotice } from "./pings.js";
 import { idempotencyKeyFor } from "./post-key.js";
 import { resolveRoleName } from "./role.js";
-import { jittered, sleep, systemTimers, type Timers } from "./timers.js";
+import { jittered, sleep, systemTimers, type ClientTimers } from "./timers.js";
 
 /** What the client asks of one connect. */
 export interface ConnectOptions {
@@ -112,7 +112,7 @@ export interface RoundtableClientOptions {
   readonly postAttempts?: number;
   /** Process id sent in hello and used for the fallback role name; default process.pid. */
   readonly pid?: number;
-  readonly timers?: Timers;
+  readonly timers?: ClientTimers;
   /** Source of the jitter of the pauses between connect rounds, in [0, 1); default Math.random. */
   readonly random?: () => number;
 }
@@ -140,7 +140,7 @@ export class RoundtableClient {
   /** True when the role is the `session-<pid>` fallback, whose read positions do not survive a restart. */
   readonly ephemeralRole: boolean;
   readonly #connector: Connector;
-  readonly #timers: Timers;
+  readonly #timers: ClientTimers;
   readonly #random: () => number;
   readonly #requestTimeoutMs: number;
   readonly #postAttempts: number;
@@ -380,7 +380,7 @@ export class RoundtableClient {
   }
 
   /**
-   * The newest seq of `room` reported another way ({@link markReported}) on the current broker, if any: a host that
+   * The newest seq of `room` reported another way ({@link RoundtableClient.markReported}) on the current broker, if any: a host that
    * holds a notice back (a busy session) drops the rooms it covers before showing it.
    */
   reportedThrough(room: string): number | undefined {

@@ -168,7 +168,7 @@ export class ActivityCoalescer {
     if (this.#tallies.size === 0 && this.#otherMessages === 0) this.#clearTimers();
   }
 
-  /** The newest seq of `room` reported another way ({@link markReported}), if any. */
+  /** The newest seq of `room` reported another way ({@link ActivityCoalescer.markReported}), if any. */
   reportedThrough(room: string): number | undefined {
     return this.#reported.get(room);
   }

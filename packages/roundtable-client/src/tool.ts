@@ -28,7 +28,7 @@ import {
 } from "./limits.js";
 import { indentContinuation, renderFetchPage } from "./fetch-text.js";
 import { boundedText, shownName, shownNames } from "./shown.js";
-import { plural } from "./text.js";
+import { plural } from "@orphus/internal";
 import { systemTimers, type TimerHandle, type Timers } from "./timers.js";
 
 /** The tool's name, as the builtin and the MCP server register it. */

@@ -3,7 +3,6 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import {
   BrokerRegistryError,
-  MAX_REGISTRY_ENTRIES,
   readBrokerRegistry,
   registerBroker,
   registryEntryPath,
@@ -72,7 +71,7 @@ describe("reading the registry", () => {
     expect(removeRegistryEntry(join(dir, "12-aa.json"))).toBe(false);
   });
 
-  test(`at most ${MAX_REGISTRY_ENTRIES} entries are read`, () => {
+  test("at most 256 entries are read", () => {
     const dir = join(tempDir(), "registry");
     for (let pid = 1; pid <= 257; pid++) registerBroker(dir, entry(pid));
     const listing = readBrokerRegistry(dir);

@@ -66,6 +66,12 @@ describe("parseRequest", () => {
       },
     });
     expect(parseRequest(null)).toMatchObject({ ok: false, id: null, error: { code: "ERR_INVALID_REQUEST" } });
+    // Named by kind in the one wording every package uses (typeName of @orphus/internal).
+    expect([null, "status", 7].map((value) => parseRequest(value)).map((parsed) => !parsed.ok && parsed.error.message)).toEqual([
+      "Invalid request: expected a JSON object with id and op, got null",
+      "Invalid request: expected a JSON object with id and op, got a string",
+      "Invalid request: expected a JSON object with id and op, got a number",
+    ]);
   });
 
   test("an unreadable id is refused with id null", () => {
@@ -365,7 +371,10 @@ describe("parseServerFrame", () => {
     })();
     expect(error).toBeInstanceOf(ServerFrameInvalidError);
     expect((error as ServerFrameInvalidError).code).toBe("ERR_SERVER_FRAME_INVALID");
-    expect((error as Error).message).toContain('got {"hello":"there"}');
+    expect((error as Error).message).toBe(
+      "Invalid frame from the broker: expected a reply or an event ((request): Invalid input), got an object",
+    );
+    expect((error as ServerFrameInvalidError).value).toEqual({ hello: "there" });
   });
 });
 

@@ -4,7 +4,7 @@ import {
   systemTimers,
   type ActivityNotice,
   type TimerHandle,
-  type Timers,
+  type ClientTimers,
 } from "@orphus/roundtable-client";
 import { MAX_PENDING_NOTES, PING_RECHECK_MS } from "../limits.js";
 import { mergeActivityNotices, withoutReported } from "./merge.js";
@@ -37,7 +37,7 @@ export interface SessionOutletOptions {
    * a held ping leaves out the rooms it covered, so no line repeats what a wait said. Default: nothing reported.
    */
   readonly reportedThrough?: (room: string) => number | undefined;
-  readonly timers?: Timers;
+  readonly timers?: ClientTimers;
 }
 
 /**
@@ -55,7 +55,7 @@ export class SessionOutlet {
   readonly #windowMs: number;
   readonly #recheckMs: number;
   readonly #reportedThrough: (room: string) => number | undefined;
-  readonly #timers: Timers;
+  readonly #timers: ClientTimers;
   #parked: ActivityNotice | undefined;
   #notes: string[] = [];
   #lastPingAt = Number.NEGATIVE_INFINITY;
