@@ -1,6 +1,6 @@
-// `pnpm lint`: the house rules of docs/contributing.md that a machine can check. Type errors are `pnpm typecheck`'s;
-// packaging is `pnpm pack:check`'s. Prints every finding and exits 1 when there is one.
-import { builtinModules } from "node:module";
+// `pnpm lint`'s own part: the house rules of docs/contributing.md that no standard tool checks (ESLint takes `any`,
+// promises, type imports, node: imports, cycles, `export *` and default exports; Prettier the layout). Type errors are
+// `pnpm typecheck`'s; packaging is `pnpm pack:check`'s. Prints every finding and exits 1 when there is one.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import {
@@ -20,6 +20,7 @@ import {
   repositoryHome,
   workspaceCatalogs,
 } from "./lib/lint-manifests.js";
+import { packageMapFindings } from "./lib/lint-architecture.js";
 import { LEAVES, workspacePackages } from "./lib/package-map.js";
 import { testImportFindings } from "./lib/lint-tests.js";
 import { actionlintFindings, matrixFindings, nodeMajors } from "./lib/lint-workflows.js";
@@ -49,12 +50,6 @@ const packageDirs = readdirSync(packagesDir)
   .filter((name) => existsSync(join(packagesDir, name, "package.json")))
   .sort();
 
-/** True for a pi package whose `pi.extensions` names its built entry, which pi imports for its default export. */
-function hostLoadsDefaultExport(manifest: Record<string, unknown>): boolean {
-  const extensions = (manifest["pi"] as { extensions?: unknown } | undefined)?.extensions;
-  return Array.isArray(extensions) && extensions.includes("./dist/index.js");
-}
-
 // Third-party versions are stated once, as ranges, in pnpm-workspace.yaml's catalogs.
 const workspaceFile = join(root, "pnpm-workspace.yaml");
 const catalogs = workspaceCatalogs(parseYaml(readFileSync(workspaceFile, "utf8")) as Record<string, unknown>);
@@ -65,7 +60,6 @@ const privatePackages = new Set(workspacePackages(root).filter((pkg) => pkg.priv
 /** Every package's source files, for the rules that look across packages (one code per error class). */
 const sources: SourceText[] = [];
 
-const builtins = new Set(builtinModules.filter((m) => !m.startsWith("_") && !m.includes("/")));
 const importPattern = /(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
 
 for (const name of packageDirs) {
@@ -125,15 +119,8 @@ for (const name of packageDirs) {
       sources.push(source);
       for (const found of foreignInstanceofFindings(source)) lineFinding(found);
     }
-    if (isSource && /^\s*export\s+\*/m.test(text)) finding(file, "uses export *; name each export");
-    // A pi package's host loads its extension from the default export of the entry it lists in `pi.extensions`:
-    // there, and only there, a default export is the host's contract rather than a style choice.
-    const hostEntry = file === index && hostLoadsDefaultExport(manifest);
-    if (isSource && !hostEntry && /^\s*export\s+default\b/m.test(text)) finding(file, "has a default export");
-    if (isSource && /(:\s*any\b|\bas\s+any\b|<any>)/.test(text)) finding(file, "uses any");
     for (const match of text.matchAll(importPattern)) {
       const specifier = match[1] ?? match[2] ?? "";
-      if (builtins.has(specifier.split("/")[0] ?? "")) finding(file, `imports "${specifier}" without the node: prefix`);
       // A test reaches its package's public API by name: `pnpm test:installed` then resolves it to the installed
       // package (test-support/vitest-target.ts), where a path into src/ would test the sources again.
       if (!isSource && /^(\.\.\/)+src\/index\.js$/.test(specifier)) {
@@ -218,6 +205,20 @@ for (const doc of markdown) {
     for (const message of pathMentionFindings(text, paths)) finding(file, message);
   }
 }
+
+// ARCHITECTURE.md's package map names, for each package, exactly the packages of ours its manifest depends on.
+const declaredImports = new Map(
+  packageDirs.map((dir) => {
+    const manifest = JSON.parse(readFileSync(join(packagesDir, dir, "package.json"), "utf8")) as Record<string, unknown>;
+    const deps = Object.keys({
+      ...((manifest["dependencies"] as Record<string, string> | undefined) ?? {}),
+      ...((manifest["peerDependencies"] as Record<string, string> | undefined) ?? {}),
+    });
+    return [dir, new Set(deps.filter((dep) => dep.startsWith("@orphus/")).map((dep) => dep.slice("@orphus/".length)))];
+  }),
+);
+const architecture = join(root, "ARCHITECTURE.md");
+for (const message of packageMapFindings(readFileSync(architecture, "utf8"), declaredImports)) finding(architecture, message);
 
 // --- GitHub Actions workflows -----------------------------------------------------------------------------------
 const workflowsDir = join(root, ".github", "workflows");

@@ -50,7 +50,14 @@ export function publishedMetadataFindings(manifest: Manifest, dir: string, root:
   const optionalPeers = (manifest["peerDependenciesMeta"] as Record<string, { optional?: unknown }> | undefined) ?? {};
   for (const field of INSTALLED_FIELDS) {
     for (const [name, range] of Object.entries((manifest[field] as Record<string, string> | undefined) ?? {})) {
-      if (field === "peerDependencies" && optionalPeers[name]?.optional === true) continue;
+      if (field === "peerDependencies" && optionalPeers[name]?.optional === true) {
+        if (/^workspace:[\^~*]$/.test(range)) {
+          findings.push(
+            `peerDependencies.${name} is "${range}"; an optional peer of the workspace names the whole range it works with (e.g. "workspace:>=0.0.0 <1.0.0"), or changesets releases this package as a new major whenever the peer's minor moves`,
+          );
+        }
+        continue;
+      }
       if (range.startsWith("workspace:") && range !== "workspace:^") {
         findings.push(`${field}.${name} is "${range}"; a package of the workspace is depended on as "workspace:^" (published as ^<version>)`);
       }

@@ -70,6 +70,14 @@ describe("the repository, stated once", () => {
       'peerDependencies.@orphus/rooms-redis is "workspace:>=0.0.0 <1.0.0"; a package of the workspace is depended on as "workspace:^" (published as ^<version>)',
     ]);
   });
+  test("an optional peer of the workspace on a caret is refused: the first minor of the peer would make a major here", () => {
+    const manifest = read("packages/pi-roundtable/package.json");
+    expect(publishedMetadataFindings(manifest, "pi-roundtable", rootManifest)).toEqual([]);
+    const caret = { ...manifest, peerDependencies: { ...(manifest["peerDependencies"] as object), "@orphus/memory": "workspace:^" } };
+    expect(publishedMetadataFindings(caret, "pi-roundtable", rootManifest)).toEqual([
+      'peerDependencies.@orphus/memory is "workspace:^"; an optional peer of the workspace names the whole range it works with (e.g. "workspace:>=0.0.0 <1.0.0"), or changesets releases this package as a new major whenever the peer\'s minor moves',
+    ]);
+  });
 });
 
 describe("a published manifest", () => {
