@@ -48,4 +48,3 @@ export {
 export type { Broker, BrokerStart, BrokerClosed, BrokerStats } from "./broker.js";
 export type { BrokerOptions, BrokerTimers, TimerHandle } from "./options.js";
 export type { BrokerLogger, LogFields, FileLoggerOptions } from "./log.js";
-export type { ClaimHooks } from "./reclaim.js";

@@ -28,7 +28,6 @@ import {
 } from "./limits.js";
 import { globalTimers, type TimerHandle, type Timers as BrokerTimers } from "@orphus/internal";
 import { silentLogger, type BrokerLogger } from "./log.js";
-import type { ClaimHooks } from "./reclaim.js";
 
 // The timers the broker schedules its idle exit, hello timeouts and path checks with: the one interface every package
 // shares, under the name the broker has always exported.
@@ -95,8 +94,6 @@ export interface BrokerOptions {
    * until they drain. Default {@link DEFAULT_MAX_QUEUED_REQUESTS}.
    */
   readonly maxQueuedRequests?: number;
-  /** For tests: called at the points of claiming the socket path where another broker may interleave. */
-  readonly claimHooks?: ClaimHooks;
   /** Epoch milliseconds, for message times and uptime; default `Date.now`. */
   readonly clock?: () => number;
   /** Default: the global setTimeout and clearTimeout. */
@@ -129,7 +126,6 @@ export interface ResolvedBrokerOptions {
   readonly pathCheckMs: number;
   readonly store: string | RoomStore;
   readonly maxQueuedRequests: number;
-  readonly claimHooks: ClaimHooks | undefined;
   readonly clock: () => number;
   readonly timers: BrokerTimers;
   readonly logger: BrokerLogger;
@@ -212,7 +208,6 @@ export function resolveBrokerOptions(options: BrokerOptions): ResolvedBrokerOpti
     pathCheckMs: integer("pathCheckMs", options.pathCheckMs, DEFAULT_PATH_CHECK_MS, 1, 2 ** 31 - 1),
     store: checkStoreOption(options),
     maxQueuedRequests: integer("maxQueuedRequests", options.maxQueuedRequests, DEFAULT_MAX_QUEUED_REQUESTS, 1, 1_000_000),
-    claimHooks: options.claimHooks,
     clock: options.clock ?? Date.now,
     timers: options.timers ?? globalTimers,
     logger: options.logger ?? silentLogger,

@@ -1,5 +1,6 @@
 // Test peers that speak the wire by hand: frames are encoded here byte by byte and written straight to the
 // socket, and what comes back is decoded with @orphus/framing's decoder. No client package is involved.
+import { lstatSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { FrameDecoder } from "@orphus/framing";
 import { afterEach } from "vitest";
@@ -122,4 +123,9 @@ export function capturingLogger(): BrokerLogger & { lines: string[] } {
     warn: (message) => lines.push(`warn ${message}`),
     error: (message) => lines.push(`error ${message}`),
   };
+}
+
+/** The inode the socket path names now: which socket file a claim left there. */
+export function inodeAt(socketPath: string): bigint {
+  return lstatSync(socketPath, { bigint: true }).ino;
 }
