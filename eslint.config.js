@@ -37,6 +37,11 @@ export default tseslint.config(
         { fixStyle: "inline-type-imports", disallowTypeAnnotations: false },
       ],
       "@typescript-eslint/no-explicit-any": "error",
+      // An unused import or binding is a reader's false lead; a deliberate one is named with a leading underscore.
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none", ignoreRestSiblings: true },
+      ],
       // Node's built-ins by their node: names, so they can never be shadowed by a package of the same name.
       "n/prefer-node-protocol": "error",
       // Import cycles inside the sources; tests and scripts may lean on anything.

@@ -23,7 +23,6 @@ import {
   type McpToolCall,
   type ToolCall,
 } from "@orphus/orkeon-crew";
-import { FakeLlm } from "@orphus/orkeon-crew/testing";
 import { thrown } from "./support/thrown.js";
 
 // Finding 6 of issue 16, item by item.

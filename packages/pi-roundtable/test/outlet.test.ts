@@ -5,8 +5,12 @@ import { manualTimers, type ManualTimers } from "../../../test-support/manual-ti
 
 const WINDOW = 1500;
 
-function notice(room: string, count: number, authors: string[]): ActivityNotice {
-  return { rooms: [{ room, count, authors, otherAuthors: 0 }], otherMessages: 0, total: count };
+function notice(room: string, count: number, authors: string[], throughSeq?: number): ActivityNotice {
+  return {
+    rooms: [{ room, count, authors, otherAuthors: 0, ...(throughSeq === undefined ? {} : { throughSeq }) }],
+    otherMessages: 0,
+    total: count,
+  };
 }
 
 /** A session whose idleness the test sets, and whose lines it records; the outlet's time moves with `clock`. */
@@ -16,6 +20,7 @@ function fakeSession(): {
   stale: boolean;
   outlet: SessionOutlet;
   clock: ManualTimers;
+  reported: Map<string, number>;
 } {
   const state = {
     lines: [] as { text: string; details: RoundtableMessageDetails; idle: boolean }[],
@@ -23,10 +28,12 @@ function fakeSession(): {
     stale: false,
     outlet: undefined as unknown as SessionOutlet,
     clock: manualTimers(),
+    reported: new Map<string, number>(),
   };
   state.outlet = new SessionOutlet({
     windowMs: WINDOW,
     timers: state.clock,
+    reportedThrough: (room) => state.reported.get(room),
     host: {
       send: (text, details) => {
         if (state.stale) throw new Error("This extension ctx is stale after session replacement or reload.");
@@ -133,4 +140,31 @@ test("after dispose nothing is delivered and no timer is left", () => {
   session.outlet.toolFinished();
   session.outlet.note("late");
   expect(session.lines).toEqual([]);
+});
+
+test("a held ping leaves out the rooms a wait reported meanwhile, and says nothing when it reported them all", () => {
+  const session = fakeSession();
+  session.idle = false;
+  session.outlet.ping(notice("design", 2, ["critic"], 7));
+  session.outlet.ping(notice("ops", 1, ["planner"], 3));
+  // The session's own wait answered about design through #7 while the ping waited for a safe point.
+  session.reported.set("design", 7);
+  session.outlet.toolFinished();
+  expect(session.lines.map((line) => [line.text, line.details])).toEqual([
+    ["[roundtable] ops: 1 new from planner — digest to read", { kind: "ping", total: 1 }],
+  ]);
+  // A post after what the wait reported is news; a notice of reported posts alone is no line at all.
+  session.clock.advance(WINDOW);
+  session.outlet.ping(notice("design", 1, ["critic"], 8));
+  session.outlet.toolFinished();
+  session.clock.advance(WINDOW);
+  session.outlet.ping(notice("ops", 1, ["planner"], 3));
+  session.reported.set("ops", 3);
+  session.outlet.toolFinished();
+  expect(session.lines.map((line) => line.text)).toEqual([
+    "[roundtable] ops: 1 new from planner — digest to read",
+    "[roundtable] design: 1 new from critic — digest to read",
+  ]);
+  expect(session.outlet.pingsDelivered).toBe(2);
+  expect(session.outlet.pending).toBe(false);
 });

@@ -119,3 +119,41 @@ test("a ping during the model's last answer waits for the run to end, and starts
   expect(planner.faux.state.callCount).toBe(calls);
   expect(planner.session.isStreaming).toBe(false);
 });
+
+test("a post the session's wait reported is not pinged again, pending in the client or held by the outlet", async () => {
+  const { planner, critic, clock } = await plannerAndCritic();
+  // Pending in the client: the post is heard, the wait answers at once, then the window passes.
+  await critic.post("design", "first");
+  await caughtUp(planner);
+  await planner.prompt("Wait for the others.", [callRoundtable({ action: "wait", room: "design" })]);
+  expect(planner.storedMessages().filter((m) => m.role === "toolResult").at(-1)).toMatchObject({
+    text: "design: 1 unread. Digest to read.",
+  });
+  clock.advance(WINDOW_MS * 4);
+  expect(pingsOf(planner.storedMessages())).toEqual([]);
+  await planner.prompt("Read.", [callRoundtable({ action: "digest", room: "design" })]);
+
+  // Held by the outlet: the notice comes out while the model streams, and its wait answers before the line enters.
+  const answering = gate();
+  const streaming = gate();
+  const thenWait: FauxResponseFactory = async () => {
+    streaming.open();
+    await answering.opened;
+    return callRoundtable({ action: "wait", room: "design" });
+  };
+  const turn = planner.prompt("Wait again.", [thenWait]);
+  await streaming.opened;
+  await critic.post("design", "second");
+  await caughtUp(planner);
+  clock.advance(WINDOW_MS * 4);
+  answering.open();
+  await turn;
+  clock.advance(WINDOW_MS * 4);
+  await caughtUp(planner);
+  expect(pingsOf(planner.storedMessages())).toEqual([]);
+  // A post after what a wait reported still pings.
+  await critic.post("design", "third");
+  await caughtUp(planner);
+  clock.advance(WINDOW_MS);
+  expect(pingsOf(planner.storedMessages())).toEqual(["[roundtable] design: 1 new from critic — digest to read"]);
+});

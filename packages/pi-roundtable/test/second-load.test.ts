@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ExtensionFactory } from "@mariozechner/pi-coding-agent";
-import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
 import { bundlePrograms, installedProject, packageDir } from "../../../test-support/target.js";
 import { createRoundtableExtension, sharedClientCount, type RoundtableExtensionOptions } from "@orphus/pi-roundtable";
 import { manualTimers } from "../../../test-support/manual-timers.js";

@@ -64,7 +64,7 @@ test("the manifest is a pi package: the keyword, the extension entry, pi as a pe
   const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as Record<string, unknown>;
   expect(manifest["keywords"]).toContain("pi-package");
   expect(manifest["pi"]).toEqual({ extensions: ["./dist/index.js"] });
-  expect(manifest["peerDependencies"]).toEqual({ "@mariozechner/pi-coding-agent": "catalog:pi-host", "@orphus/memory": "workspace:^" });
+  expect(manifest["peerDependencies"]).toEqual({ "@mariozechner/pi-coding-agent": "catalog:pi-host", "@orphus/memory": "workspace:>=0.0.0 <1.0.0" });
   // pi's own range, "*", stated in the workspace's pi-host catalog, which pnpm pack writes into the tarball.
   const workspace = parse(readFileSync(new URL("../../../pnpm-workspace.yaml", import.meta.url), "utf8")) as {
     catalogs: Record<string, unknown>;

@@ -428,6 +428,8 @@ class RunningBroker implements Broker, ConnectionHost {
           brokerPid: this.pid,
           brokerVersion: BROKER_VERSION,
           store: this.store,
+          // New at every start: a client that meets another one knows the broker restarted.
+          brokerInstance: this.#instance,
         },
       });
       return;

@@ -9,7 +9,6 @@ import { probeBroker } from "@orphus/roundtable-locator";
 import { RawPeer, capturingLogger, inodeAt, onCleanup, startTestBroker } from "./helpers.js";
 import { tempDir } from "../../../test-support/tmp.js";
 import { manualTimers } from "../../../test-support/manual-timers.js";
-import { staleSocket } from "../../../test-support/sockets.js";
 
 describe("the path watch", () => {
   test("a broker whose socket file is removed closes within its path check and says why", async () => {

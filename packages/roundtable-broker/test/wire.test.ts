@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { describe, expect, test } from "vitest";
+import { tempDir } from "../../../test-support/tmp.js";
 import { RawPeer, frame, hello, startTestBroker } from "./helpers.js";
 
 /**
@@ -45,8 +46,22 @@ describe("hello", () => {
         brokerPid: process.pid,
         brokerVersion: packageVersion,
         store: "memory",
+        brokerInstance: expect.stringMatching(/^[0-9a-f]{16}$/),
       },
     });
+  });
+
+  test("every start of a broker names a new instance in hello, the one its registry entry names", async () => {
+    const instances: unknown[] = [];
+    for (let start = 0; start < 2; start++) {
+      const broker = await startTestBroker({ registryDir: tempDir() });
+      const peer = new RawPeer(broker.socketPath);
+      const reply = (await peer.request(hello(1, "planner"))) as { result: { brokerInstance: string } };
+      expect(broker.registryEntry).toContain(`-${reply.result.brokerInstance}.json`);
+      instances.push(reply.result.brokerInstance);
+      await broker.close();
+    }
+    expect(new Set(instances).size).toBe(2);
   });
 
   test("any other request before hello is refused and the connection stays", async () => {

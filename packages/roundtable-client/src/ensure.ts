@@ -18,7 +18,7 @@ import {
   type SpawnFunction,
   type SpawnedBroker,
 } from "./spawner.js";
-import { sleep, systemTimers, type ClientTimers, type Timers } from "./timers.js";
+import { jittered, sleep, systemTimers, type ClientTimers, type Timers } from "./timers.js";
 
 /** How to start a broker when nothing answers. */
 export interface BrokerSpawnPlan {
@@ -55,11 +55,6 @@ export interface OpenBrokerSocketOptions {
  * file where a directory of the path should be (then preparing the broker folder names it).
  */
 const NOT_ANSWERING = new Set(["ENOENT", "ECONNREFUSED", "ETIMEDOUT", "ECONNRESET", "ENOTDIR"]);
-
-/** The pause before the next retry of a busy socket: the delay with jitter, so a crowd does not retry in step. */
-function jittered(delayMs: number): number {
-  return Math.max(1, Math.round(delayMs * (0.5 + Math.random() / 2)));
-}
 
 function errorCode(error: unknown): string | undefined {
   return typeof error === "object" && error !== null && "code" in error && typeof error.code === "string"

@@ -103,6 +103,8 @@ export type {
   ConnectOptions,
   PostOptions,
   BrokerHello,
+  BrokerRestart,
+  JoinResult,
   EventListener,
 } from "./client.js";
 export type { CreateRoundtableClientOptions, BrokerLocation } from "./create.js";

@@ -23,3 +23,11 @@ export const systemTimers: ClientTimers = {
 export function sleep(timers: Timers, ms: number): Promise<void> {
   return new Promise((resolve) => timers.setTimeout(resolve, ms));
 }
+
+/**
+ * A pause with jitter: `delayMs` scaled by a factor from one half to one, drawn from `random` (in [0, 1)), so a
+ * crowd that failed together does not retry in step.
+ */
+export function jittered(delayMs: number, random: () => number = Math.random): number {
+  return Math.max(1, Math.round(delayMs * (0.5 + random() / 2)));
+}

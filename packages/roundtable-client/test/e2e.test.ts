@@ -80,8 +80,18 @@ test("after kill -9 of the broker, pending calls fail, the next post is a loud n
   const rejoined = await planner.join("design");
   expect(rejoined).toMatchObject({ created: true, newestSeq: 0 });
   expect(await planner.post("design", "after the rejoin")).toMatchObject({ seq: 1 });
+  // The tool's first call after the restart tells of it (the client's own calls above leave it to the tool), naming
+  // no room to join again: design was.
   const tool = await runRoundtableTool(planner, { action: "post", room: "elsewhere", body: "x" });
-  expect(tool).toEqual({ text: 'roundtable post: Not a member of room "elsewhere"; join it first', isError: true });
+  expect(tool).toEqual({
+    text:
+      `The roundtable broker restarted (pid ${firstPid} before, pid ${secondPid} now) and kept its rooms in memory, so ` +
+      "every room started empty: your memberships and the rooms' history are gone. Join the rooms you need again.\n" +
+      'roundtable post: Not a member of room "elsewhere"; join it first',
+    isError: true,
+  });
+  const again = await runRoundtableTool(planner, { action: "post", room: "elsewhere", body: "x" });
+  expect(again).toEqual({ text: 'roundtable post: Not a member of room "elsewhere"; join it first', isError: true });
 });
 
 test("pings and the tool's wait run over a real broker", async () => {

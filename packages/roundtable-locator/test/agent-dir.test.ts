@@ -6,7 +6,6 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import {
   AgentDirError,
-  AgentDirNotDirectoryError,
   AgentDirPermissionError,
   AgentDirReadOnlyError,
   agentDirError,

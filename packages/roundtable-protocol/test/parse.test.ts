@@ -287,6 +287,16 @@ describe("parseServerFrame", () => {
     expect(reply).toEqual({ id: 2, ok: true, op: "post", result: { room: "r", seq: 9, postedAt: 5 } });
   });
 
+  test("a hello result may name the broker's instance; a broker before it leaves it out", () => {
+    const result = { protocol: "orphus-roundtable", version: 2, role: "critic", brokerPid: 4100, brokerVersion: "0.1.0", store: "memory" };
+    expect(parseServerFrame({ id: 1, ok: true, op: "hello", result })).toEqual({ id: 1, ok: true, op: "hello", result });
+    const withInstance = { ...result, brokerInstance: "9f2c41d07ab35e68" };
+    expect(parseServerFrame({ id: 1, ok: true, op: "hello", result: withInstance })).toMatchObject({ result: withInstance });
+    expect(() => parseServerFrame({ id: 1, ok: true, op: "hello", result: { ...result, brokerInstance: "Not hex" } })).toThrow(
+      ServerFrameInvalidError
+    );
+  });
+
   test("a post event never carries a seq of 0 and a member event never anything else", () => {
     expect(() => parseServerFrame({ event: "post", room: "r", seq: 0, author: "a" })).toThrow(ServerFrameInvalidError);
     expect(() => parseServerFrame({ event: "join", room: "r", seq: 4, role: "a" })).toThrow(ServerFrameInvalidError);

@@ -1,7 +1,9 @@
 // A full broker and a crowd at its door. At its 256-connection limit the broker answers each newcomer's hello with
 // ERR_TOO_MANY_CONNECTIONS before closing, so every one of them reads why (before, most met a bare EPIPE); the
 // client names it BrokerFullError (what the doctor says of a full broker is tried in @orphus/roundtable-cli's
-// reliability suite). Then 1000 connects at once while the broker is briefly stopped: its accept queue overflows
+// reliability suite). A burst of 300 past the broker's 64 pending refusals meets refusals sent at once, before its
+// hello: each client tries again after a jittered pause, listening before it speaks, and reads BrokerFullError
+// (before, a third of them reported a ConnectionLostError for the EPIPE of their hello). Then 1000 connects at once while the broker is briefly stopped: its accept queue overflows
 // (EAGAIN), and every connect still succeeds.
 import { join } from "node:path";
 import { expect, test } from "vitest";
@@ -20,6 +22,7 @@ const harness = useHarness();
 
 const LIMIT = 256;
 const LATE = 64;
+const LATE_BURST = 300;
 const BURST = 1000;
 
 function seat(agentDir: string, role: string): RoundtableClient {
@@ -66,6 +69,25 @@ test(`${LATE} clients meeting a full broker all read the refusal`, async () => {
     otherOutcomes: LATE - refused.length,
     seatFreedThenTaken: true,
   });
+});
+
+test(`a burst of ${LATE_BURST} at a full broker, past its pending refusals: every one reads BrokerFullError`, async () => {
+  const bundles = harness.bundles();
+  const agentDir = tempDir();
+  const broker = await spawnBroker(bundles, agentDir, ["--idle-ms", "60000"]);
+  for (let batch = 0; batch < LIMIT / 32; batch++) {
+    await Promise.all(Array.from({ length: 32 }, (_, i) => seat(agentDir, `seat-${batch * 32 + i}`).connect()));
+  }
+  const outcomes = await bounded(
+    "every client of the burst hears back",
+    60_000,
+    Promise.all(Array.from({ length: LATE_BURST }, (_, i) => seat(agentDir, `burst-${i}`).connect().catch((e: unknown) => e))),
+  );
+  const codes = outcomes.map((o) => (o as { code?: string }).code ?? "connected");
+  const tally = Object.fromEntries([...new Set(codes)].map((code) => [code, codes.filter((c) => c === code).length]));
+  expect(tally).toEqual({ ERR_BROKER_FULL: LATE_BURST });
+  expect(outcomes[0]).toMatchObject({ maxConnections: LIMIT, brokerPid: broker.pid });
+  report("full broker burst", { maxConnections: LIMIT, burst: LATE_BURST, ...tally });
 });
 
 test(`${BURST} connects at once into an overflowing accept queue: EAGAIN is retried, every one connects`, async () => {
