@@ -3,19 +3,33 @@
 //          MAX_COUNTED_MATCHES past it; titles and sources; excerpts for the hits the budget shows; the bounded
 //          answer rendered and sanitised) against a bare FTS5 `MATCH … ORDER BY rank LIMIT 11` returning rowids, with
 //          the same driver on the same data; target at most 2x.
-//   ingest: 10,000 texts of about 2 KB through ingestTexts (validation, hashing, the idempotency lookup) against bare
-//          prepared inserts into the same tables in one transaction; target at least 0.5x (throughput).
+//   ingest of texts: 10,000 texts of about 2 KB through ingestTexts (validation, hashing, the idempotency lookup)
+//          against bare prepared inserts of the same rows into a bare schema (the store's tables, created by plain
+//          SQL, no trigger: each entry and its index row inserted directly) in one transaction; target at least 0.5x.
+//   ingest of files: a folder of Markdown files through ingestPaths (walking, reading, hashing, chunking, batches)
+//          against two floors: the store's own chunks of those files (made beforehand) inserted into the bare schema
+//          in one transaction, target at least 0.9x; and the whole files read and inserted into one FTS5 table of the
+//          same tokenizer, target at least 0.5x (throughput).
+//   a mixed corpus: 2,000 texts, half English words, half Chinese sentences written without spaces. Its ingest
+//          through ingestTexts (CJK characters given to the index one word each) against bare inserts of the same
+//          index text, target at least 0.5x, and, without a target, against the text indexed as written (what finding
+//          CJK words costs); and 200 Chinese words that stand inside sentences, each queried alone:
+//          the share whose hits hold every text the word is in, target 1 (all of them).
 // Subject and floor alternate (ingest: in blocks; query: word by word, the order flipping every block); the figure
-// is the median of per-block ratios, with their spread. Run it pinned: `taskset -c 0 pnpm bench memory`.
-import { mkdtempSync, rmSync } from "node:fs";
+// is the median of per-block ratios, with their spread. Run it pinned: `pnpm bench memory --cpu 0`.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { compareInBlocks } from "../../../bench-support/harness.js";
+import { reportRatio } from "../../../bench-support/report.js";
 import { quantile, seededRandom } from "../../../bench-support/stats.js";
-import { openMemory, type MemoryText } from "@orphus/memory";
+import { MAX_CHUNK_CHARS, chunkDocument, openMemory, type MemoryText } from "@orphus/memory";
+import { createHash } from "node:crypto";
 import { connectionOpener } from "../src/store/driver/choose.js";
-import { transaction } from "../src/store/driver/connection.js";
+import { transaction, type Connection, type SqliteDriverName } from "../src/store/driver/connection.js";
+import { indexedText } from "../src/store/cjk.js";
+import { RANK, TOKENIZER } from "../src/store/schema.js";
 
 const ENTRIES = 10_000;
 const ENTRY_CHARS = 2048;
@@ -49,34 +63,55 @@ function median(values: readonly number[]): number {
 }
 
 // ---- ingest ----
-function ingestSubject(): number {
-  const store = openMemory({ dir: freshDir(), role: "librarian", env: {} });
-  const start = performance.now();
-  store.ingestTexts(corpus);
-  const ms = performance.now() - start;
-  store.close();
-  return ms;
-}
-
-function ingestFloor(): number {
-  // The same tables, made by the store, then filled bare: one transaction of prepared inserts.
-  const dir = freshDir();
-  const store = openMemory({ dir, role: "librarian", env: {} });
-  store.ingestTexts([{ title: "x", body: "x", source: "x" }]);
-  store.forget({ source: "x" });
-  store.close();
-  // The driver the store runs on (node:sqlite from Node 24 on, better-sqlite3 before).
-  const db = connectionOpener(store.sqliteDriver)(path.join(dir, "memory.db"));
+/** A fresh file through the driver the store runs on (node:sqlite from Node 24 on, better-sqlite3 before), set up as the store sets its own. */
+function bareConnection(driver: SqliteDriverName): Connection {
+  const file = path.join(freshDir(), "bare.db");
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, "");
+  const db = connectionOpener(driver)(file);
   db.exec("PRAGMA journal_mode = WAL");
   db.exec("PRAGMA synchronous = NORMAL");
-  const source = db.prepare("INSERT INTO sources (name, kind, hash, chunks, ingested_at) VALUES (?, 'text', ?, 1, ?)");
-  const entry = db.prepare("INSERT INTO entries (source_id, part, title, tags, body, ingested_at) VALUES (?, 1, ?, '', ?, ?)");
+  db.exec("PRAGMA cache_size = -16000");
+  return db;
+}
+
+/** The store's tables made by plain SQL, with nothing that writes for the caller: no trigger. */
+function bareSchema(db: Connection): void {
+  db.exec(`CREATE TABLE sources (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, kind TEXT NOT NULL, hash TEXT NOT NULL,
+    chunks INTEGER NOT NULL, ingested_at INTEGER NOT NULL) STRICT`);
+  db.exec(`CREATE TABLE entries (id INTEGER PRIMARY KEY, source_id INTEGER NOT NULL REFERENCES sources(id), part INTEGER NOT NULL,
+    title TEXT NOT NULL, tags TEXT NOT NULL, body TEXT NOT NULL, ingested_at INTEGER NOT NULL) STRICT`);
+  db.exec("CREATE INDEX entries_by_source ON entries(source_id, part)");
+  db.exec(`CREATE VIRTUAL TABLE entries_fts USING fts5(title, tags, body, content='entries', content_rowid='id', tokenize='${TOKENIZER}')`);
+  db.exec(`INSERT INTO entries_fts(entries_fts, rank) VALUES('rank', '${RANK}')`);
+}
+
+/** A source as the floors write it: its name, hash and entries (title, body), made before the clock starts. */
+interface BareSource {
+  readonly name: string;
+  readonly hash: string;
+  readonly entries: readonly { readonly title: string; readonly body: string }[];
+}
+
+/**
+ * Milliseconds to write `sources` into a fresh bare schema in one transaction: each row, then its index row, of the
+ * text as written or as `indexed` makes it.
+ */
+function bareInserts(driver: SqliteDriverName, sources: readonly BareSource[], indexed: (text: string) => string = (text) => text): number {
+  const db = bareConnection(driver);
   const start = performance.now();
+  bareSchema(db);
+  const source = db.prepare("INSERT INTO sources (name, kind, hash, chunks, ingested_at) VALUES (?, 'file', ?, ?, ?)");
+  const entry = db.prepare("INSERT INTO entries (source_id, part, title, tags, body, ingested_at) VALUES (?, ?, ?, '', ?, ?)");
+  const index = db.prepare("INSERT INTO entries_fts (rowid, title, tags, body) VALUES (?, ?, '', ?)");
   transaction(db, "deferred", () => {
     const at = Date.now();
-    for (const t of corpus) {
-      const id = source.run(t.source, "h", at).lastInsertRowid;
-      entry.run(id, t.title, t.body, at);
+    for (const s of sources) {
+      const id = source.run(s.name, s.hash, s.entries.length, at).lastInsertRowid;
+      s.entries.forEach((e, part) => {
+        const rowid = entry.run(id, part + 1, e.title, e.body, at).lastInsertRowid;
+        index.run(rowid, indexed(e.title), indexed(e.body));
+      });
     }
   });
   const ms = performance.now() - start;
@@ -84,17 +119,173 @@ function ingestFloor(): number {
   return ms;
 }
 
+const driver = openMemory({ dir: freshDir(), env: {} }).sqliteDriver;
+
+/** Milliseconds to ingest `texts` into a fresh store. */
+function ingestTextsOf(texts: readonly MemoryText[]): number {
+  const store = openMemory({ dir: freshDir(), role: "librarian", env: {} });
+  const start = performance.now();
+  store.ingestTexts(texts);
+  const ms = performance.now() - start;
+  store.close();
+  return ms;
+}
+
+/** Texts as the floors write them: one source of one entry each. */
+const textSourcesOf = (texts: readonly MemoryText[]): BareSource[] =>
+  texts.map((t) => ({ name: t.source ?? "", hash: "h", entries: [{ title: t.title, body: t.body }] }));
+const textSources = textSourcesOf(corpus);
+
 // Ingest first, with the block harness: store and bare inserts alternate block by block.
 await compareInBlocks({
   name: "memory.ingest-vs-bare-inserts",
   ratio: "throughput",
   blocks: 5,
   warmupBlocks: 0,
-  subject: ingestSubject,
-  baseline: ingestFloor,
+  subject: () => ingestTextsOf(corpus),
+  baseline: () => bareInserts(driver, textSources),
   target: { kind: "at-least", value: 0.5 },
   detail: ({ subject, baseline }) => `${ENTRIES} entries: ${subject.toFixed(0)} ms vs ${baseline.toFixed(0)} ms bare (median blocks)`,
 });
+
+// A folder of Markdown files of a few sections each, from the same vocabulary: what a librarian ingests.
+const FILES = 500;
+const filesDir = path.join(work, "files");
+mkdirSync(filesDir);
+const paragraph = (): string => {
+  let text = "";
+  const length = 300 + Math.floor(random() * 900);
+  while (text.length < length) text += `${pick()}${random() < 0.1 ? "." : ""} `;
+  return text.trim();
+};
+for (let i = 0; i < FILES; i++) {
+  const sections = Array.from({ length: 3 + (i % 4) }, (_, s) => {
+    const paragraphs = Array.from({ length: 2 + ((i + s) % 3) }, paragraph);
+    return `## ${pick()} ${pick()} ${s}\n\n${paragraphs.join("\n\n")}`;
+  });
+  writeFileSync(path.join(filesDir, `note-${String(i).padStart(4, "0")}.md`), `# Note ${i} on ${pick()}\n\n${paragraph()}\n\n${sections.join("\n\n")}\n`);
+}
+const fileNames = Array.from({ length: FILES }, (_, i) => path.join(filesDir, `note-${String(i).padStart(4, "0")}.md`));
+// The store's own chunks of those files, titled as the store titles them, made before any clock starts.
+const chunkSources: BareSource[] = fileNames.map((file) => {
+  const bytes = readFileSync(file);
+  const name = path.basename(file);
+  return {
+    name: file,
+    hash: createHash("sha256").update(bytes).digest("hex"),
+    entries: chunkDocument(bytes.toString("utf8"), MAX_CHUNK_CHARS).map((chunk) => ({
+      title: chunk.heading === "" ? name : `${name} › ${chunk.heading}`,
+      body: chunk.text,
+    })),
+  };
+});
+const chunkCount = chunkSources.reduce((sum, s) => sum + s.entries.length, 0);
+const filesBytes = fileNames.reduce((sum, file) => sum + readFileSync(file).length, 0);
+
+function ingestFilesSubject(): number {
+  const store = openMemory({ dir: freshDir(), role: "librarian", env: {} });
+  const start = performance.now();
+  store.ingestPaths([filesDir]);
+  const ms = performance.now() - start;
+  store.close();
+  return ms;
+}
+
+/** Milliseconds to read every file whole and insert it into one FTS5 table of the store's tokenizer, in one transaction. */
+function oneTable(): number {
+  const db = bareConnection(driver);
+  const start = performance.now();
+  db.exec(`CREATE VIRTUAL TABLE files USING fts5(path, body, tokenize='${TOKENIZER}')`);
+  const insert = db.prepare("INSERT INTO files (path, body) VALUES (?, ?)");
+  transaction(db, "deferred", () => {
+    for (const file of fileNames) insert.run(file, readFileSync(file, "utf8"));
+  });
+  const ms = performance.now() - start;
+  db.close();
+  return ms;
+}
+
+const filesDetail = ({ subject, baseline }: { subject: number; baseline: number }): string =>
+  `${FILES} files (${(filesBytes / 1e6).toFixed(1)} MB, ${chunkCount} chunks): ${subject.toFixed(0)} ms vs ${baseline.toFixed(0)} ms (median blocks)`;
+await compareInBlocks({
+  name: "memory.ingest-files-vs-bare-chunks",
+  ratio: "throughput",
+  blocks: 9,
+  warmupBlocks: 1,
+  subject: ingestFilesSubject,
+  baseline: () => bareInserts(driver, chunkSources),
+  target: { kind: "at-least", value: 0.9 },
+  detail: filesDetail,
+});
+await compareInBlocks({
+  name: "memory.ingest-files-vs-one-fts5-table",
+  ratio: "throughput",
+  blocks: 9,
+  warmupBlocks: 1,
+  subject: ingestFilesSubject,
+  baseline: oneTable,
+  target: { kind: "at-least", value: 0.5 },
+  detail: filesDetail,
+});
+
+// ---- a mixed corpus: English words and Chinese sentences, written as Chinese is, without spaces ----
+const MIXED_TEXTS = 2_000;
+// Words of two or three Han characters, from a seeded pick of the common block.
+const hanWords = Array.from({ length: 3_000 }, () =>
+  Array.from({ length: 2 + Math.floor(random() * 2) }, () => String.fromCodePoint(0x4e00 + Math.floor(random() * 0x5000))).join(""),
+);
+const pickHan = (): string => hanWords[Math.floor(hanWords.length * random() ** 3)] as string;
+const mixed: MemoryText[] = Array.from({ length: MIXED_TEXTS }, (_, i) => {
+  let body = "";
+  while (body.length < ENTRY_CHARS / 2) {
+    if (random() < 0.5) body += `${pick()} ${pick()} ${pick()}. `;
+    else body += `${Array.from({ length: 4 + Math.floor(random() * 8) }, pickHan).join("")}。`;
+  }
+  return { title: `Mixed ${i}`, body, source: `mixed:${i}` };
+});
+const mixedSources = textSourcesOf(mixed);
+
+// What the store adds to writing what the index must hold (CJK characters one word each), target 0.5x; and what
+// finding CJK words costs, against the text indexed as written (a CJK run one word), no target.
+const mixedFloors = [
+  { name: "memory.ingest-mixed-vs-bare-inserts", floor: "the same index text", indexed: indexedText, target: 0.5 },
+  { name: "memory.ingest-mixed-vs-cjk-as-written", floor: "CJK runs as single words", indexed: undefined, target: undefined },
+];
+for (const { name, floor, indexed, target } of mixedFloors) {
+  await compareInBlocks({
+    name,
+    ratio: "throughput",
+    blocks: 7,
+    warmupBlocks: 1,
+    subject: () => ingestTextsOf(mixed),
+    baseline: () => bareInserts(driver, mixedSources, indexed),
+    ...(target === undefined ? {} : { target: { kind: "at-least" as const, value: target } }),
+    detail: ({ subject, baseline }) =>
+      `${MIXED_TEXTS} texts of about 1 KB, half English, half Chinese: ${subject.toFixed(0)} ms vs ${baseline.toFixed(0)} ms bare, ${floor} (median blocks)`,
+  });
+}
+
+// Words inside a sentence: 200 Chinese words that stand inside a sentence somewhere, each queried alone. Found when
+// the hits hold every text the word stands in (up to the page and the count past it), by a naive substring scan.
+{
+  const mixedStore = openMemory({ dir: freshDir(), role: "librarian", env: {} });
+  mixedStore.ingestTexts(mixed);
+  const inside = hanWords.filter((word) => mixed.some((t) => t.body.includes(word) && !t.body.includes(`。${word}`) && !t.body.startsWith(word)));
+  const sought = Array.from(new Set(Array.from({ length: 200 }, () => inside[Math.floor(random() * inside.length)] as string)));
+  let found = 0;
+  for (const word of sought) {
+    const holding = mixed.filter((t) => t.body.includes(word)).length;
+    const answer = mixedStore.query(word, { limit: 50 });
+    if (answer.status === "hits" && answer.total >= Math.min(holding, 50)) found++;
+  }
+  mixedStore.close();
+  reportRatio({
+    name: "memory.cjk-words-found",
+    ratio: found / sought.length,
+    target: { kind: "at-least", value: 1 },
+    detail: `${found} of ${sought.length} Chinese words of 2–3 characters found inside their sentences, among ${MIXED_TEXTS} mixed texts`,
+  });
+}
 
 // ---- query ----
 const queryDir = freshDir();

@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import { sanitizeText } from "@orphus/digest";
 import { boundedText, shownValue, showableJson } from "@orphus/shared-tool";
 import { z } from "zod";
-import { MemoryError, MemoryUsageError, NotLibrarianError, StoreMissingError } from "./errors.js";
+import { MemoryError, MemoryUsageError, NotLibrarianError, QUERY_TOO_LONG, StoreMissingError } from "./errors.js";
 import { DEFAULT_GET_PAGE_CHARS, DEFAULT_QUERY_BUDGET, DEFAULT_QUERY_LIMIT, MAX_GET_PAGE_CHARS, MAX_MEMORY_ERROR_CHARS, MAX_QUERY_BUDGET, MAX_QUERY_CHARS, MAX_QUERY_LIMIT, MAX_TAGS, MAX_TITLE_CHARS } from "./limits.js";
 import { openMemory, type IngestProgress, type MemoryOptions } from "./store/store.js";
 import { MEMORY_VERSION } from "./version.js";
@@ -36,7 +36,9 @@ Commands:
                         matched and how to get them (--limit hits, --offset to continue)
   get <id>              one entry in full, --limit characters a page from --offset
   stats                 entries, sources, size, last ingest, schema version, and where the store is
-  ingest <path…>        files and folders, chunked at headings and paragraphs; unchanged files are left alone
+  ingest <path…>        files and folders, chunked at headings and paragraphs; unchanged files are left alone;
+                        what was skipped is counted by reason (hidden folders and node_modules are not read);
+                        progress on stderr (a line every 5 s when stderr is not a terminal)
   ingest --title <t> --text <text> [--tags a,b] [--source <s>]
                         one text as one entry; the same source later replaces it
   forget <id>           one entry;  forget --source <s>: every entry of a source (a file's path, or a text's source)
@@ -64,6 +66,8 @@ export interface MemoryCliIo {
   readonly env?: NodeJS.ProcessEnv;
   /** Passed to openMemory (tests shorten timeouts or fix the clock). */
   readonly memoryOptions?: MemoryOptions;
+  /** The clock progress lines are paced by, in ms; default Date.now. */
+  readonly now?: () => number;
 }
 
 const count = (max: number) => z.coerce.number().int().min(0).max(max);
@@ -129,17 +133,34 @@ function positiveId(text: string | undefined, command: string): number {
   return id;
 }
 
-function progressLine(io: MemoryCliIo): ((progress: IngestProgress) => void) | undefined {
-  if (io.stderr.isTTY !== true) return undefined;
-  let last = 0;
+/** Least time between two redraws of the progress line on a terminal. */
+const REDRAW_EVERY_MS = 100;
+
+/** Time between two progress lines where stderr is not a terminal (an agent, CI): a steady pace, not every file. */
+const PROGRESS_EVERY_MS = 5_000;
+
+/**
+ * Progress of an ingest of paths on stderr, paced by the CLI's clock: on a terminal one line drawn over itself (the
+ * first file's, then at most every REDRAW_EVERY_MS, and the last), elsewhere a line every PROGRESS_EVERY_MS, so a
+ * long ingest run by an agent or in CI says it is alive and how far it got, and a short one prints nothing.
+ */
+function progressLines(io: MemoryCliIo): (progress: IngestProgress) => void {
+  const now = io.now ?? Date.now;
+  const tty = io.stderr.isTTY === true;
+  let last = tty ? Number.NEGATIVE_INFINITY : now();
   return (progress) => {
-    const now = Date.now();
-    if (now - last < 100 && progress.filesDone < progress.filesTotal) return;
-    last = now;
-    io.stderr.write(
-      `\r\u001b[2Kingesting: ${progress.filesDone}/${progress.filesTotal} files, ${progress.entriesAdded} entries` +
-        (progress.skipped > 0 ? `, ${progress.skipped} skipped` : ""),
-    );
+    const at = now();
+    const summary =
+      `ingesting: ${progress.filesDone}/${progress.filesTotal} files, ${progress.entriesAdded} entries` +
+      (progress.skipped > 0 ? `, ${progress.skipped} skipped` : "");
+    if (tty) {
+      if (at - last < REDRAW_EVERY_MS && progress.filesDone < progress.filesTotal) return;
+      last = at;
+      io.stderr.write(`\r\u001b[2K${summary}`);
+    } else if (at - last >= PROGRESS_EVERY_MS) {
+      last = at;
+      io.stderr.write(`orphus-memory: ${summary}\n`);
+    }
   };
 }
 
@@ -178,7 +199,7 @@ export async function runMemoryCli(argv: readonly string[], io: MemoryCliIo): Pr
         case "query": {
           const words = rest.join(" ");
           if (words.trim() === "") usage("query takes the words to search for");
-          if (words.length > MAX_QUERY_CHARS) usage(`the query is longer than ${MAX_QUERY_CHARS} characters`);
+          if (words.length > MAX_QUERY_CHARS) usage(QUERY_TOO_LONG);
           if (values.limit !== undefined && (values.limit < 1 || values.limit > MAX_QUERY_LIMIT)) {
             usage(`--limit: a query shows 1 to ${MAX_QUERY_LIMIT} hits`);
           }
@@ -219,9 +240,8 @@ export async function runMemoryCli(argv: readonly string[], io: MemoryCliIo): Pr
             ]);
           } else {
             if (rest.length === 0) usage("ingest takes files or folders, or --title with --text");
-            const onProgress = progressLine(io);
-            report = store.ingestPaths(rest, onProgress === undefined ? {} : { onProgress });
-            if (onProgress !== undefined) io.stderr.write("\r\u001b[2K");
+            report = store.ingestPaths(rest, { onProgress: progressLines(io) });
+            if (io.stderr.isTTY === true) io.stderr.write("\r\u001b[2K");
           }
           print(report.text, report);
           return MEMORY_CLI_EXIT.ok;

@@ -1,6 +1,13 @@
 import { brandErrorClass } from "@orphus/internal";
 import { escapeIdentity } from "@orphus/digest";
 import { boundedText, shownValue } from "@orphus/shared-tool";
+import { MAX_QUERY_CHARS } from "./limits.js";
+
+/** How the tool and the CLI refuse a query longer than MAX_QUERY_CHARS, in the same words. */
+export const QUERY_TOO_LONG = `the query is longer than ${MAX_QUERY_CHARS} characters`;
+
+/** How the tool refuses a query that is missing or empty. */
+export const QUERY_WITHOUT_WORDS = "a query needs words";
 
 /** Longest path an error message quotes, escaped. */
 const MESSAGE_PATH_CHARS = 512;
@@ -102,7 +109,7 @@ export class StorePathError extends MemoryError {
   }
 }
 
-/** Most characters of the driver's own load failure a StoreDriverError quotes. */
+/** Most characters of the driver's own words a StoreDriverError or StoreFullError quotes. */
 const DRIVER_FAILURE_CHARS = 400;
 
 /**
@@ -134,6 +141,21 @@ export class StoreBusyError extends MemoryError {
     super(
       `The memory store at ${shown(storePath)} stayed locked by another writer for ${timeoutMs} ms; try again when its ` +
         "ingest has finished",
+      storePath,
+      options,
+    );
+  }
+}
+
+/** Thrown when a write to the store failed because its disk (or the file's size limit) is full: nothing of it was kept. */
+export class StoreFullError extends MemoryError {
+  override readonly name = "StoreFullError";
+  readonly code = "ERR_MEMORY_STORE_FULL";
+
+  constructor(storePath: string, failure: string, options?: ErrorOptions) {
+    super(
+      `The memory store at ${shown(storePath)} could not be written: the disk is full (${boundedText(failure, DRIVER_FAILURE_CHARS, { oneLine: true })}); nothing of ` +
+        "this write was kept: free space and try again",
       storePath,
       options,
     );

@@ -76,6 +76,7 @@ export {
   StoreVersionError,
   StorePathError,
   StoreBusyError,
+  StoreFullError,
   StoreDriverError,
   NotLibrarianError,
   EntryNotFoundError,
@@ -100,7 +101,7 @@ export type {
   ForgetTarget,
   ForgetReport,
 } from "./store/store.js";
-export type { SkippedPath } from "./ingest/files.js";
+export type { SkippedPath, SkipKind } from "./ingest/files.js";
 export type { EntryFacts } from "./render/answers.js";
 export type { Chunk } from "./ingest/chunk.js";
 export type { Migration } from "./store/schema.js";

@@ -3,7 +3,7 @@
 import { sanitizeText } from "@orphus/digest";
 import { boundedText, checkActionArguments, checkToolCall, toolJsonSchema, type ArgumentCheck } from "@orphus/shared-tool";
 import { z } from "zod";
-import { MemoryError, MemoryToolInputError } from "./errors.js";
+import { MemoryError, MemoryToolInputError, QUERY_TOO_LONG, QUERY_WITHOUT_WORDS } from "./errors.js";
 import {
   DEFAULT_GET_PAGE_CHARS,
   DEFAULT_QUERY_BUDGET,
@@ -43,7 +43,12 @@ export const MEMORY_TOOL_DESCRIPTION =
   "distinctive words; every word must match, or else any.";
 
 // Each argument described for what it is; the flat schema below adds which actions take it.
-const query = z.string({ error: "a query needs words" }).min(1, { error: "a query needs words" }).max(MAX_QUERY_CHARS).describe("Words to search for.");
+// Each refusal of the query its own words: an error given to z.string() itself would answer every issue, the length too.
+const query = z
+  .string({ error: (issue) => (issue.code === "invalid_type" ? QUERY_WITHOUT_WORDS : undefined) })
+  .min(1, { error: QUERY_WITHOUT_WORDS })
+  .max(MAX_QUERY_CHARS, { error: QUERY_TOO_LONG })
+  .describe(`Words to search for, at most ${MAX_QUERY_CHARS} characters.`);
 const budget = z
   .number()
   .int()

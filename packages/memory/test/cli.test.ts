@@ -62,6 +62,9 @@ describe("orphus-memory", () => {
       expect(run.code, args.join(" ")).toBe(2);
       expect(run.stderr, args.join(" ")).toMatch(/^orphus-memory: .+\nRun orphus-memory --help for usage\.\n$/);
     }
+    // The same words as the tool's refusal over MCP and in pi.
+    const long = await runCliProcess(["query", "x".repeat(1001)], env);
+    expect([long.code, long.stderr]).toEqual([2, "orphus-memory: the query is longer than 1000 characters\nRun orphus-memory --help for usage.\n"]);
   });
 
   it("refuses a foreign file with exit 1 and leaves it", async () => {
@@ -146,17 +149,18 @@ describe("orphus-memory", () => {
     expect(line.length).toBeLessThanOrEqual("orphus-memory: ".length + MAX_MEMORY_ERROR_CHARS);
   });
 
-  it("ingest of paths shows a progress line on a TTY, cleared at the end, and none elsewhere", async () => {
+  it("ingest of paths shows a progress line on a TTY, cleared at the end, and lines at a steady pace elsewhere", async () => {
     const docs = path.join(tempDir(), "docs");
     mkdirSync(docs);
     for (let i = 0; i < 5; i++) writeFileSync(path.join(docs, `note-${i}.md`), `# Note ${i}\n\nSome words ${i}.\n`);
-    const run = async (isTTY: boolean): Promise<{ code: number; stdout: string; stderr: string }> => {
+    const run = async (isTTY: boolean, now?: () => number): Promise<{ code: number; stdout: string; stderr: string }> => {
       let stdout = "";
       let stderr = "";
       const code = await runMemoryCli(["ingest", docs, "--as", "librarian"], {
         stdout: { write: (text: string) => (stdout += text) },
         stderr: { write: (text: string) => (stderr += text), isTTY },
         env: { ORPHUS_MEMORY_DIR: path.join(tempDir(), "mem") },
+        ...(now === undefined ? {} : { now }),
       });
       return { code, stdout, stderr };
     };
@@ -167,7 +171,39 @@ describe("orphus-memory", () => {
     expect(tty.stderr).toContain("\r\u001b[2Kingesting: 5/5 files, 5 entries");
     expect(tty.stderr.endsWith("\r\u001b[2K")).toBe(true);
     expect(tty.stdout).toContain("5 new sources");
+    // Not a terminal (an agent, CI): a plain line each time 5 s have passed, none for what takes less.
     const piped = await run(false);
     expect(piped).toMatchObject({ code: 0, stderr: "" });
+    let clock = 0;
+    // Each file takes 3 s by this clock: a line after the second file and after the fourth.
+    const slow = await run(false, () => (clock += 3_000));
+    expect(slow.code).toBe(0);
+    expect(slow.stderr).toBe("orphus-memory: ingesting: 2/5 files, 2 entries\norphus-memory: ingesting: 4/5 files, 4 entries\n");
+    expect(slow.stdout).toContain("5 new sources");
+  });
+
+  it("ingest says what it skipped, counted by reason, the files inside skipped folders too", async () => {
+    const root = path.join(tempDir(), "pkg");
+    for (const dir of ["node_modules/dep", "node_modules/dep/docs", ".git/objects", "docs"]) mkdirSync(path.join(root, dir), { recursive: true });
+    for (let i = 0; i < 3; i++) writeFileSync(path.join(root, "node_modules/dep/docs", `guide-${i}.md`), `# Guide ${i}\n`);
+    writeFileSync(path.join(root, "node_modules/dep/README.md"), "# Dep\n");
+    writeFileSync(path.join(root, ".git/objects/ab"), "x");
+    writeFileSync(path.join(root, ".npmrc"), "x");
+    writeFileSync(path.join(root, "docs/logo.png"), Buffer.from([0x89, 0x50, 0, 1]));
+    writeFileSync(path.join(root, "docs/guide.md"), "# Guide\n\nHow to use it.\n");
+    const env = { ORPHUS_MEMORY_DIR: path.join(tempDir(), "mem") };
+    const run = await runCliProcess(["ingest", root, "--as", "librarian"], env);
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trimEnd().split("\n");
+    expect(lines[0]).toMatch(/ingested: 1 new source, .*; 1 entry added; skipped 7 files$/);
+    expect(lines[1]).toBe("  skipped by reason: 5 in skipped folders (hidden, node_modules), 1 hidden, 1 not text");
+    expect(lines.slice(2)).toEqual([
+      `  skipped "${root}/.git": a skipped folder (hidden): 1 file not read`,
+      `  skipped "${root}/.npmrc": a hidden file`,
+      `  skipped "${root}/node_modules": a skipped folder (node_modules): 4 files not read`,
+      `  skipped "${root}/docs/logo.png": binary (it holds NUL bytes)`,
+    ]);
+    const json = JSON.parse((await runCliProcess(["ingest", root, "--as", "librarian", "--json"], env)).stdout) as Record<string, unknown>;
+    expect(json).toMatchObject({ skippedCount: 7, skippedCountExact: true, skippedByKind: { "skipped-folder": 5, "hidden-file": 1, "not-text": 1 } });
   });
 });

@@ -30,6 +30,20 @@ describe("the three empty answers", () => {
   });
 });
 
+describe("where the store is", () => {
+  it("an agent directory given by a flag or an option takes the variable's place, and answers name what gave it", () => {
+    const agent = tempDir();
+    const flag = openMemory({ env: {}, agentDir: agent, agentDirSource: "--agent-dir" });
+    expect(flag.location).toEqual({ dir: `${agent}/memory`, path: `${agent}/memory/memory.db`, source: "--agent-dir" });
+    expect(flag.query("release").text).toContain("] no memory store exists here (location from --agent-dir);");
+    expect(flag.stats().text).toContain("(location from --agent-dir)");
+    expect(openMemory({ env: {}, agentDir: agent }).location.source).toBe("the agentDir option");
+    // ORPHUS_MEMORY_DIR still comes first, as it does before ORPHUS_CODING_AGENT_DIR.
+    expect(openMemory({ env: { ORPHUS_MEMORY_DIR: "/srv/notes" }, agentDir: agent }).location).toMatchObject({ dir: "/srv/notes", source: "ORPHUS_MEMORY_DIR" });
+    expect(openMemory({ env: { ORPHUS_CODING_AGENT_DIR: "/srv/a" } }).location).toMatchObject({ dir: "/srv/a/memory", source: "ORPHUS_CODING_AGENT_DIR" });
+  });
+});
+
 describe("ingest and query", () => {
   it("finds a text by a word, names the store, and re-ingesting the same text is a no-op", () => {
     const store = tempStore({ role: "librarian" });
@@ -163,8 +177,8 @@ describe("get, stats, forget", () => {
     expect(store.stats().status).toBe("missing");
     store.ingestTexts([{ title: "a", body: "one", source: "s1" }, { title: "b", body: "two", source: "s2" }]);
     const stats = store.stats();
-    expect([stats.status, stats.entries, stats.sources, stats.schemaVersion, stats.lastIngestAt]).toEqual(["ready", 2, 2, 1, Date.UTC(2026, 0, 2)]);
-    expect(stats.text).toContain("schema v1, 2 entries from 2 sources");
+    expect([stats.status, stats.entries, stats.sources, stats.schemaVersion, stats.lastIngestAt]).toEqual(["ready", 2, 2, 4, Date.UTC(2026, 0, 2)]);
+    expect(stats.text).toContain("schema v4, 2 entries from 2 sources");
     expect(store.forget({ id: 1 }).entriesRemoved).toBe(1);
     expect(store.stats().sources).toBe(1);
     expect(() => store.get(1)).toThrow(expect.objectContaining({ code: "ERR_MEMORY_ENTRY_NOT_FOUND" }));

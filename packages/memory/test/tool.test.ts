@@ -71,7 +71,7 @@ describe("the memory tool", () => {
     const reader = tempStore({ role: "critic" });
     expect(runMemoryTool(reader, { action: "query", qeury: "release" }).text).toBe(
       'Invalid memory call: query: unknown argument "qeury" (nearest known: "query"); query takes query, budget, limit, ' +
-        'offset; query: a query needs words; got {"action":"query","qeury":"release"}',
+        'offset; a query needs words; got {"action":"query","qeury":"release"}',
     );
     expect(runMemoryTool(reader, { action: "stats", verbose: true }).text).toBe(
       'Invalid memory call: stats: unknown argument "verbose"; stats takes no arguments; got {"action":"stats","verbose":true}',
@@ -79,6 +79,20 @@ describe("the memory tool", () => {
     expect(runMemoryTool(reader, { action: "get", id: 3, page: 2 }).text).toContain('unknown argument "page" (nearest known: "');
     expect(runMemoryTool(reader, { action: "query", query: "x", budget: null, limit: null }).isError).toBe(true); // the missing store, not the nulls
     expect(runMemoryTool(reader, { action: "query", query: "x", budget: null }).text).toContain("no memory store exists here");
+  });
+
+  it("a query over the limit is refused naming the limit, once, in both modes", () => {
+    const reader = tempStore({ role: "critic" });
+    const long = "word ".repeat(201);
+    expect(runMemoryTool(reader, { action: "query", query: long }).text).toMatch(
+      /^Invalid memory call: query: the query is longer than 1000 characters; got \{"action":"query","query":"word word /,
+    );
+    expect(runMemoryTool(reader, { query: long }, { action: "query" }).text).toMatch(
+      /^Invalid memory call: query: the query is longer than 1000 characters; got \{"query":"word word /,
+    );
+    expect(runMemoryTool(reader, { action: "query", query: "" }).text).toBe('Invalid memory call: query: a query needs words; got {"action":"query","query":""}');
+    // The limit itself is a query.
+    expect(runMemoryTool(reader, { action: "query", query: "w".repeat(1000) }).text).toContain("no memory store exists here");
   });
 
   it("refuses arguments that are not an object in one sentence", () => {

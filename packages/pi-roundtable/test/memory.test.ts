@@ -51,11 +51,12 @@ test("the librarian ingests a note and another role's session finds it; the stor
 
   const missing = await memoryCall(critic, { action: "query", query: "changesets" });
   expect(missing.isError).toBe(true);
+  // The sessions get their agent directory from the extension's agentDir option, not from the variable.
   expect(missing.text).toBe(
-    `[memory ${storePath()}] no memory store exists here (location from ORPHUS_CODING_AGENT_DIR): nothing has been ` +
-      "ingested under this location. A librarian creates it by ingesting (ORPHUS_ROUNDTABLE_ROLE=librarian " +
-      "orphus-memory ingest <file or folder…>). If other sessions have a store, they resolve another location: give " +
-      "every session the same ORPHUS_MEMORY_DIR or ORPHUS_CODING_AGENT_DIR",
+    `[memory ${storePath()}] no memory store exists here (location from the agentDir option); a librarian's first ` +
+      "ingest creates it: orphus-memory --as librarian ingest <file or folder…>. Sessions that have a store resolve " +
+      "another location: give all the same ORPHUS_MEMORY_DIR or ORPHUS_CODING_AGENT_DIR, or, where a host passes no " +
+      "variables on, the same orphus-roundtable-mcp --agent-dir or orphus-memory --dir",
   );
 
   const ingested = await memoryCall(librarian, {
@@ -102,8 +103,11 @@ test("a bad memory call is answered by the tool's own check, not pi's: the neare
     isError: true,
     text:
       'Invalid memory call: query: unknown argument "qeury" (nearest known: "query"); query takes query, budget, limit, ' +
-      'offset; query: a query needs words; got {"action":"query","qeury":"release"}',
+      'offset; a query needs words; got {"action":"query","qeury":"release"}',
   });
+  const long = await memoryCall(critic, { action: "query", query: "word ".repeat(201) });
+  expect(long.isError).toBe(true);
+  expect(long.text).toMatch(/^Invalid memory call: query: the query is longer than 1000 characters; got \{"action":"query","query":"word word /);
   // pi would turn "1" into 1 before its own check; the tool refuses it, as it does over MCP.
   const get = await memoryCall(critic, { action: "get", id: "1" });
   expect(get.isError).toBe(true);

@@ -545,7 +545,7 @@ describe("the memory store", () => {
     librarian.close();
     const filled = await runDoctor(options(agentDir));
     expect(codes(filled)).toEqual([]);
-    expect(filled.notes.join("\n")).toMatch(/memory store .*memory\.db \(from --agent-dir\): 1 entry from 1 source, schema v1/);
+    expect(filled.notes.join("\n")).toMatch(/memory store .*memory\.db \(from --agent-dir\): 1 entry from 1 source, schema v4/);
 
     const elsewhere = tempDir();
     writeFileSync(join(elsewhere, "memory.db"), "notes, not a database");

@@ -103,6 +103,11 @@ export interface MemoryMcpToolsOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** The agent directory the memory directory defaults under (when ORPHUS_MEMORY_DIR is unset). */
   readonly agentDir?: string;
+  /**
+   * What set `agentDir`, as the memory answers credit the location to it: `--agent-dir`, `ORPHUS_CODING_AGENT_DIR` or
+   * `default`; default `the agentDir option`.
+   */
+  readonly agentDirSource?: string;
   /** The store to use; default a lazily opened one at the resolved location, acting as `role`. */
   readonly store?: MemoryToolStore;
 }
@@ -122,7 +127,9 @@ export function createMemoryMcpTools(options: MemoryMcpToolsOptions): MemoryMcpT
     options.store === undefined
       ? openMemory({
           role: options.role,
-          env: options.agentDir === undefined ? env : { ...env, ORPHUS_CODING_AGENT_DIR: options.agentDir },
+          env,
+          ...(options.agentDir === undefined ? {} : { agentDir: options.agentDir }),
+          ...(options.agentDirSource === undefined ? {} : { agentDirSource: options.agentDirSource }),
         })
       : undefined;
   const store: MemoryToolStore = options.store ?? (owned as MemoryToolStore);

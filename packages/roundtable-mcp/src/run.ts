@@ -158,7 +158,7 @@ export async function runStdioServer(argv: readonly string[], io: StdioServerIo)
           throw error;
         }),
     });
-  const server = createRoundtableMcpServer({ role: args.role, client, env, agentDir: location.agentDir });
+  const server = createRoundtableMcpServer({ role: args.role, client, env, agentDir: location.agentDir, agentDirSource: choice.setting });
   const transport = new LineBoundedStdioTransport(io.stdin, io.stdout, { maxLineBytes: MAX_MCP_INPUT_BYTES });
 
   let hostEnded = false;

@@ -26,6 +26,11 @@ export interface RoundtableMcpServerOptions {
   readonly role: string;
   /** The agent directory whose broker the server uses; default `ORPHUS_CODING_AGENT_DIR`, else `~/.orphus/agent`. */
   readonly agentDir?: string;
+  /**
+   * What set `agentDir` (`--agent-dir`, `ORPHUS_CODING_AGENT_DIR`, `default`), which the memory answers name as where
+   * their store's location came from; default `the agentDir option`.
+   */
+  readonly agentDirSource?: string;
   /** Environment the agent directory is resolved from and a spawned broker runs with; default process.env. */
   readonly env?: NodeJS.ProcessEnv;
   /**
@@ -118,6 +123,7 @@ export function createRoundtableMcpServer(options: RoundtableMcpServerOptions): 
     role,
     ...(options.env === undefined ? {} : { env: options.env }),
     ...(options.agentDir === undefined ? {} : { agentDir: options.agentDir }),
+    ...(options.agentDirSource === undefined ? {} : { agentDirSource: options.agentDirSource }),
     ...(options.memory === undefined ? {} : { store: options.memory }),
   });
 

@@ -55,7 +55,8 @@ describe("over stdio", () => {
     const store = `${agent.dir}/memory/memory.db`;
     const missing = await call(critic.client, "memory_query", { query: "release" });
     expect(missing.isError).toBe(true);
-    expect(missing.text).toContain(`[memory ${store}] no memory store exists here (location from ORPHUS_CODING_AGENT_DIR)`);
+    // connectSdkStdio starts the server with --agent-dir, and the SDK passes no ORPHUS_* variable on.
+    expect(missing.text).toContain(`[memory ${store}] no memory store exists here (location from --agent-dir)`);
 
     const refused = await call(critic.client, "memory_ingest", { title: "t", body: "b" });
     expect(refused.isError).toBe(true);
@@ -92,8 +93,11 @@ describe("over stdio", () => {
       isError: true,
       text:
         'Invalid memory call: query: unknown argument "qeury" (nearest known: "query"); query takes query, budget, ' +
-        'limit, offset; query: a query needs words; got {"qeury":"release"}',
+        'limit, offset; a query needs words; got {"qeury":"release"}',
     });
+    const long = await call(critic.client, "memory_query", { query: "word ".repeat(201) });
+    expect(long.isError).toBe(true);
+    expect(long.text).toMatch(/^Invalid memory call: query: the query is longer than 1000 characters; got \{"query":"word word /);
     const forget = await call(librarian.client, "memory_forget", {});
     expect(forget).toEqual({ isError: true, text: "Invalid memory call: forget: give either id or source; got {}" });
     await expect(

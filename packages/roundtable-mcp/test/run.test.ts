@@ -190,3 +190,27 @@ test("when the session ends, the server's own close hooks run too: the memory st
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("the memory answers say where the location came from: --agent-dir, or the variable that set it", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "mcp-run-where-"));
+  const stats = async (argv: string[], env: NodeJS.ProcessEnv): Promise<string> => {
+    const run = harness(["--as", "codex", ...argv], env);
+    await run.initialize();
+    const answer = await run.request(1, "tools/call", { name: "memory_stats", arguments: {} });
+    run.stdin.end();
+    expect(await run.exit).toBe(0);
+    return (answer["result"] as { content: { text: string }[] }).content[0]?.text ?? "";
+  };
+  try {
+    const flag = await stats(["--agent-dir", dir], {});
+    expect(flag).toContain(`[memory ${dir}/memory/memory.db] no memory store exists here (location from --agent-dir):`);
+    // A host that passes no variables on is told of the flags too.
+    expect(flag).toContain("by flags where a host does not pass variables on (orphus-roundtable-mcp --agent-dir <agent dir>");
+    const variable = await stats([], { ORPHUS_CODING_AGENT_DIR: dir });
+    expect(variable).toContain(`[memory ${dir}/memory/memory.db] no memory store exists here (location from ORPHUS_CODING_AGENT_DIR):`);
+    const memoryDir = await stats(["--agent-dir", dir], { ORPHUS_MEMORY_DIR: path.join(dir, "elsewhere") });
+    expect(memoryDir).toContain(`[memory ${dir}/elsewhere/memory.db] no memory store exists here (location from ORPHUS_MEMORY_DIR):`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -11,10 +11,16 @@ export function quotedName(name: string): string {
   return `"${name === "" ? "" : escapeIdentity(name, { also: ' "[],', maxLength: MAX_QUOTED_NAME_CHARS })}"`;
 }
 
-/** Issues other than unknown arguments as `path: message` (the message alone for the arguments as a whole). */
-function listIssues(issues: readonly z.core.$ZodIssue[]): string {
+/**
+ * Issues other than unknown arguments of a call of `action` as `path: message`: the message alone for the arguments
+ * as a whole, and for the argument that bears the action's name, which the action named before the issues already
+ * says (`query: the query is longer than 1000 characters`, never `query: query: …`).
+ */
+function listIssues(action: string, issues: readonly z.core.$ZodIssue[]): string {
   const listed = issues.slice(0, MAX_LISTED_ARGUMENT_ISSUES).map((issue) =>
-    issue.path.length === 0 ? issue.message : `${issue.path.map(String).join(".")}: ${issue.message}`,
+    issue.path.length === 0 || (issue.path.length === 1 && issue.path[0] === action)
+      ? issue.message
+      : `${issue.path.map(String).join(".")}: ${issue.message}`,
   );
   if (issues.length > MAX_LISTED_ARGUMENT_ISSUES) listed.push(`and ${issues.length - MAX_LISTED_ARGUMENT_ISSUES} more`);
   return listed.join("; ");
@@ -23,7 +29,8 @@ function listIssues(issues: readonly z.core.$ZodIssue[]): string {
 /**
  * What is wrong with a call of `action`, in one line: each unknown argument named with the nearest one the action
  * takes (`unknown argument "bugdet" (nearest known: "budget"); digest takes room, budget`), then the other issues as
- * `path: message`. `known` lists the arguments the action takes, and only those are named.
+ * `path: message` (the path left out where it is the action's own name). `known` lists the arguments the action
+ * takes, and only those are named.
  */
 export function describeArgumentIssues(action: string, issues: readonly z.core.$ZodIssue[], known: readonly string[]): string {
   const parts: string[] = [];
@@ -37,6 +44,6 @@ export function describeArgumentIssues(action: string, issues: readonly z.core.$
     parts.push(known.length === 0 ? `${action} takes no arguments` : `${action} takes ${known.join(", ")}`);
   }
   const rest = issues.filter((issue) => issue.code !== "unrecognized_keys");
-  if (rest.length > 0) parts.push(listIssues(rest));
+  if (rest.length > 0) parts.push(listIssues(action, rest));
   return parts.join("; ");
 }

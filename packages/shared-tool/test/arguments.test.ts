@@ -56,6 +56,12 @@ describe("a tool with an action member", () => {
       "digest: room: Too small: expected string to have >=1 characters",
     );
     expect(refused(checkToolCall(schemas, { action: "forget" }))).toBe("forget: give either id or source");
+    // An argument that bears its action's name is not named twice: the action before it says which it is.
+    const query = { query: z.strictObject({ action: z.literal("query"), query: z.string().max(3, { error: "longer than 3" }), limit: z.number().optional() }) };
+    expect(refused(checkToolCall(query, { action: "query", query: "abcd" }))).toBe("query: longer than 3");
+    expect(refused(checkActionArguments(query, "query", { query: "abcd", limit: "2" }))).toBe(
+      "query: longer than 3; limit: Invalid input: expected number, received string",
+    );
     expect(refused(checkToolCall(schemas, { action: "rooms", a: 1, b: 2, c: 3, d: 4 }))).toBe(
       'rooms: unknown argument "a"; unknown argument "b"; unknown argument "c"; and 1 more unknown; rooms takes no arguments',
     );

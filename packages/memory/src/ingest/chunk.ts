@@ -10,9 +10,40 @@ export interface Chunk {
 const ATX_HEADING = /^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$/;
 const FENCE = /^ {0,3}(```|~~~)/;
 
+/**
+ * A heading's text without its Markdown and HTML markup, as a title shows it: images (badges) and HTML tags dropped,
+ * a link shown as its text, code spans, emphasis and escapes as their characters, space runs squeezed. A heading of
+ * markup only (a row of badges) has no text left and adds nothing to the title.
+ */
+export function plainHeading(heading: string): string {
+  if (!/[!\[\]<`*_\\]/.test(heading)) return heading.trim();
+  return heading
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, " ")
+    .replace(/!\[[^\]]*\]\[[^\]]*\]/g, " ")
+    .replace(/<\/?[A-Za-z][^>]*>/g, " ")
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/\[([^\]]*)\]\[[^\]]*\]/g, "$1")
+    .replace(/`+([^`]*)`+/g, "$1")
+    .replace(/(?<!\\)(\*{1,3}|_{1,3})(?=\S)(.+?)(?<=[^\s\\])\1/g, "$2")
+    .replace(/\\([!-/:-@[-`{-~])/g, "$1")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
 interface Section {
   heading: string;
   lines: string[];
+}
+
+/**
+ * Whether a line may open a heading or a fence: its first character after at most three spaces is `#`, a backtick or
+ * `~`. Most lines are neither, and this spares them both regular expressions.
+ */
+function mayBeMarkup(line: string): boolean {
+  let i = 0;
+  while (i < 3 && line.charCodeAt(i) === 32) i++;
+  const c = line.charCodeAt(i);
+  return c === 35 || c === 96 || c === 126;
 }
 
 /** Splits at Markdown ATX headings outside fenced code; text before the first heading is a section of its own. */
@@ -21,13 +52,17 @@ function sections(text: string): Section[] {
   const trail: string[] = [];
   let fence: string | undefined;
   for (const line of text.split("\n")) {
+    if (!mayBeMarkup(line)) {
+      (out[out.length - 1] as Section).lines.push(line);
+      continue;
+    }
     const fenceMatch = FENCE.exec(line);
     if (fenceMatch !== null) fence = fence === undefined ? fenceMatch[1] : fence === fenceMatch[1] ? undefined : fence;
     const heading = fence === undefined && fenceMatch === null ? ATX_HEADING.exec(line) : null;
     if (heading !== null) {
       const level = (heading[1] ?? "#").length;
       trail.length = Math.min(trail.length, level - 1);
-      trail[level - 1] = (heading[2] ?? "").trim();
+      trail[level - 1] = plainHeading(heading[2] ?? "");
       out.push({ heading: trail.filter((t) => t !== undefined && t !== "").join(" › "), lines: [line] });
     } else (out[out.length - 1] as Section).lines.push(line);
   }
@@ -86,7 +121,7 @@ function splitText(text: string, max: number): string[] {
  * normalised to \n and blank space at either end of a chunk is dropped; chunks with no visible text are left out.
  */
 export function chunkDocument(text: string, max: number): Chunk[] {
-  const normalised = text.replace(/\r\n?/g, "\n");
+  const normalised = text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
   const out: Chunk[] = [];
   // A heading with nothing under it before the next heading joins the next section, so it is neither lost nor a
   // chunk of one line.

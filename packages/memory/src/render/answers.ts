@@ -15,6 +15,7 @@ import {
   SHOWN_TAGS_MAX_CHARS,
   SHOWN_TITLE_MAX_CHARS,
 } from "../limits.js";
+import type { SkipKind } from "../ingest/files.js";
 import { contentBlock, contentLine, shownName, shownPath, shownTags } from "./shown.js";
 
 /** Every answer's marker line starts with this. */
@@ -25,6 +26,8 @@ export interface HitRow {
   readonly id: number;
   readonly title: string;
   readonly source: string;
+  /** What the header shows for the source (shorter than its name for a file). */
+  readonly label: string;
   /** 1-based part of its source, and how many parts the source has. */
   readonly part: number;
   readonly parts: number;
@@ -62,6 +65,35 @@ export function quotedSource(source: string): string {
   return `"${shownPath(source, SHOWN_SOURCE_MAX_CHARS)}"`;
 }
 
+/** How the line of skips by reason names each kind of skip, in this order when counts tie. */
+const SKIP_KIND_LABELS: Readonly<Record<SkipKind, string>> = {
+  "skipped-folder": "in skipped folders (hidden, node_modules)",
+  "hidden-file": "hidden",
+  "too-large": "too large",
+  "not-text": "not text",
+  unreadable: "unreadable",
+  "not-found": "not found",
+  "not-a-file": "not regular files",
+  "symbolic-link": "symbolic links",
+  "over-limit": "over the file limit",
+  "no-text": "with no text",
+  "too-long": "too long",
+};
+
+/**
+ * The line counting an ingest's skips by reason, most first: `  skipped by reason: 774 in skipped folders (hidden,
+ * node_modules), 10 not text, 6 too large`; "at least" before the folders' count when counting stopped at its bound.
+ */
+export function skipCountsLine(byKind: Readonly<Partial<Record<SkipKind, number>>>, countsExact: boolean): string {
+  const order = Object.keys(SKIP_KIND_LABELS) as SkipKind[];
+  const counts = order
+    .filter((kind) => (byKind[kind] ?? 0) > 0)
+    .sort((a, b) => (byKind[b] ?? 0) - (byKind[a] ?? 0) || order.indexOf(a) - order.indexOf(b))
+    .map((kind) => `${kind === "skipped-folder" && !countsExact ? "at least " : ""}${NUMBER.format(byKind[kind] ?? 0)} ${SKIP_KIND_LABELS[kind]}`);
+  // At most MAX_MARKER_CHARS, whatever the counts (eleven kinds and their numbers stay far below it).
+  return cutAtWord(`  skipped by reason: ${counts.join(", ")}`, MAX_MARKER_CHARS);
+}
+
 /** The lines an ingest report lists its skips in: at most MAX_SHOWN_SKIPS, the rest counted. */
 export function skippedLines(skipped: readonly { readonly path: string; readonly reason: string }[]): string[] {
   const lines = skipped
@@ -74,7 +106,7 @@ export function skippedLines(skipped: readonly { readonly path: string; readonly
 /** A hit's header line: id, title, source and (in several parts) which part. */
 function headerLine(hit: HitRow): string {
   const title = hit.title === "" ? "(untitled)" : shownName(hit.title, SHOWN_TITLE_MAX_CHARS);
-  const source = shownPath(hit.source, SHOWN_SOURCE_MAX_CHARS);
+  const source = shownPath(hit.label, SHOWN_SOURCE_MAX_CHARS);
   return `[#${hit.id}] ${title} · ${source}${hit.parts > 1 ? ` (part ${hit.part}/${hit.parts})` : ""}`;
 }
 
@@ -159,14 +191,17 @@ export function renderQuery(input: QueryRender): RenderedQuery {
   return { text: [markerLine(input.store, summary), ...lines].join("\n"), shown, excerpts: headers.map((_, index) => excerpts[index]) };
 }
 
-/** The answer to a query when no store exists: where it was looked for, what creates it, and the split-store hint. */
+/**
+ * The answer to a query when no store exists: where it was looked for and what set that, what creates it, and the
+ * split-store hint, for variables and for flags (an MCP host may pass its server no variable at all).
+ */
 export function missingStoreText(store: string, locationSource: string): string {
   return markerLine(
     store,
-    `no memory store exists here (location from ${locationSource}): nothing has been ingested under this location. ` +
-      "A librarian creates it by ingesting (ORPHUS_ROUNDTABLE_ROLE=librarian orphus-memory ingest <file or folder…>). " +
-      "If other sessions have a store, they resolve another location: give every session the same ORPHUS_MEMORY_DIR " +
-      "or ORPHUS_CODING_AGENT_DIR",
+    `no memory store exists here (location from ${locationSource}); a librarian's first ingest creates it: ` +
+      "orphus-memory --as librarian ingest <file or folder…>. Sessions that have a store resolve another location: " +
+      "give all the same ORPHUS_MEMORY_DIR or ORPHUS_CODING_AGENT_DIR, or, where a host passes no variables on, the " +
+      "same orphus-roundtable-mcp --agent-dir or orphus-memory --dir",
   );
 }
 

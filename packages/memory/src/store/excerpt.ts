@@ -3,6 +3,7 @@
 // the hits whose excerpt the budget shows, and reads the entry with one native regular-expression search for the
 // beginnings a matching word must have, stemming just those candidates with the index's own rules (porter.ts).
 import { isHighSurrogate } from "@orphus/internal";
+import { hasCjk } from "./cjk.js";
 import { porterStem } from "./porter.js";
 
 /** The characters the index's tokenizer keeps in words (see TOKENIZER), combining marks included (they fold away). */
@@ -45,6 +46,8 @@ export class ExcerptFinder {
   private readonly stems: ReadonlyMap<string, number>;
   /** The beginnings a word must have to stem to a query word's stem (a stem keeps all but at most 2 of its word's first characters). */
   private readonly candidates: RegExp | undefined;
+  /** Query words holding CJK text, found where they stand inside a run of letters (as the index finds them, cjk.ts). */
+  private readonly cjk: readonly { readonly text: string; readonly word: number }[];
 
   constructor(
     words: readonly string[],
@@ -52,9 +55,15 @@ export class ExcerptFinder {
   ) {
     const stems = new Map<string, number>();
     const beginnings = new Set<string>();
+    const cjk: { text: string; word: number }[] = [];
     for (const word of words) {
       const folded = foldWord(word);
       if (folded === "") continue;
+      if (hasCjk(word)) {
+        // Lower case only: NFD would take a Hangul syllable apart, and the text is searched as it is written.
+        cjk.push({ text: word.toLowerCase(), word: words.length + cjk.length });
+        continue;
+      }
       const stem = porterStem(folded);
       if (!stems.has(stem)) stems.set(stem, stems.size);
       // The stem is a byte string; its beginning, in characters, is a prefix of the folded word too.
@@ -62,6 +71,7 @@ export class ExcerptFinder {
       beginnings.add(folded.slice(0, Math.min(keep, folded.length)));
     }
     this.stems = stems;
+    this.cjk = cjk;
     // No Unicode property classes in a pattern made per query: V8 compiles those in hundreds of microseconds.
     // Where a word starts and ends is checked with the patterns above, compiled once.
     this.candidates = beginnings.size === 0 ? undefined : new RegExp([...beginnings].map(escapeRegExp).join("|"), "gi");
@@ -93,6 +103,17 @@ export class ExcerptFinder {
         const word = this.wordOf(text.slice(start, end));
         if (word >= 0) found.push({ start, end, word });
       }
+    }
+    if (this.cjk.length > 0 && NON_ASCII.test(text)) {
+      const folded = text.toLowerCase();
+      // Lower-casing keeps a CJK text's length, so positions in it are positions in the text.
+      const source = folded.length === text.length ? folded : text;
+      for (const { text: word, word: index } of this.cjk) {
+        for (let at = source.indexOf(word); at >= 0 && found.length < MAX_OCCURRENCES; at = source.indexOf(word, at + word.length)) {
+          found.push({ start: at, end: at + word.length, word: index });
+        }
+      }
+      found.sort((a, b) => a.start - b.start);
     }
     // A word written with diacritics or another case form may not begin like the folded query word: read every
     // word then, which only text outside ASCII needs.

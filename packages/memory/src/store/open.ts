@@ -1,14 +1,14 @@
 // Opening the store file: refuse what is not ours before SQLite may write a byte to it, create a new store
 // atomically (built under a private name, then linked into place), and bring an older schema up to date.
 import { randomBytes } from "node:crypto";
-import { chmodSync, closeSync, linkSync, openSync, readSync, statSync, unlinkSync, type Stats } from "node:fs";
+import { chmodSync, closeSync, fsyncSync, linkSync, lstatSync, openSync, readdirSync, readSync, statSync, unlinkSync, type Stats } from "node:fs";
 import * as path from "node:path";
 import { ensurePrivateDir } from "@orphus/agent-env";
-import { StoreBusyError, StoreCorruptError, StoreDriverError, StoreForeignError, StorePathError, StoreVersionError } from "../errors.js";
+import { StoreBusyError, StoreCorruptError, StoreDriverError, StoreForeignError, StoreFullError, StorePathError, StoreVersionError } from "../errors.js";
 import { STORE_APPLICATION_ID } from "../limits.js";
 import { connectionOpener } from "./driver/choose.js";
 import { transaction, type Connection, type SqliteDriverName } from "./driver/connection.js";
-import { MIGRATIONS, type Migration } from "./schema.js";
+import { MIGRATIONS, type Migration, type StoreMigration } from "./schema.js";
 
 export type { Connection } from "./driver/connection.js";
 
@@ -74,7 +74,7 @@ function isDriverLoadFailure(error: unknown): boolean {
 }
 
 /** SQLite's primary result codes this package maps to its own errors, by number (node:sqlite gives numbers). */
-const PRIMARY_CODES: Readonly<Record<number, string>> = { 5: "SQLITE_BUSY", 6: "SQLITE_LOCKED", 11: "SQLITE_CORRUPT", 26: "SQLITE_NOTADB" };
+const PRIMARY_CODES: Readonly<Record<number, string>> = { 5: "SQLITE_BUSY", 6: "SQLITE_LOCKED", 11: "SQLITE_CORRUPT", 13: "SQLITE_FULL", 26: "SQLITE_NOTADB" };
 
 /**
  * An SQLite failure's result code by name, whichever driver threw it: better-sqlite3 names it in `code`
@@ -95,11 +95,15 @@ export function storeFailure(file: string, error: unknown, busyTimeoutMs: number
   if (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB") {
     return new StoreCorruptError(file, (error as Error).message, { cause: error });
   }
+  // SQLITE_FULL from SQLite (the disk, or the file's page limit), ENOSPC from the file system while a store is created.
+  if (code === "SQLITE_FULL" || (typeof error === "object" && error !== null && "code" in error && error.code === "ENOSPC")) {
+    return new StoreFullError(file, (error as Error).message, { cause: error });
+  }
   return error;
 }
 
 /** Brings the schema to the newest version, once, under the write lock; refuses a newer one. */
-export function migrate(db: Connection, file: string, migrations: readonly Migration[] = MIGRATIONS): number {
+export function migrate(db: Connection, file: string, migrations: readonly StoreMigration[] = MIGRATIONS): number {
   const latest = migrations[migrations.length - 1]?.version ?? 0;
   const found = schemaVersion(db);
   if (found > latest) throw new StoreVersionError(file, found, latest);
@@ -110,6 +114,7 @@ export function migrate(db: Connection, file: string, migrations: readonly Migra
     for (const migration of migrations) {
       if (migration.version <= current) continue;
       for (const statement of migration.statements) db.exec(statement);
+      migration.run?.(db);
       db.exec(`PRAGMA user_version = ${migration.version}`);
     }
   });
@@ -152,6 +157,74 @@ export interface OpenStoreOptions {
   readonly create: boolean;
   /** Migrations to apply; default the package's own. Tests pass more. */
   readonly migrations?: readonly Migration[];
+  /** The clock the age of a dead creation's leftovers is read by (file times are the system's); default Date.now. */
+  readonly now?: () => number;
+}
+
+/**
+ * How long the creating file of a process that is gone must have been left untouched before an open removes it. A
+ * creation takes milliseconds; the wait is for a creator this process cannot see (another PID namespace sharing the
+ * folder, a container), which would look gone.
+ */
+const LEFTOVER_AGE_MS = 10 * 60_000;
+
+/** A store's creating file, `.<store>.<pid>-<hex>.creating`, or one of its companions (`-wal`, `-shm`, `-journal`). */
+const CREATING_FILE = /^\.(.+)\.(\d+)-[0-9a-f]+\.creating(?:-wal|-shm|-journal)?$/;
+
+/** The creating files this process is building now. */
+const inFlight = new Set<string>();
+
+/** Whether a process with this pid is running (one of another user counts: EPERM). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== "ESRCH";
+  }
+}
+
+/**
+ * Removes what creations of the store at `file` left behind when their process died (a kill while the store was
+ * built): a creating file and its companions whose pid runs no process, or is this process's own but no creation of
+ * it, untouched for LEFTOVER_AGE_MS. A file whose pid runs a process stays, even old: the pid may have been reused by
+ * another process since its creator died, and then the file waits for that process to end too; a live creation's
+ * file is never removed. Failures are ignored: the files are garbage, never the store.
+ */
+function removeLeftovers(file: string, now: number): void {
+  const dir = path.dirname(file);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  const groups = new Map<string, { pid: number; names: string[] }>();
+  for (const name of names) {
+    const match = CREATING_FILE.exec(name);
+    if (match === null || match[1] !== path.basename(file)) continue;
+    const base = name.replace(/-(?:wal|shm|journal)$/, "");
+    const group = groups.get(base) ?? { pid: Number(match[2]), names: [] };
+    group.names.push(name);
+    groups.set(base, group);
+  }
+  for (const [base, group] of groups) {
+    if (inFlight.has(path.join(dir, base)) || (group.pid !== process.pid && isRunning(group.pid))) continue;
+    let newest = 0;
+    try {
+      for (const name of group.names) newest = Math.max(newest, lstatSync(path.join(dir, name)).mtimeMs);
+    } catch {
+      continue;
+    }
+    if (now - newest < LEFTOVER_AGE_MS) continue;
+    for (const name of group.names) {
+      try {
+        unlinkSync(path.join(dir, name));
+      } catch {
+        // Gone already, or not ours to remove.
+      }
+    }
+  }
 }
 
 /** A new store built under a private name in `dir` and linked to `file`; another process winning the race is fine. */
@@ -159,14 +232,23 @@ function createStore(file: string, options: OpenStoreOptions): void {
   const dir = path.dirname(file);
   ensurePrivateDir(dir, (problem, cause) => new StorePathError(dir, problem, { cause }));
   const building = path.join(dir, `.${path.basename(file)}.${process.pid}-${randomBytes(4).toString("hex")}.creating`);
+  inFlight.add(building);
   closeSync(openSync(building, "wx", 0o600));
   try {
     const db = connect(building, options);
     try {
+      // A private file nobody reads until it is linked into place: synced once, below, rather than at every step.
+      db.exec("PRAGMA synchronous = OFF");
       db.exec(`PRAGMA application_id = ${STORE_APPLICATION_ID}`);
       migrate(db, file, options.migrations);
     } finally {
       db.close();
+    }
+    const fd = openSync(building, "r+");
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
     }
     try {
       linkSync(building, file);
@@ -181,19 +263,21 @@ function createStore(file: string, options: OpenStoreOptions): void {
         // Already gone.
       }
     }
+    inFlight.delete(building);
   }
 }
 
 /**
  * Opens the store at `file` (creating it first when asked and absent) after checking that it is a memory store,
- * sets WAL and the busy timeout, and migrates an older schema. Returns undefined when there is no store and
- * `create` is false. Never deletes, truncates or rewrites a file that is not a memory store.
+ * sets WAL and the busy timeout, and migrates an older schema; first removes what killed creations left beside it.
+ * Returns undefined when there is no store and `create` is false. Never deletes, truncates or rewrites a file that is
+ * not a memory store.
  */
 export function openStoreFile(file: string, options: OpenStoreOptions): Connection | undefined {
-  if (!storeExists(file)) {
-    if (!options.create) return undefined;
-    createStore(file, options);
-  }
+  const exists = storeExists(file);
+  if (!exists && !options.create) return undefined;
+  removeLeftovers(file, (options.now ?? Date.now)());
+  if (!exists) createStore(file, options);
   checkHeader(file);
   tightenFiles(file);
   let db: Connection | undefined;

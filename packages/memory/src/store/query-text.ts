@@ -2,6 +2,7 @@
 // characters are kept, and each is quoted, so operators, column filters, parentheses, quotes and NUL in user text
 // are never FTS5 syntax.
 import { MAX_QUERY_TERMS } from "../limits.js";
+import { indexedText } from "./cjk.js";
 
 /**
  * Runs of the characters the tokenizer keeps in words (letters, digits, private use; see TOKENIZER) and combining
@@ -23,6 +24,7 @@ export function queryWords(text: string, maxTerms: number = MAX_QUERY_TERMS): Qu
   const distinct = [...new Set(text.match(WORD) ?? [])];
   const words = distinct.slice(0, maxTerms);
   // A word holds no quote, but quoting stays total: should WORD ever widen, a quote inside is doubled.
-  const phrases = words.map((word) => `"${word.replace(/"/g, '""')}"`);
+  // A word holding CJK text is the phrase of its characters, as the index holds them (cjk.ts).
+  const phrases = words.map((word) => `"${indexedText(word).trim().replace(/"/g, '""')}"`);
   return { words, ignored: distinct.length - words.length, all: phrases.join(" "), any: phrases.join(" OR ") };
 }

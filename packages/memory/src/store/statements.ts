@@ -1,4 +1,5 @@
 // Every SQL statement the store runs, prepared once per connection.
+import { indexedText } from "./cjk.js";
 import type { Connection, Statement } from "./driver/connection.js";
 
 /** What a hit's header shows besides its id. */
@@ -7,7 +8,17 @@ export interface HitFactsRow {
   readonly title: string;
   readonly part: number;
   readonly source: string;
+  /** The source's label, or its name when it has none. */
+  readonly label: string;
   readonly chunks: number;
+}
+
+/** An entry's text as its index row holds it. */
+export interface IndexedEntry {
+  readonly id: number;
+  readonly title: string;
+  readonly tags: string;
+  readonly body: string;
 }
 
 /** The prepared statements of one connection. */
@@ -21,27 +32,63 @@ export function prepareStatements(db: Connection) {
     let statement = factsByCount.get(ids.length);
     if (statement === undefined) {
       statement = prepare<number[], HitFactsRow>(
-        "SELECT e.id, e.title, e.part, s.name AS source, s.chunks FROM entries e JOIN sources s ON s.id = e.source_id " +
+        "SELECT e.id, e.title, e.part, s.name AS source, CASE s.label WHEN '' THEN s.name ELSE s.label END AS label, s.chunks " +
+          "FROM entries e JOIN sources s ON s.id = e.source_id " +
           `WHERE e.id IN (${"?, ".repeat(ids.length - 1)}?)`,
       );
       factsByCount.set(ids.length, statement);
     }
     return statement.all(...ids);
   };
+  // The full-text index is external content (it keeps no copy of the text) and is written here, in the same
+  // transaction as the entries, by every path that adds or removes them; no trigger does it. Each index row is its
+  // own single-row INSERT ... VALUES: FTS5 writes its pending terms out as a new segment at the end of any statement
+  // that runs under a statement savepoint (a trigger's, an INSERT ... SELECT's), and an AFTER INSERT trigger cost
+  // 2.7 times a direct insert for that. The index is given CJK characters one word each (cjk.ts), so its values are
+  // not the row's when the row holds CJK text; removing an index row takes the values it was written with, made
+  // again from the row the same way.
+  const insertEntry = prepare<[number, number, string, string, string, number]>(
+    "INSERT INTO entries (source_id, part, title, tags, body, ingested_at) VALUES (?, ?, ?, ?, ?, ?)",
+  );
+  const indexEntry = prepare<[number, string, string, string]>("INSERT INTO entries_fts (rowid, title, tags, body) VALUES (?, ?, ?, ?)");
+  const unindexEntry = prepare<[number, string, string, string]>(
+    "INSERT INTO entries_fts (entries_fts, rowid, title, tags, body) VALUES ('delete', ?, ?, ?, ?)",
+  );
+  const sourceEntries = prepare<[number], IndexedEntry>("SELECT id, title, tags, body FROM entries WHERE source_id = ?");
+  const indexedEntry = prepare<[number], IndexedEntry>("SELECT id, title, tags, body FROM entries WHERE id = ?");
+  const deleteSourceEntries = prepare<[number]>("DELETE FROM entries WHERE source_id = ?");
+  const deleteEntry = prepare<[number]>("DELETE FROM entries WHERE id = ?");
+  const unindex = (entry: IndexedEntry): void =>
+    void unindexEntry.run(entry.id, indexedText(entry.title), indexedText(entry.tags), indexedText(entry.body));
   return {
+    /** Adds a source's entries, each with its index row. */
+    addEntries(sourceId: number, entries: readonly Omit<IndexedEntry, "id">[], at: number): void {
+      entries.forEach((entry, part) => {
+        const id = Number(insertEntry.run(sourceId, part + 1, entry.title, entry.tags, entry.body, at).lastInsertRowid);
+        indexEntry.run(id, indexedText(entry.title), indexedText(entry.tags), indexedText(entry.body));
+      });
+    },
+    /** Removes every entry of a source and their index rows; returns how many. */
+    removeSourceEntries(sourceId: number): number {
+      for (const entry of sourceEntries.all(sourceId)) unindex(entry);
+      return deleteSourceEntries.run(sourceId).changes;
+    },
+    /** Removes one entry and its index row. */
+    removeEntry(id: number): void {
+      const entry = indexedEntry.get(id);
+      if (entry !== undefined) unindex(entry);
+      deleteEntry.run(id);
+    },
     hitFacts,
-    sourceByName: prepare<[string], { id: number; hash: string }>("SELECT id, hash FROM sources WHERE name = ?"),
-    insertSource: prepare<[string, string, string, number, number]>(
-      "INSERT INTO sources (name, kind, hash, chunks, ingested_at) VALUES (?, ?, ?, ?, ?)",
+    sourceByName: prepare<[string], { id: number; hash: string; label: string }>("SELECT id, hash, label FROM sources WHERE name = ?"),
+    insertSource: prepare<[string, string, string, string, number, number]>(
+      "INSERT INTO sources (name, label, kind, hash, chunks, ingested_at) VALUES (?, ?, ?, ?, ?, ?)",
     ),
-    updateSource: prepare<[string, string, number, number, number]>(
-      "UPDATE sources SET kind = ?, hash = ?, chunks = ?, ingested_at = ? WHERE id = ?",
+    updateSource: prepare<[string, string, string, number, number, number]>(
+      "UPDATE sources SET label = ?, kind = ?, hash = ?, chunks = ?, ingested_at = ? WHERE id = ?",
     ),
-    deleteSourceEntries: prepare<[number]>("DELETE FROM entries WHERE source_id = ?"),
+    relabelSource: prepare<[string, number]>("UPDATE sources SET label = ? WHERE id = ?"),
     deleteSource: prepare<[number]>("DELETE FROM sources WHERE id = ?"),
-    insertEntry: prepare<[number, number, string, string, string, number]>(
-      "INSERT INTO entries (source_id, part, title, tags, body, ingested_at) VALUES (?, ?, ?, ?, ?, ?)",
-    ),
     entry: prepare<
       [number],
       { id: number; source_id: number; part: number; title: string; tags: string; body: string; ingested_at: number; source: string; chunks: number }
@@ -49,7 +96,6 @@ export function prepareStatements(db: Connection) {
       "SELECT e.id, e.source_id, e.part, e.title, e.tags, e.body, e.ingested_at, s.name AS source, s.chunks " +
         "FROM entries e JOIN sources s ON s.id = e.source_id WHERE e.id = ?",
     ),
-    deleteEntry: prepare<[number]>("DELETE FROM entries WHERE id = ?"),
     // A source missing an entry is no longer what its hash says: its next ingest replaces it whole.
     staleSource: prepare<[number]>("UPDATE sources SET hash = '' WHERE id = ?"),
     sourceEntryCount: prepare<[number], { n: number }>("SELECT count(*) AS n FROM entries WHERE source_id = ?"),

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { statSync } from "node:fs";
 import * as path from "node:path";
-import { resolveMemoryDir, roleFromEnv, ROLE_ENV, type EnvLike } from "@orphus/agent-env";
+import { AGENT_DIR_ENV, resolveMemoryDir, roleFromEnv, ROLE_ENV, type EnvLike } from "@orphus/agent-env";
 import { EntryNotFoundError, MemoryInputError, NotLibrarianError, StoreMissingError } from "../errors.js";
 import { chunkDocument } from "../ingest/chunk.js";
-import { findFiles, readTextFile, type SkippedPath } from "../ingest/files.js";
+import { findFiles, readTextFile, skippedPath, type SkipKind, type SkippedPath } from "../ingest/files.js";
 import {
   BUSY_TIMEOUT_MS,
   DEFAULT_GET_PAGE_CHARS,
@@ -38,6 +38,7 @@ import {
   quotedSource,
   renderEntryPage,
   renderQuery,
+  skipCountsLine,
   skippedLines,
   type EntryFacts,
   type HitRow,
@@ -64,6 +65,14 @@ export interface MemoryOptions {
   readonly roleSource?: string;
   /** Where the directory and the role are resolved from; default process.env. */
   readonly env?: EnvLike;
+  /**
+   * The agent directory, when the host was given it otherwise than by `ORPHUS_CODING_AGENT_DIR` (a flag, an option):
+   * it takes the variable's place (the store is `<agentDir>/memory/memory.db` unless `ORPHUS_MEMORY_DIR` is set), and
+   * answers credit the location to `agentDirSource`.
+   */
+  readonly agentDir?: string;
+  /** What gave `agentDir`, as answers name it (`--agent-dir`); default `the agentDir option`. */
+  readonly agentDirSource?: string;
   /** How long a statement waits for another writer; default {@link BUSY_TIMEOUT_MS}. */
   readonly busyTimeoutMs?: number;
   /** The clock stamping ingests, in ms since the epoch; default Date.now. */
@@ -82,8 +91,16 @@ export interface MemoryLocation {
   readonly dir: string;
   /** The store file: `<dir>/memory.db`. */
   readonly path: string;
-  /** `option`, `ORPHUS_MEMORY_DIR`, `ORPHUS_CODING_AGENT_DIR` or `default`. */
+  /** `option`, `ORPHUS_MEMORY_DIR`, `ORPHUS_CODING_AGENT_DIR`, what gave the `agentDir` option (`--agent-dir`) or `default`. */
   readonly source: string;
+}
+
+/** Where the options put the memory directory, and where that came from, by the one resolution of @orphus/agent-env. */
+function memoryDirOf(options: MemoryOptions, env: EnvLike): { readonly dir: string; readonly source: string } {
+  if (options.dir !== undefined) return { dir: path.resolve(options.dir), source: "option" };
+  if (options.agentDir === undefined) return resolveMemoryDir(env);
+  const resolved = resolveMemoryDir({ ...env, [AGENT_DIR_ENV]: options.agentDir });
+  return resolved.source === AGENT_DIR_ENV ? { dir: resolved.dir, source: options.agentDirSource ?? "the agentDir option" } : resolved;
 }
 
 /** A text to ingest: one entry. */
@@ -105,6 +122,7 @@ export interface IngestProgress {
   readonly filesDone: number;
   readonly filesTotal: number;
   readonly entriesAdded: number;
+  /** Files skipped so far, those inside skipped folders included. */
   readonly skipped: number;
 }
 
@@ -122,8 +140,13 @@ export interface IngestReport {
   readonly unchanged: number;
   readonly entriesAdded: number;
   readonly entriesRemoved: number;
-  /** Everything skipped, counted; the first MAX_LISTED_SKIPS listed with their reason. */
+  /** Files (or texts) skipped, those inside skipped folders included (counted, not read). */
   readonly skippedCount: number;
+  /** Skipped files by why: how many of `skippedCount` each kind of skip stands for. */
+  readonly skippedByKind: Readonly<Partial<Record<SkipKind, number>>>;
+  /** False when counting the files inside skipped folders stopped at its bound: the counts are then lower bounds. */
+  readonly skippedCountExact: boolean;
+  /** The first MAX_LISTED_SKIPS skips (a skipped folder as one, with its count), each with its reason and kind. */
   readonly skipped: readonly SkippedPath[];
   /** A summary for a person or a model. */
   readonly text: string;
@@ -143,7 +166,10 @@ export interface QueryOptions {
 export interface MemoryHit {
   readonly id: number;
   readonly title: string;
+  /** The source's name: what identifies it (a file's absolute path), and what `forget` takes. */
   readonly source: string;
+  /** What the answer shows for the source: a file's path from the folder above the one its ingest was given; else the name. */
+  readonly label: string;
   readonly part: number;
   readonly parts: number;
   /**
@@ -223,9 +249,27 @@ export interface ForgetReport {
   readonly text: string;
 }
 
+/**
+ * Characters of text an ingest of paths writes in one transaction, about: each commit makes FTS5 flush a segment and
+ * may checkpoint the log, so fewer, larger batches cost less, while one batch holds the write lock for a few hundred
+ * milliseconds at most (4 MB of text) and its files wait in memory.
+ */
+const BATCH_CHARS = 4_000_000;
+
+/** SQLite's default: the log is copied into the store file once it holds this many pages. */
+const CHECKPOINT_PAGES = 1000;
+
+/**
+ * The same while an ingest of paths writes its batches (about 64 MB of log): each copy syncs the file, and one copy
+ * at the end of the ingest costs less than one after every batch.
+ */
+const INGEST_CHECKPOINT_PAGES = 16_384;
+
 /** A source ready to write: its name, kind, content hash and entries. */
 interface PreparedSource {
   readonly name: string;
+  /** What a hit shows for it ('' shows the name). */
+  readonly label: string;
   readonly kind: "file" | "text";
   readonly hash: string;
   readonly entries: readonly { readonly title: string; readonly tags: string; readonly body: string }[];
@@ -310,7 +354,7 @@ export class MemoryStore {
 
   constructor(options: MemoryOptions = {}) {
     const env = options.env ?? process.env;
-    const resolved = options.dir === undefined ? resolveMemoryDir(env) : { dir: path.resolve(options.dir), source: "option" };
+    const resolved = memoryDirOf(options, env);
     this.location = { dir: resolved.dir, path: path.join(resolved.dir, STORE_FILE_NAME), source: resolved.source };
     const role = options.role?.trim() === "" ? undefined : options.role?.trim();
     this.role = role ?? roleFromEnv(env);
@@ -363,8 +407,18 @@ export class MemoryStore {
     }
   }
 
-  private readOrThrow<T>(fn: (sql: Statements, db: Connection) => T): T {
-    const result = this.run(false, fn);
+  /**
+   * Runs a read in one read transaction, so everything it reads is one snapshot of the store: a query's ranking, its
+   * hits' titles and sources and their texts all come from the same state, whatever a librarian commits meanwhile.
+   * Undefined when there is no store.
+   */
+  private read<T>(fn: (sql: Statements, db: Connection) => T): T | undefined {
+    return this.run(false, (sql, db) => transaction(db, "deferred", () => fn(sql, db)));
+  }
+
+  /** Runs `fn` on the existing store (a read in one read transaction); StoreMissingError when there is none. */
+  private onExisting<T>(kind: "read" | "write", fn: (sql: Statements, db: Connection) => T): T {
+    const result = kind === "read" ? this.read(fn) : this.run(false, fn);
     if (result === undefined) throw new StoreMissingError(this.path, this.location.source);
     return result;
   }
@@ -382,37 +436,53 @@ export class MemoryStore {
         const existing = sql.sourceByName.get(source.name);
         let id: number;
         if (existing !== undefined && existing.hash === source.hash) {
+          // The same file ingested from another folder is shown as that ingest labels it.
+          if (existing.label !== source.label) sql.relabelSource.run(source.label, existing.id);
           tally.unchanged++;
           continue;
         }
         if (existing !== undefined) {
-          tally.entriesRemoved += sql.deleteSourceEntries.run(existing.id).changes;
-          sql.updateSource.run(source.kind, source.hash, source.entries.length, at, existing.id);
+          tally.entriesRemoved += sql.removeSourceEntries(existing.id);
+          sql.updateSource.run(source.label, source.kind, source.hash, source.entries.length, at, existing.id);
           id = existing.id;
           tally.replaced++;
         } else {
-          id = Number(sql.insertSource.run(source.name, source.kind, source.hash, source.entries.length, at).lastInsertRowid);
+          id = Number(sql.insertSource.run(source.name, source.label, source.kind, source.hash, source.entries.length, at).lastInsertRowid);
           tally.added++;
         }
-        source.entries.forEach((entry, part) => sql.insertEntry.run(id, part + 1, entry.title, entry.tags, entry.body, at));
+        sql.addEntries(id, source.entries, at);
         tally.entriesAdded += source.entries.length;
       }
     });
     return tally;
   }
 
-  private report(tally: ReturnType<MemoryStore["write"]>, skipped: readonly SkippedPath[]): IngestReport {
+  private report(
+    tally: ReturnType<MemoryStore["write"]>,
+    skipped: readonly SkippedPath[],
+    unit: "file" | "text",
+    countsExact = true,
+  ): IngestReport {
+    const byKind: Partial<Record<SkipKind, number>> = {};
+    let skippedCount = 0;
+    for (const skip of skipped) {
+      byKind[skip.kind] = (byKind[skip.kind] ?? 0) + skip.files;
+      skippedCount += skip.files;
+    }
     const parts = [
       `ingested: ${plural(tally.added, "new source")}, ${plural(tally.replaced, "changed source")} replaced, ` +
         `${plural(tally.unchanged, "unchanged source")} left as they were; ${plural(tally.entriesAdded, "entry", "entries")} added` +
         (tally.entriesRemoved > 0 ? `, ${plural(tally.entriesRemoved, "entry", "entries")} replaced` : ""),
     ];
-    if (skipped.length > 0) parts.push(`skipped ${plural(skipped.length, "item")}`);
-    const lines = [markerLine(this.path, parts.join("; ")), ...skippedLines(skipped)];
+    if (skippedCount > 0) parts.push(`skipped ${countsExact ? "" : "at least "}${plural(skippedCount, unit)}`);
+    const lines = [markerLine(this.path, parts.join("; "))];
+    if (skippedCount > 0) lines.push(skipCountsLine(byKind, countsExact), ...skippedLines(skipped));
     return {
       store: this.path,
       ...tally,
-      skippedCount: skipped.length,
+      skippedCount,
+      skippedByKind: byKind,
+      skippedCountExact: countsExact,
       skipped: skipped.slice(0, MAX_LISTED_SKIPS),
       text: lines.join("\n"),
     };
@@ -446,24 +516,25 @@ export class MemoryStore {
       const given = trimmedSource === undefined ? undefined : storedText(trimmedSource) || undefined;
       const label = given ?? title;
       if (text.body.length > MAX_TEXT_CHARS) {
-        skipped.push({ path: label, reason: `longer than ${MAX_TEXT_CHARS} characters (${text.body.length})` });
+        skipped.push(skippedPath(label, "too-long", `longer than ${MAX_TEXT_CHARS} characters (${text.body.length})`));
         return;
       }
       const body = storedText(text.body.replace(/\r\n?/g, "\n")).trim();
       if (body === "") {
-        skipped.push({ path: label, reason: "no text" });
+        skipped.push(skippedPath(label, "no-text", "no text"));
         return;
       }
       const hash = sha256("text", title, tagsColumn(tags), body);
       sources.push({
         name: given ?? `note:${hash.slice(0, 16)}`,
+        label: "",
         kind: "text",
         hash,
         entries: [{ title, tags: tagsColumn(tags), body }],
       });
     });
     const tally = this.run(true, (sql, db) => this.write(sql, db, sources)) ?? { added: 0, replaced: 0, unchanged: 0, entriesAdded: 0, entriesRemoved: 0 };
-    return this.report(tally, skipped);
+    return this.report(tally, skipped, "text");
   }
 
   /**
@@ -479,44 +550,71 @@ export class MemoryStore {
     }
     const found = findFiles(paths, this.location.dir);
     const skipped = [...found.skipped];
+    let skippedFiles = skipped.reduce((sum, skip) => sum + skip.files, 0);
+    const skipFile = (skip: SkippedPath): void => {
+      skipped.push(skip);
+      skippedFiles += skip.files;
+    };
     const tally = { added: 0, replaced: 0, unchanged: 0, entriesAdded: 0, entriesRemoved: 0 };
     let batch: PreparedSource[] = [];
     let batchEntries = 0;
+    let batchChars = 0;
+    let deferred = false;
     const flush = (): void => {
       if (batch.length === 0) return;
-      const done = this.run(true, (sql, db) => this.write(sql, db, batch));
+      const done = this.run(true, (sql, db) => {
+        if (!deferred) {
+          // The log is copied into the file (and synced) once, at the end, not after every batch.
+          db.exec(`PRAGMA wal_autocheckpoint = ${INGEST_CHECKPOINT_PAGES}`);
+          deferred = true;
+        }
+        return this.write(sql, db, batch);
+      });
       if (done !== undefined) for (const key of Object.keys(tally) as (keyof typeof tally)[]) tally[key] += done[key];
       batch = [];
       batchEntries = 0;
+      batchChars = 0;
     };
-    found.files.forEach((file, index) => {
-      const read = readTextFile(file);
-      if ("skip" in read) skipped.push({ path: file, reason: read.skip });
-      else {
-        const hash = sha256("file", read.bytes);
-        const chunks = chunkDocument(read.text, MAX_CHUNK_CHARS);
-        if (chunks.length === 0) skipped.push({ path: file, reason: "no text" });
+    try {
+      found.files.forEach((entry, index) => {
+        const file = entry.path;
+        const read = readTextFile(entry);
+        if ("skip" in read) skipFile(read.skip);
         else {
-          const name = path.basename(file);
-          batch.push({
-            name: file,
-            kind: "file",
-            hash,
-            entries: chunks.map((chunk) => ({ title: chunk.heading === "" ? name : `${name} › ${chunk.heading}`, tags: "", body: chunk.text })),
-          });
-          batchEntries += chunks.length;
-          if (batchEntries >= 500) flush();
+          const hash = sha256("file", read.bytes);
+          const chunks = chunkDocument(read.text, MAX_CHUNK_CHARS);
+          if (chunks.length === 0) skipFile(skippedPath(file, "no-text", "no text"));
+          else {
+            const name = path.basename(file);
+            batch.push({
+              name: file,
+              label: entry.label ?? "",
+              kind: "file",
+              hash,
+              entries: chunks.map((chunk) => ({ title: chunk.heading === "" ? name : `${name} › ${chunk.heading}`, tags: "", body: chunk.text })),
+            });
+            batchEntries += chunks.length;
+            batchChars += read.text.length;
+            if (batchChars >= BATCH_CHARS) flush();
+          }
         }
-      }
-      options.onProgress?.({
-        filesDone: index + 1,
-        filesTotal: found.files.length,
-        entriesAdded: tally.entriesAdded + batchEntries,
-        skipped: skipped.length,
+        options.onProgress?.({
+          filesDone: index + 1,
+          filesTotal: found.files.length,
+          entriesAdded: tally.entriesAdded + batchEntries,
+          skipped: skippedFiles,
+        });
       });
-    });
-    flush();
-    return this.report(tally, skipped);
+      flush();
+    } finally {
+      if (deferred) {
+        this.run(false, (_sql, db) => {
+          db.exec(`PRAGMA wal_autocheckpoint = ${CHECKPOINT_PAGES}`);
+          db.exec("PRAGMA wal_checkpoint(PASSIVE)");
+        });
+      }
+    }
+    return this.report(tally, skipped, "file", found.countsExact);
   }
 
   /**
@@ -534,7 +632,7 @@ export class MemoryStore {
     const offset = checkInteger("offset", options.offset ?? 0, 0, Number.MAX_SAFE_INTEGER);
     const store = this.path;
     const none = (status: QueryStatus, answer: string): QueryAnswer => ({ store, status, text: answer, hits: [], total: 0, totalExact: true, offset, mode: "all" });
-    const answer = this.run(false, (sql) => {
+    const answer = this.read((sql) => {
       const words = queryWords(text);
       if (words.words.length === 0) {
         return sql.anyEntry.get() === undefined ? none("empty", emptyStoreText(store)) : none("no-words", noWordsText(store, text));
@@ -563,7 +661,7 @@ export class MemoryStore {
       const facts = new Map(sql.hitFacts(rows).map((row) => [row.id, row]));
       const hits: HitRow[] = rows.map((id) => {
         const row = facts.get(id);
-        return { id, title: row?.title ?? "", source: row?.source ?? "", part: row?.part ?? 1, parts: row?.chunks ?? 1 };
+        return { id, title: row?.title ?? "", source: row?.source ?? "", label: row?.label ?? "", part: row?.part ?? 1, parts: row?.chunks ?? 1 };
       });
       const finder = new ExcerptFinder(words.words, EXCERPT_MAX_CHARS);
       const rendered = renderQuery({
@@ -592,7 +690,7 @@ export class MemoryStore {
     checkInteger("id", id, 1, Number.MAX_SAFE_INTEGER);
     const offset = checkInteger("offset", options.offset ?? 0, 0, Number.MAX_SAFE_INTEGER);
     const limit = checkInteger("limit", options.limit ?? DEFAULT_GET_PAGE_CHARS, 1, MAX_GET_PAGE_CHARS);
-    return this.readOrThrow((sql) => {
+    return this.onExisting("read", (sql) => {
       const row = sql.entry.get(id);
       if (row === undefined) throw new EntryNotFoundError(id, this.path);
       const start = Math.min(offset, row.body.length);
@@ -620,7 +718,7 @@ export class MemoryStore {
   stats(): MemoryStats {
     const store = this.path;
     const base = { store, locationSource: this.location.source };
-    const found = this.run(false, (sql, db) => {
+    const found = this.read((sql, db) => {
       const counts = sql.counts.get() ?? { entries: 0, sources: 0, last: null };
       const bytes = [store, `${store}-wal`].reduce((sum, file) => {
         try {
@@ -659,12 +757,12 @@ export class MemoryStore {
     else if (typeof (target as { source?: unknown })?.source !== "string" || (target as { source: string }).source === "") {
       throw new MemoryInputError("forget", "{ id } or { source }", target);
     }
-    return this.readOrThrow((sql, db) =>
+    return this.onExisting("write", (sql, db) =>
       transaction(db, "immediate", (): ForgetReport => {
         if (byId) {
           const row = sql.entry.get(target.id);
           if (row === undefined) throw new EntryNotFoundError(target.id, this.path);
-          sql.deleteEntry.run(target.id);
+          sql.removeEntry(target.id);
           const left = sql.sourceEntryCount.get(row.source_id)?.n ?? 0;
           if (left === 0) sql.deleteSource.run(row.source_id);
           else sql.staleSource.run(row.source_id);
@@ -675,7 +773,7 @@ export class MemoryStore {
         if (source === undefined) {
           return { store: this.path, entriesRemoved: 0, sourcesRemoved: 0, text: markerLine(this.path, `no source ${quotedSource(name)}: nothing forgotten`) };
         }
-        const removed = sql.deleteSourceEntries.run(source.id).changes;
+        const removed = sql.removeSourceEntries(source.id);
         sql.deleteSource.run(source.id);
         return {
           store: this.path,

@@ -24,3 +24,29 @@ export function rawConnection(file: string, driver: SqliteDriverName = resolveSq
   closeSync(openSync(file, "a"));
   return connectionOpener(driver)(file);
 }
+
+/**
+ * Whether the full-text index of the store at `file` holds exactly what its entries hold (FTS5's integrity check
+ * against the content table): "ok", or SQLite's complaint. Meaningful for text the index takes as it is (no CJK).
+ */
+export function indexCheck(file: string): string {
+  const db = rawConnection(file);
+  try {
+    db.exec("INSERT INTO entries_fts(entries_fts, rank) VALUES ('integrity-check', 1)");
+    return "ok";
+  } catch (error) {
+    return (error as Error).message;
+  } finally {
+    db.close();
+  }
+}
+
+/** The names of the triggers in the store at `file`. */
+export function triggers(file: string): string[] {
+  const db = rawConnection(file);
+  try {
+    return db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name").all().map((row) => row.name);
+  } finally {
+    db.close();
+  }
+}

@@ -5,11 +5,15 @@
 // as pi's API is (pi.ts), so the published types name no module a user may not have.
 import { boundedText } from "@orphus/roundtable-client";
 
-/** Options the extension opens a store with: the session's role, where it came from, and the environment. */
+/**
+ * Options the extension opens a store with: the session's role, where it came from, the environment, and the agent
+ * directory of the extension's `agentDir` option (which answers then name as where the location came from).
+ */
 export interface MemoryOpenOptions {
   readonly role?: string;
   readonly roleSource?: string;
   readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly agentDir?: string;
 }
 
 /** A result of the memory tool: text for the model, and whether the call failed. */

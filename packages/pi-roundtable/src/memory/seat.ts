@@ -58,14 +58,17 @@ export class MemorySeat {
   #open(): ReturnType<MemoryPackage["openMemory"]> {
     const { agentDir, role } = this.#options;
     const base = this.#options.env ?? process.env;
+    // The option for a package that takes it (its answers then say the location came from the agentDir option, not
+    // from a variable), the variable too for one from before that reads only the environment.
     const env = agentDir === undefined ? base : { ...base, ORPHUS_CODING_AGENT_DIR: agentDir };
+    const where = agentDir === undefined ? { env } : { env, agentDir };
     try {
       const resolved = role();
-      return this.#memory.openMemory({ role: resolved.role, roleSource: resolved.source, env });
+      return this.#memory.openMemory({ role: resolved.role, roleSource: resolved.source, ...where });
     } catch (error) {
       // No valid role: reads still work; a write is refused, saying why this session has none.
       const why = error instanceof Error ? error.message : String(error);
-      return this.#memory.openMemory({ roleSource: why.slice(0, 300), env: { ...env, [ROLE_ENV]: undefined } });
+      return this.#memory.openMemory({ roleSource: why.slice(0, 300), ...where, env: { ...env, [ROLE_ENV]: undefined } });
     }
   }
 }
