@@ -8,7 +8,7 @@ import { StoreBusyError, StoreCorruptError, StoreDriverError, StoreForeignError,
 import { STORE_APPLICATION_ID } from "../limits.js";
 import { connectionOpener } from "./driver/choose.js";
 import { transaction, type Connection, type SqliteDriverName } from "./driver/connection.js";
-import { MIGRATIONS, type Migration, type StoreMigration } from "./schema.js";
+import { LATEST_SCHEMA, MIGRATIONS, type Migration, type StoreMigration } from "./schema.js";
 
 export type { Connection } from "./driver/connection.js";
 
@@ -240,7 +240,9 @@ function createStore(file: string, options: OpenStoreOptions): void {
     const db = connect(building, options, "OFF");
     try {
       db.exec(`PRAGMA application_id = ${STORE_APPLICATION_ID}`);
-      migrate(db, file, options.migrations);
+      // A new store of the package's own schema is made at its newest version at once; steps given by the caller
+      // (tests) are applied one by one.
+      migrate(db, file, options.migrations ?? [LATEST_SCHEMA]);
     } finally {
       db.close();
     }
