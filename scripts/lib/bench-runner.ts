@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { BENCH_CPU_ENV, parseCpu, pinnedCommand } from "../../bench-support/cpu.js";
-import { RESULTS_FILE_ENV, type ReportedResult } from "../../bench-support/report.js";
+import { RESULTS_FILE_ENV, type ReportedFigure, type ReportedLine } from "../../bench-support/report.js";
 
 /** The one-line form, printed after a usage mistake. */
 export const BENCH_SYNOPSIS = "usage: pnpm bench [package ...] [--cpu N] [--node PATH]";
@@ -119,7 +119,9 @@ export function selectBenchFiles(packagesDir: string, only: readonly string[]): 
 export interface FileOutcome {
   readonly file: BenchFile;
   readonly status: number | null;
-  readonly results: readonly ReportedResult[];
+  readonly results: readonly ReportedFigure[];
+  /** The notes the file declared (`benchNotes`). */
+  readonly notes: readonly string[];
 }
 
 /** How `runBenchFile` runs a file. */
@@ -156,7 +158,13 @@ export function runBenchFile(file: BenchFile, env: NodeJS.ProcessEnv, run: Bench
       },
     });
     const lines = existsSync(resultsFile) ? readFileSync(resultsFile, "utf8").split("\n").filter(Boolean) : [];
-    return { file, status: result.status, results: lines.map((line) => JSON.parse(line) as ReportedResult) };
+    const reported = lines.map((line) => JSON.parse(line) as ReportedLine);
+    return {
+      file,
+      status: result.status,
+      results: reported.filter((line): line is ReportedFigure => line.kind === "figure"),
+      notes: reported.flatMap((line) => (line.kind === "note" ? [line.text] : [])),
+    };
   } finally {
     rmSync(resultsDir, { recursive: true, force: true });
   }

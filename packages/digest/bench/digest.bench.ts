@@ -74,6 +74,10 @@ for (const items of [small, huge]) for (const item of items) sink += item.body.c
 const REPS = 20;
 await compareInBlocks({
   name: "digest.100KB-vs-200B-bodies",
+  about:
+    "A digest at budget 2000 of 500 messages of 100 KB each against the same digest of 500 messages of 200 bytes: " +
+    "cost must not follow the bytes the budget leaves out.",
+  unit: `ms per ${REPS} digests`,
   blocks: BLOCKS,
   subject: () => digestMs(huge, 2000, REPS),
   baseline: () => digestMs(small, 2000, REPS),
@@ -89,6 +93,10 @@ const FULL_REPS = 10;
 const perSecond = (ms: number): string => Math.round(FULL_REPS / (ms / 1000)).toLocaleString("en");
 await compareInBlocks({
   name: "digest.full-ring-vs-JSON.stringify",
+  about:
+    "Digests per second of a full ring (500 messages of 2 KB) at budget 4000, as a multiple of JSON.stringify of the " +
+    "same messages per second.",
+  unit: `ms per ${FULL_REPS} digests or stringifies`,
   ratio: "throughput",
   target: { kind: "at-least", value: 20 },
   blocks: BLOCKS,
@@ -113,6 +121,10 @@ const escapes = Array.from({ length: 500 }, (_, i) => ({
 const mustRead = escapes.map((item, i) => (i === escapes.length - 1 ? item.body : item.body.slice(0, LINE_SCAN_LIMIT)));
 await compareInBlocks({
   name: "digest.escape-only-100KB-bodies-vs-one-scan",
+  about:
+    "A digest of 500 bodies of 100 KB that are nothing but escape sequences, against one sanitizeText pass over " +
+    "exactly the characters the digest must read (the newest body whole, each older one's first LINE_SCAN_LIMIT).",
+  unit: "ms per digest or pass",
   blocks: BLOCKS,
   subject: () => digestMs(escapes, 2000, 1),
   baseline: () => {
@@ -127,6 +139,10 @@ await compareInBlocks({
 });
 await compareInBlocks({
   name: "digest.escape-only-100KB-bodies-vs-200B",
+  about:
+    "The same escape-only digest against the digest of 500 messages of 200 bytes (informative: what a hostile room " +
+    "costs the broker's event loop).",
+  unit: "ms per digest",
   blocks: BLOCKS,
   subject: () => digestMs(escapes, 2000, 1),
   baseline: () => digestMs(small, 2000, 1),
@@ -150,6 +166,9 @@ for (const budget of [500, 2000, 8000]) {
   const mean = shares.reduce((sum, share) => sum + share, 0) / shares.length;
   reportRatio({
     name: `digest.budget-used-at-${budget}`,
+    about:
+      `The mean share of a budget of ${budget} a digest uses, over windows of the checked-in corpus ` +
+      "(bench/corpus/deliberation.json) whose full text exceeds the budget (a share, not a timing).",
     ratio: mean,
     target: { kind: "at-least", value: 0.95 },
     detail:

@@ -36,10 +36,14 @@ try {
 
   await compareInBlocks({
     name: "roundtable-broker.cold-start-to-first-reply",
+    about:
+      "From spawning the broker's bundled bin to its reply to a hello, against spawning bare `node` on an empty script " +
+      "until it exits, on the same Node line.",
     blocks: BLOCKS,
     subject: brokerStart,
     baseline: nodeStart,
     target: { kind: "at-most", value: 2.5 },
+    unit: "ms per start",
     detail: ({ subject, baseline }) =>
       `${subject.toFixed(1)} ms from spawn to the hello reply vs ${baseline.toFixed(
         1

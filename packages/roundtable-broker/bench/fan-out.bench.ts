@@ -126,7 +126,7 @@ await withBenchScope(async ({ children, cleanups }) => {
   };
 
   // The same-CPU (or unpinned) figures carry the targets; the cross-CPU ones are reported beside them.
-  await acrossPlacements("roundtable-broker.fan-out", children, async ({ placement, suffix, target }) => {
+  await acrossPlacements("roundtable-broker.fan-out", children, async ({ placement, judged, suffix, target }) => {
     // 1. Pipelined posts, 8 listeners.
     await pipelinedRate(pipeAuthor, encodedPosts(PIPELINED_WARMUP), PIPELINED_WARMUP, WINDOW);
     await pipelinedRate(pipeSender, encodedPosts(PIPELINED_WARMUP), PIPELINED_WARMUP, WINDOW);
@@ -142,8 +142,13 @@ await withBenchScope(async ({ children, cleanups }) => {
     const dropped = Number((await brokerStatus(socket))["pingsDropped"]) - dropsBefore;
     reportRatio({
       name: `roundtable-broker.pipelined-posts-${PIPE_MEMBERS}-members${suffix}`,
+      about:
+        `Pipelined posts (window ${WINDOW}) into a room of ${PIPE_MEMBERS} other members, answered posts per second, ` +
+        `against a raw forwarder that answers each read's frames and writes them on to ${PIPE_MEMBERS} other connections unparsed` +
+        (judged ? "." : "; client and servers on different CPUs, reported beside the judged figure."),
       ratio: blockRatios(rates.posts, rates.forwards),
       ...target({ kind: "at-least", value: 0.5 }),
+      sides: { subject: quantile(rates.posts, 0.5), baseline: quantile(rates.forwards, 0.5), unit: "posts/s vs frames/s" },
       detail:
         `${Math.round(quantile(rates.posts, 0.5))} posts/s, each to ${PIPE_MEMBERS} members, vs ` +
         `${Math.round(quantile(rates.forwards, 0.5))} frames/s answered and forwarded to ${PIPE_MEMBERS} connections ` +
@@ -160,7 +165,11 @@ await withBenchScope(async ({ children, cleanups }) => {
     );
     reportRatio({
       name: `roundtable-broker.pipelined-posts-${PIPE_MEMBERS}-members-vs-framed-js-forwarder${suffix}`,
+      about:
+        `The same pipelined posts against a JS server that only decodes, answers and sends each other connection one ` +
+        `counted posts event per read (informative)` + (judged ? "." : "; client and servers on different CPUs."),
       ratio: blockRatios(framed.posts, framed.framed),
+      sides: { subject: quantile(framed.posts, 0.5), baseline: quantile(framed.framed, 0.5), unit: "posts/s vs frames/s" },
       detail:
         `${Math.round(quantile(framed.posts, 0.5))} posts/s vs ${Math.round(quantile(framed.framed, 0.5))} frames/s ` +
         `through a JS server that only decodes, answers and sends one counted posts event per read (informative, no ` +
@@ -182,8 +191,13 @@ await withBenchScope(async ({ children, cleanups }) => {
     const p50 = (samples: number[]): number => quantile(samples, 0.5);
     reportRatio({
       name: `roundtable-broker.fan-out-${WIDE_MEMBERS}-members-last-notified${suffix}`,
+      about:
+        `One post to a room of ${WIDE_MEMBERS} other members, p50 time until the last of them has its post event, against ` +
+        `one frame through the raw forwarder to ${WIDE_MEMBERS} connections` +
+        (judged ? "." : "; client and servers on different CPUs, reported beside the judged figure."),
       ratio: blockRatios(blocks.broker.map(p50), blocks.forwarder.map(p50)),
       ...target({ kind: "at-most", value: 1.2 }),
+      sides: { subject: quantile(blocks.broker.flat(), 0.5), baseline: quantile(blocks.forwarder.flat(), 0.5), unit: "ms (p50)" },
       detail:
         `p50 ${micros(quantile(blocks.broker.flat(), 0.5))} from post to the last of ${WIDE_MEMBERS} members notified vs ` +
         `${micros(quantile(blocks.forwarder.flat(), 0.5))} for the forwarder (${FAN_OUT_BLOCKS} blocks of ` +

@@ -123,15 +123,23 @@ try {
     const floor = quantile(blocks.bare, 0.5);
     reportRatio({
       name: "roundtable-broker.redis-post-round-trip-p50",
+      about:
+        "A post through a broker on the Redis store, p50 round trip, against the same EVALSHA of the store's script sent " +
+        "by a bare Redis client to the same Redis (the one Redis round trip a post needs).",
       ratio: blockRatios(blocks.broker, blocks.bare),
       target: { kind: "at-most", value: 2 },
+      sides: { subject: quantile(blocks.broker, 0.5), baseline: floor, unit: "ms (median block p50)" },
       detail:
         `post through a broker on Redis ${micros(quantile(blocks.broker, 0.5))} vs the same EVALSHA from a bare client ` +
         `${micros(floor)} (median block p50s, ${BLOCKS} blocks of ${PER_BLOCK}), ${where}`,
     });
     reportRatio({
       name: "roundtable-broker.redis-proxy-round-trip-p50",
+      about:
+        "A minimal proxy process (decode, the same EVALSHA, reply) against the same bare client (informative: the " +
+        "least any process between a client and Redis adds; the broker's own cost is the gap to the figure above).",
       ratio: blockRatios(blocks.proxy, blocks.bare),
+      sides: { subject: quantile(blocks.proxy, 0.5), baseline: floor, unit: "ms (median block p50)" },
       detail:
         `a minimal proxy (decode, the same EVALSHA, reply) ${micros(quantile(blocks.proxy, 0.5))} vs the bare client ` +
         `${micros(floor)}: the least a process in between adds here; informative, no target`,
@@ -158,7 +166,11 @@ try {
     const warm = delivery.slice(PINGS / 6);
     reportRatio({
       name: "roundtable-broker.redis-cross-broker-ping-p50",
+      about:
+        "A post on one broker until a member on another broker of the same Redis has its post event, p50, as a ratio " +
+        "to the bare EVALSHA floor above (informative; a single figure, not blocks).",
       ratio: quantile(warm, 0.5) / floor,
+      sides: { subject: quantile(warm, 0.5), baseline: floor, unit: "ms (p50)" },
       detail:
         `a post on one broker until a member on another broker of the same Redis has its post event: p50 ` +
         `${micros(quantile(warm, 0.5))}, p99 ${micros(quantile(warm, 0.99))} (${warm.length} pings after ${PINGS - warm.length} ` +

@@ -56,9 +56,11 @@ await withBenchScope(async ({ children, cleanups }) => {
   };
   const at = (q: number) => (samples: number[]) => quantile(samples, q);
   const pooled = (samples: number[][], q: number): number => quantile(samples.flat(), q);
+  const placed = (judged: boolean): string =>
+    judged ? "." : "; client and servers on different CPUs, reported beside the judged figure.";
 
   // The same-CPU (or unpinned) figures carry the targets; the cross-CPU ones are reported beside them.
-  await acrossPlacements("roundtable-broker.post-round-trip", children, async ({ placement, suffix, target }) => {
+  await acrossPlacements("roundtable-broker.post-round-trip", children, async ({ placement, judged, suffix, target }) => {
     for (let i = 0; i < WARMUP; i++) {
       await poster.roundTrip(post());
       await echo.roundTrip(echoFrame);
@@ -76,23 +78,33 @@ await withBenchScope(async ({ children, cleanups }) => {
     );
     reportRatio({
       name: `roundtable-broker.post-round-trip-p50${suffix}`,
+      about:
+        `One post at a time through the broker (the bundled bin), p50 round trip, against a raw echo of a frame of the ` +
+        `same size over a Unix socket to another process${placed(judged)}`,
       ratio: blockRatios(blocks.broker.map(at(0.5)), blocks.echo.map(at(0.5))),
       ...target({ kind: "at-most", value: 1.3 }),
+      sides: { subject: pooled(blocks.broker, 0.5), baseline: pooled(blocks.echo, 0.5), unit: "ms (p50)" },
       detail:
         `post ${micros(pooled(blocks.broker, 0.5))} vs raw echo ${micros(pooled(blocks.echo, 0.5))} ` +
         `(${echoFrame.length}-byte frames, ${BLOCKS} blocks of ${PER_BLOCK} each; ${placement.note})`,
     });
     reportRatio({
       name: `roundtable-broker.post-round-trip-p99${suffix}`,
+      about: `The same round trips' p99 against the raw echo's p99${placed(judged)}`,
       ratio: blockRatios(blocks.broker.map(at(0.99)), blocks.echo.map(at(0.99))),
       ...target({ kind: "at-most", value: 2 }),
+      sides: { subject: pooled(blocks.broker, 0.99), baseline: pooled(blocks.echo, 0.99), unit: "ms (p99)" },
       detail:
         `post ${micros(pooled(blocks.broker, 0.99))} vs raw echo ${micros(pooled(blocks.echo, 0.99))} ` +
         `(${placement.note})`,
     });
     reportRatio({
       name: `roundtable-broker.post-round-trip-p50-vs-framed-js-echo${suffix}`,
+      about:
+        `The same posts' p50 against a JS server that only decodes each frame and encodes a reply (informative: what is ` +
+        `left beside framing and JSON in a JavaScript process)${placed(judged)}`,
       ratio: blockRatios(blocks.broker.map(at(0.5)), blocks.framed.map(at(0.5))),
+      sides: { subject: pooled(blocks.broker, 0.5), baseline: pooled(blocks.framed, 0.5), unit: "ms (p50)" },
       detail:
         `post ${micros(pooled(blocks.broker, 0.5))} vs a JS server that only decodes and encodes ` +
         `${micros(pooled(blocks.framed, 0.5))} (informative, no target; ${placement.note})`,

@@ -84,8 +84,12 @@ try {
   const p50 = (samples: number[]): number => quantile(samples, 0.5);
   reportRatio({
     name: "roundtable-client.request-round-trip-p50",
+    about:
+      "A members request through the client (ids, timeouts, reply validation), p50, against the same request written " +
+      "as a raw frame on a raw socket to the same broker process.",
     ratio: blockRatios(trips.client.map(p50), trips.raw.map(p50)),
     target: { kind: "at-most", value: 2 },
+    sides: { subject: p50(trips.client.flat()), baseline: p50(trips.raw.flat()), unit: "ms (p50)" },
     detail:
       `client.members ${us(p50(trips.client.flat()))} vs the raw frame ${us(p50(trips.raw.flat()))} ` +
       `(${BLOCKS} alternating blocks of ${PER_BLOCK} each)`,
@@ -96,6 +100,10 @@ try {
   // --- 2. cold first call ------------------------------------------------------------------------------------
   await compareInBlocks({
     name: "roundtable-client.cold-first-call",
+    about:
+      "A first call with no broker running (spawn the bundled broker detached, retry the socket, hello, reply), " +
+      "against bare `node -e 0` from start to exit.",
+    unit: "ms per call or start",
     blocks: 5,
     subject: () =>
       elapsedMs(async () => {
@@ -127,6 +135,8 @@ try {
   let counted = 0;
   await compareInBlocks({
     name: "roundtable-client.ping-coalescing",
+    about: "ActivityCoalescer.push per post event against a bare Map count per event.",
+    unit: `ms per ${EVENTS.toLocaleString("en")} events`,
     blocks: 7,
     subject: () =>
       elapsedMs(() => {

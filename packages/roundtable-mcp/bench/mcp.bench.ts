@@ -47,6 +47,10 @@ try {
   };
   await compareInBlocks({
     name: "mcp.call-overhead",
+    about:
+      "A digest through the MCP server over stdio (an agent CLI's view), median call, against the same digest by a " +
+      "native client on the same broker.",
+    unit: "ms per call (median of a block)",
     blocks: BLOCKS,
     warmupBlocks: 0,
     subject: () => perCallMs(digestOverMcp),
@@ -63,6 +67,10 @@ try {
   writeFileSync(empty, "");
   await compareInBlocks({
     name: "mcp.cold-start",
+    about:
+      "Spawning the MCP server from source until tools/list has answered, against spawning node with the same loader " +
+      "(tsx) on an empty module.",
+    unit: "ms per start",
     blocks: STARTS,
     subject: async () => {
       let client: Client | undefined;
