@@ -40,19 +40,21 @@ const reporting = (name: string, ratio: number, target = 2): string =>
 
 describe("arguments", () => {
   test("package names, --cpu in both spellings, --help", () => {
-    expect(parseBenchArguments(["framing", "rooms"])).toEqual({ packages: ["framing", "rooms"], help: false });
-    expect(parseBenchArguments(["--cpu", "0", "framing"])).toEqual({ packages: ["framing"], help: false, cpu: 0 });
-    expect(parseBenchArguments(["--cpu=3"])).toEqual({ packages: [], help: false, cpu: 3 });
+    expect(parseBenchArguments(["framing", "rooms"])).toEqual({ packages: ["framing", "rooms"], help: false, record: false });
+    expect(parseBenchArguments(["--cpu", "0", "framing"])).toEqual({ packages: ["framing"], help: false, record: false, cpu: 0 });
+    expect(parseBenchArguments(["--cpu=3"])).toEqual({ packages: [], help: false, record: false, cpu: 3 });
     expect(parseBenchArguments(["--help"]).help).toBe(true);
+    expect(parseBenchArguments(["--record", "framing"])).toEqual({ packages: ["framing"], help: false, record: true });
   });
 
   test("--node in both spellings", () => {
     expect(parseBenchArguments(["--node", "/opt/node24/bin/node", "broker"])).toEqual({
       packages: ["broker"],
       help: false,
+      record: false,
       node: "/opt/node24/bin/node",
     });
-    expect(parseBenchArguments(["--node=/n", "--cpu", "1"])).toEqual({ packages: [], help: false, cpu: 1, node: "/n" });
+    expect(parseBenchArguments(["--node=/n", "--cpu", "1"])).toEqual({ packages: [], help: false, record: false, cpu: 1, node: "/n" });
   });
 
   test("an unknown option or a bad CPU is a usage error", () => {
