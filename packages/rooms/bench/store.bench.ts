@@ -5,7 +5,13 @@
 // what a promise per call costs instead.
 import { performance } from "node:perf_hooks";
 import { compareInBlocks } from "../../../bench-support/harness.js";
+import { benchNotes } from "../../../bench-support/report.js";
 import { MemoryRoomStore, Room, andThen, type Awaitable, type StoreRead } from "@orphus/rooms";
+
+benchNotes([
+  "The overhead is about 0.1 µs a request, against a broker round trip of tens of µs. It was 1.63x to 1.71x before a " +
+    "post handed on the room's frozen member list (Room.memberList()) instead of copying it.",
+]);
 
 const OPS = 2_000;
 const BLOCKS = 41;

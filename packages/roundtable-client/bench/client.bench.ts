@@ -13,9 +13,14 @@ import { performance } from "node:perf_hooks";
 import { FrameDecoder, encodeFrame } from "@orphus/framing";
 import { ActivityCoalescer, createRoundtableClient, type RoundtableClient } from "@orphus/roundtable-client";
 import { alternateBlocks, blockRatios, compareInBlocks, elapsedMs } from "../../../bench-support/harness.js";
-import { reportRatio } from "../../../bench-support/report.js";
+import { benchNotes, reportRatio } from "../../../bench-support/report.js";
 import { quantile } from "../../../bench-support/stats.js";
 import { brokerBin } from "../../../test-support/target.js";
+
+benchNotes([
+  "Of the cold first call, the broker's spawn varies most from block to block, so that figure's spread is the widest " +
+    "here; the slower coalescing runs came with a busier host.",
+]);
 
 const bundle = await brokerBin();
 const dirs: string[] = [];
