@@ -4,8 +4,10 @@ import { roleJson, roomJson } from "./json-name.js";
 
 /**
  * One event on its way to every connection that hears it, encoded at most once however many that is: the frame of
- * the event alone, and for a post the start of its entry in a merged posts event (`{"seq":N,"author":"..."`), the
- * JSON `JSON.stringify` gives the listed post up to its closing brace or its count.
+ * the event alone, and for a post the start of its entry in a merged posts event (`{"seq":N,"author":"..."`, the
+ * JSON `JSON.stringify` gives the listed post up to its closing brace or its count) and the start of a posts event of
+ * its room, each with its length in UTF-8 bytes: role names are ASCII by the protocol, but a room's name is whatever
+ * the store accepts.
  */
 export class EventNotice {
   /** The event when it is a post, which a version-2 connection may list in a posts event; undefined otherwise. */
@@ -13,7 +15,9 @@ export class EventNotice {
   readonly #maxFrameBytes: number;
   #frame: Buffer | undefined;
   #entryStart: string | undefined;
+  #entryBytes: number | undefined;
   #postsPrefix: string | undefined;
+  #postsPrefixBytes: number | undefined;
 
   constructor(
     readonly event: RoundtableEvent,
@@ -31,7 +35,7 @@ export class EventNotice {
 
   /**
    * A post's entry in the list of a merged posts event, without its closing brace (a run of posts in a row adds its
-   * count there); its length is its bytes (role names are ASCII).
+   * count there).
    */
   get entryStart(): string {
     if (this.#entryStart === undefined) {
@@ -41,12 +45,24 @@ export class EventNotice {
     return this.#entryStart;
   }
 
+  /** UTF-8 bytes of {@link entryStart}. */
+  get entryBytes(): number {
+    this.#entryBytes ??= Buffer.byteLength(this.entryStart);
+    return this.#entryBytes;
+  }
+
   /** The start of a merged posts event of this post's room, up to its list; made once for every run it opens. */
   get postsPrefix(): string {
     if (this.#postsPrefix === undefined) {
       this.#postsPrefix = `{"event":"posts","room":${roomJson(this.#listedPost().room)},"posts":[`;
     }
     return this.#postsPrefix;
+  }
+
+  /** UTF-8 bytes of {@link postsPrefix}. */
+  get postsPrefixBytes(): number {
+    this.#postsPrefixBytes ??= Buffer.byteLength(this.postsPrefix);
+    return this.#postsPrefixBytes;
   }
 
   /** The event, which must be a post to be listed in a posts event. */
