@@ -61,6 +61,11 @@ benchNotes([
     "runs each: pipelined posts to 8 members against the framed JS forwarder at 0.613x and 0.658x with them, 0.615x " +
     "and 0.667x without; one post to 32 members at 1.087x and 1.103x with them, 1.092x and 1.108x without. No gain " +
     "beyond the runs' spread, so the cache and the ASCII assumption went.",
+  "The post reply, plain: the broker wrote a post's reply from a template rather than `JSON.stringify` of the reply " +
+    "object. Against plain `JSON.stringify`, on Node 20 pinned to one CPU, the two builds alternating two runs each: " +
+    "pipelined posts to 8 members against the framed JS forwarder at 0.575x and 0.591x with the template, 0.591x and " +
+    "0.613x without; one post to 32 members at 1.100x and 1.103x with it, 1.097x and 1.109x without. No gain beyond " +
+    "the runs' spread, so the template went too.",
   "Where the broker's time goes (two profiles of the broker from source, alone on its CPU, under batches of posts to " +
     "8 members, as shares of its busy time): decoding requests (the text and JSON.parse, which no JavaScript server " +
     "avoids) about 21%, socket writes about 16% (with the time the kernel hands the CPU to the readers they wake), " +
