@@ -27,7 +27,7 @@ export interface Target {
 
 /**
  * A target that differs by Node line, keyed by major version (`{ kind: "at-most", byNode: { 20: 2.5, 24: 3.5 } }`):
- * for a figure whose floor moves with the runtime (bare `node` starts in less than half the time on Node 24 as on
+ * for a figure whose floor moves with the runtime (bare `node` starts in about two thirds of the time on Node 24 as on
  * Node 20). On a line it does not list, the figure is reported without a target.
  */
 export interface TargetByNode {
