@@ -170,6 +170,17 @@ describe("figures stay out of package READMEs", () => {
     expect(readmePerformanceFindings("# agent-env\nNo hot path.\n", false)).toEqual([]);
   });
 
+  test("a Performance section longer than a short paragraph or two is refused; design goes under its own heading", () => {
+    const link = "[BENCHMARKS.md](https://github.com/orphus/roundtable/blob/main/BENCHMARKS.md#framing)";
+    const prose = (lines: number): string => Array.from({ length: lines }, (_, i) => `Line ${i + 1} of prose.`).join("\n");
+    const section = (lines: number): string => `# framing\n## Performance\n${link}\n\n${prose(lines)}\n## How it is built\n${prose(40)}\n`;
+    expect(readmePerformanceFindings(section(29), true)).toEqual([]);
+    expect(readmePerformanceFindings(section(30), true)).toEqual([
+      "2: the Performance section has 31 lines of text, more than 30: it states what is measured against what, the " +
+        "targets and a link; how the code is made fast goes under a heading of its own",
+    ]);
+  });
+
   test("every package README follows the rule", () => {
     for (const dir of readdirSync(join(root, "packages")).filter((d) => existsSync(join(root, "packages", d, "README.md")))) {
       const bench = join(root, "packages", dir, "bench");
