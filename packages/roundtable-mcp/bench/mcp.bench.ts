@@ -2,8 +2,9 @@
 // - mcp.call-overhead: a digest through the MCP server over stdio (an agent CLI's view) against the same digest by
 //   a native client on the same broker. Target <= 5x: the extra stdio hop, JSON-RPC and zod may not dominate.
 // - mcp.cold-start: spawning the server (from source, as the workspace runs it) until tools/list has answered,
-//   against spawning node with the same loader on an empty module. Target <= 4x (the figure is mostly tsx
-//   transpiling the module graph, and it swings with the load of a shared machine).
+//   against spawning node with the same loader on an empty module, on the same Node. Target <= 4x on Node 20 and
+//   <= 8x on Node 24 (the figure is mostly tsx transpiling the module graph, and it swings with the load of a shared
+//   machine; the floor shrinks far more on Node 24 than the server's start does: see the notes).
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -20,6 +21,11 @@ benchNotes([
     "connection is fast, not because the server is slow.",
   "The cold start is mostly tsx transpiling the workspace sources the server is run from here; the built bin loads " +
     "plain JavaScript, so a published install starts faster than this figure's subject.",
+  "Why the cold-start target is per Node line: node with tsx on an empty module took a median 370 to 572 ms on " +
+    "Node 20 and 98 to 200 ms on Node 24, while the server took 1195 to 1656 ms to answer tools/list on Node 20 and " +
+    "624 to 1076 ms on Node 24, so the same server is 3.4x to 3.5x of its floor on Node 20 and 5.7x to 7.3x on Node " +
+    "24 (two runs on Node 20 and three on Node 24, pinned to one CPU). Held to 4x on Node 24 it would be judged on how " +
+    "much faster the floor got; hence at most 4x on Node 20 and at most 8x on Node 24, each against its own line.",
 ]);
 
 const BLOCKS = 10;
@@ -93,7 +99,7 @@ try {
       timed(async () => {
         spawnSync(process.execPath, ["--conditions=@orphus/source", "--import", "tsx", empty], { cwd: packageRoot });
       }),
-    target: { kind: "at-most", value: 4 },
+    target: { kind: "at-most", byNode: { 20: 4, 24: 8 } },
     detail: ({ subject, baseline }) =>
       `spawn to tools/list ${subject.toFixed(0)} ms, node+tsx on an empty module ${baseline.toFixed(0)} ms ` +
       `(median of ${STARTS} alternating blocks)`,
