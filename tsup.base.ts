@@ -1,7 +1,9 @@
-// The build every package shares: ESM for Node 20, one .d.ts for src/index.ts, dependencies external, one entry per
-// bin. Each packages/<name>/tsup.config.ts passes its bins; the broker adds a second, bundled build of its own bin.
+// The build every package shares: ESM for Node 20, one .d.ts for src/index.ts (and for each subpath entry, such as
+// a package's test doubles under `/testing`), dependencies external, one entry per bin. Each
+// packages/<name>/tsup.config.ts passes its bins and subpaths; the broker adds a second, bundled build of its own bin.
 // The one package bundled into a library is @orphus/internal (private, source only): its code is copied into each
-// package that uses it, so no published manifest names it.
+// package that uses it, and the types of it a public type names into the package's .d.ts, so no published manifest
+// or declaration names it.
 import type { Options } from "tsup";
 
 /** Options of {@link libraryBuild}. */
@@ -10,22 +12,40 @@ export interface LibraryBuildOptions {
   readonly bins?: Readonly<Record<string, string>>;
   /** tsup's clean setting; a package with a second build beside this one narrows it. */
   readonly clean?: Options["clean"];
+  /**
+   * Library entries besides the main one, by output name, each a subpath export with its own .d.ts, e.g.
+   * { testing: "src/testing.ts" } for `@orphus/<name>/testing`.
+   */
+  readonly subpaths?: Readonly<Record<string, string>>;
 }
 
 export function libraryBuild(options: LibraryBuildOptions = {}): Options {
+  const libraries = { index: "src/index.ts", ...options.subpaths };
   return {
-    entry: { index: "src/index.ts", ...options.bins },
+    entry: { ...libraries, ...options.bins },
     format: ["esm"],
     target: "node20",
     platform: "node",
-    dts: { entry: { index: "src/index.ts" } },
+    // A public type may name a type of @orphus/internal (the injected timers): the declaration bundler finds the
+    // private package's source by this path (a lookup through node_modules would leave it an import) and inlines it,
+    // so the published .d.ts imports nothing that is never installed. tsup's `dts.resolve` cannot do it: it resolves
+    // through the symlink in node_modules, and the package's own relative imports then count as external.
+    dts: {
+      entry: libraries,
+      compilerOptions: { rootDir: "..", paths: { "@orphus/internal": ["../internal/src/index.ts"] } },
+    },
     sourcemap: true,
     clean: options.clean ?? true,
-    splitting: false,
+    // Entries of one library share one copy of each module (a chunk), so that a class is one class whichever entry
+    // it is reached through: a test double's error is an instance of the main entry's base class. A package with one
+    // library entry stays one file.
+    splitting: options.subpaths !== undefined,
     // Every other package of ours stays an import of the installed package, a devDependency included: one copy of
     // each for the whole process, whatever is bundled.
     noExternal: [INTERNAL_PACKAGE],
-    external: [/^@orphus\//],
+    // @orphus/internal is left out of the pattern: the declaration bundler takes `external` alone (esbuild lets
+    // noExternal win), and inlines the private package's types only when they are not external.
+    external: [/^@orphus\/(?!internal$)/],
     esbuildOptions(options) {
       // What is bundled is resolved from source: of our packages that is @orphus/internal alone, which has no build.
       options.conditions = ["@orphus/source"];

@@ -33,7 +33,21 @@ export default defineConfig({
   test: {
     globalSetup: [join(import.meta.dirname, "test-support/global-setup.ts")],
     setupFiles: [join(import.meta.dirname, "test-support/fast-check-seed.ts")],
-    reporters: ["default", join(import.meta.dirname, "test-support/summary-reporter.ts")],
+    reporters: [
+      "default",
+      // With --coverage (`pnpm test`): each package's coverage against its floor in coverage-floors.json.
+      [join(import.meta.dirname, "test-support/coverage-reporter.ts"), { projects: [...packageNames, "tooling"] }],
+      join(import.meta.dirname, "test-support/summary-reporter.ts"),
+    ],
+    // `vitest run --coverage`: V8's own counters over every package's src/ (never tests, benchmarks, dist/ or
+    // test-support/), the files no test loads included at 0%. Code run in a child process (a bin a test starts) is
+    // not counted. The reporter above prints the figures; coverage/ gets an HTML report to find what is uncovered.
+    coverage: {
+      provider: "v8",
+      include: ["packages/*/src/**/*.ts"],
+      exclude: ["**/*.test.ts", "**/*.bench.ts", "**/*.d.ts"],
+      reporter: ["html"],
+    },
     testTimeout: 30_000,
     hookTimeout: 30_000,
     projects: [

@@ -1,6 +1,6 @@
-// `pnpm lint`: the house rules of docs/contributing.md that a machine can check. Type errors are `pnpm typecheck`'s;
-// packaging is `pnpm pack:check`'s. Prints every finding and exits 1 when there is one.
-import { builtinModules } from "node:module";
+// `pnpm lint`'s own part: the house rules of docs/contributing.md that no standard tool checks (ESLint takes `any`,
+// promises, type imports, node: imports, cycles, `export *` and default exports; Prettier the layout). Type errors are
+// `pnpm typecheck`'s; packaging is `pnpm pack:check`'s. Prints every finding and exits 1 when there is one.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import {
@@ -11,8 +11,19 @@ import {
   unquotedTildeFindings,
 } from "./lib/lint-docs.js";
 import { duplicateErrorCodeFindings, foreignInstanceofFindings, type LineFinding, type SourceText } from "./lib/lint-errors.js";
-import { bundledPackageFindings, privatePackageFindings, publishedMetadataFindings, repositoryHome } from "./lib/lint-manifests.js";
+import { parse as parseYaml } from "yaml";
+import {
+  bundledPackageFindings,
+  catalogDependencyFindings,
+  catalogFindings,
+  privatePackageFindings,
+  publishedMetadataFindings,
+  repositoryHome,
+  workspaceCatalogs,
+} from "./lib/lint-manifests.js";
+import { packageMapFindings } from "./lib/lint-architecture.js";
 import { LEAVES, workspacePackages } from "./lib/package-map.js";
+import { testImportFindings } from "./lib/lint-tests.js";
 import { actionlintFindings, matrixFindings, nodeMajors } from "./lib/lint-workflows.js";
 
 const root = join(import.meta.dirname, "..");
@@ -40,18 +51,16 @@ const packageDirs = readdirSync(packagesDir)
   .filter((name) => existsSync(join(packagesDir, name, "package.json")))
   .sort();
 
-/** True for a pi package whose `pi.extensions` names its built entry, which pi imports for its default export. */
-function hostLoadsDefaultExport(manifest: Record<string, unknown>): boolean {
-  const extensions = (manifest["pi"] as { extensions?: unknown } | undefined)?.extensions;
-  return Array.isArray(extensions) && extensions.includes("./dist/index.js");
-}
+// Third-party versions are stated once, as ranges, in pnpm-workspace.yaml's catalogs.
+const workspaceFile = join(root, "pnpm-workspace.yaml");
+const catalogs = workspaceCatalogs(parseYaml(readFileSync(workspaceFile, "utf8")) as Record<string, unknown>);
+for (const message of catalogFindings(catalogs)) finding(workspaceFile, message);
 
 /** Private packages (packages/internal): source only, bundled into each package that uses them, never published. */
 const privatePackages = new Set(workspacePackages(root).filter((pkg) => pkg.private).map((pkg) => pkg.name));
 /** Every package's source files, for the rules that look across packages (one code per error class). */
 const sources: SourceText[] = [];
 
-const builtins = new Set(builtinModules.filter((m) => !m.startsWith("_") && !m.includes("/")));
 const importPattern = /(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
 
 for (const name of packageDirs) {
@@ -65,6 +74,7 @@ for (const name of packageDirs) {
     for (const message of privatePackageFindings(manifest, existsSync(join(dir, "tsup.config.ts")))) finding(manifestPath, message);
   }
   for (const message of bundledPackageFindings(manifest, privatePackages)) finding(manifestPath, message);
+  for (const message of catalogDependencyFindings(manifest, catalogs)) finding(manifestPath, message);
   const deps = Object.keys((manifest["dependencies"] as Record<string, string> | undefined) ?? {});
   // An optional peer is declared too: a source file may import it (dynamically, falling back when it is absent).
   const peers = Object.keys((manifest["peerDependencies"] as Record<string, string> | undefined) ?? {});
@@ -73,15 +83,24 @@ for (const name of packageDirs) {
   if (!existsSync(join(dir, "README.md"))) finding(dir, "has no README.md");
   if (manifest["sideEffects"] !== false) finding(manifestPath, 'must declare "sideEffects": false');
   if (!isPrivate && JSON.stringify(manifest["files"]) !== '["dist"]') finding(manifestPath, 'must publish "files": ["dist"] only');
-  const dot = (manifest["exports"] as Record<string, Record<string, string>> | undefined)?.["."];
-  const conditions = Object.keys(dot ?? {});
-  if (conditions[0] !== "@orphus/source" || conditions[1] !== "types") {
-    finding(manifestPath, 'exports["."] must list "@orphus/source" then "types" first');
-  }
-  const published = (manifest["publishConfig"] as { exports?: Record<string, Record<string, string>> } | undefined)
-    ?.exports?.["."];
-  if (!isPrivate && (published === undefined || Object.keys(published)[0] !== "types" || "@orphus/source" in published)) {
-    finding(manifestPath, 'publishConfig.exports["."] must start with "types" and drop the source condition');
+  // Every entry a package exports ("." and a subpath such as "./testing"; "./package.json" is a file, not an entry)
+  // resolves to source in the workspace and to its built .d.ts first where it is published.
+  const exported = (manifest["exports"] as Record<string, Record<string, string> | string> | undefined) ?? {};
+  const publishedExports = (manifest["publishConfig"] as { exports?: Record<string, Record<string, string> | string> } | undefined)
+    ?.exports;
+  const entries = ["."].concat(Object.keys(exported).filter((key) => key !== "." && key !== "./package.json"));
+  for (const entry of entries) {
+    const conditions = Object.keys(exported[entry] ?? {});
+    if (conditions[0] !== "@orphus/source" || conditions[1] !== "types") {
+      finding(manifestPath, `exports["${entry}"] must list "@orphus/source" then "types" first`);
+    }
+    const published = publishedExports?.[entry];
+    if (
+      !isPrivate &&
+      (typeof published !== "object" || Object.keys(published)[0] !== "types" || "@orphus/source" in published)
+    ) {
+      finding(manifestPath, `publishConfig.exports["${entry}"] must start with "types" and drop the source condition`);
+    }
   }
   // A private package is bundled (a devDependency), so a leaf that uses it still depends on no package of ours.
   if (LEAVES.has(name) && deps.some((d) => d.startsWith("@orphus/"))) {
@@ -95,20 +114,14 @@ for (const name of packageDirs) {
   for (const file of [...walk(join(dir, "src")), ...walk(join(dir, "test")), ...walk(join(dir, "bench"))]) {
     const text = readFileSync(file, "utf8");
     const isSource = file.startsWith(join(dir, "src"));
+    for (const found of testImportFindings({ file: relative(root, file).split("\\").join("/"), text })) lineFinding(found);
     if (isSource) {
       const source = { file: relative(root, file), text };
       sources.push(source);
       for (const found of foreignInstanceofFindings(source)) lineFinding(found);
     }
-    if (isSource && /^\s*export\s+\*/m.test(text)) finding(file, "uses export *; name each export");
-    // A pi package's host loads its extension from the default export of the entry it lists in `pi.extensions`:
-    // there, and only there, a default export is the host's contract rather than a style choice.
-    const hostEntry = file === index && hostLoadsDefaultExport(manifest);
-    if (isSource && !hostEntry && /^\s*export\s+default\b/m.test(text)) finding(file, "has a default export");
-    if (isSource && /(:\s*any\b|\bas\s+any\b|<any>)/.test(text)) finding(file, "uses any");
     for (const match of text.matchAll(importPattern)) {
       const specifier = match[1] ?? match[2] ?? "";
-      if (builtins.has(specifier.split("/")[0] ?? "")) finding(file, `imports "${specifier}" without the node: prefix`);
       // A test reaches its package's public API by name: `pnpm test:installed` then resolves it to the installed
       // package (test-support/vitest-target.ts), where a path into src/ would test the sources again.
       if (!isSource && /^(\.\.\/)+src\/index\.js$/.test(specifier)) {
@@ -146,6 +159,13 @@ for (const name of packageDirs) {
         finding(errors, `${match[1]} has no doc comment stating when it is thrown`);
       }
     }
+  }
+}
+
+// test-support/ is the one home of what the tests of several packages share; it reaches packages by name.
+for (const file of walk(join(root, "test-support"))) {
+  for (const found of testImportFindings({ file: relative(root, file).split("\\").join("/"), text: readFileSync(file, "utf8") })) {
+    lineFinding(found);
   }
 }
 
@@ -191,6 +211,20 @@ for (const doc of markdown) {
     for (const message of pathMentionFindings(text, paths)) finding(file, message);
   }
 }
+
+// ARCHITECTURE.md's package map names, for each package, exactly the packages of ours its manifest depends on.
+const declaredImports = new Map(
+  packageDirs.map((dir) => {
+    const manifest = JSON.parse(readFileSync(join(packagesDir, dir, "package.json"), "utf8")) as Record<string, unknown>;
+    const deps = Object.keys({
+      ...((manifest["dependencies"] as Record<string, string> | undefined) ?? {}),
+      ...((manifest["peerDependencies"] as Record<string, string> | undefined) ?? {}),
+    });
+    return [dir, new Set(deps.filter((dep) => dep.startsWith("@orphus/")).map((dep) => dep.slice("@orphus/".length)))];
+  }),
+);
+const architecture = join(root, "ARCHITECTURE.md");
+for (const message of packageMapFindings(readFileSync(architecture, "utf8"), declaredImports)) finding(architecture, message);
 
 // --- GitHub Actions workflows -----------------------------------------------------------------------------------
 const workflowsDir = join(root, ".github", "workflows");

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createConnection, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { until } from "./poll.js";
 
 /** The ACL user and password every test server requires. */
 export const REDIS_TEST_USER = "orphus";
@@ -62,26 +63,25 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Resolves once the server answers an authenticated PING, or rejects after `timeoutMs`. */
-async function waitUntilReady(port: number, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const ready = await new Promise<boolean>((resolve) => {
-      const socket = createConnection({ host: "127.0.0.1", port });
-      let answer = "";
-      socket.setTimeout(500, () => socket.destroy());
-      socket.on("error", () => resolve(false));
-      socket.on("close", () => resolve(answer.includes("+PONG")));
-      socket.on("connect", () => socket.write(`AUTH ${REDIS_TEST_USER} ${REDIS_TEST_PASSWORD}\r\nPING\r\n`));
-      socket.on("data", (data) => {
-        answer += data.toString();
-        if (answer.includes("+PONG") || answer.includes("-")) socket.end();
-      });
+/** Whether the server on `port` answers an authenticated PING now. */
+function answersPing(port: number): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const socket = createConnection({ host: "127.0.0.1", port });
+    let answer = "";
+    socket.setTimeout(500, () => socket.destroy());
+    socket.on("error", () => resolve(false));
+    socket.on("close", () => resolve(answer.includes("+PONG")));
+    socket.on("connect", () => socket.write(`AUTH ${REDIS_TEST_USER} ${REDIS_TEST_PASSWORD}\r\nPING\r\n`));
+    socket.on("data", (data) => {
+      answer += data.toString();
+      if (answer.includes("+PONG") || answer.includes("-")) socket.end();
     });
-    if (ready) return;
-    if (Date.now() > deadline) throw new Error(`redis-server on port ${port} did not answer within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  });
+}
+
+/** Resolves once the server answers an authenticated PING, or rejects after `timeoutMs`. */
+function waitUntilReady(port: number, timeoutMs: number): Promise<void> {
+  return until(() => answersPing(port), { timeoutMs, everyMs: 50, what: `redis-server on port ${port} answers` });
 }
 
 export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {

@@ -4,8 +4,7 @@
 // in an array and works the ring, seq, cursors, evictions, members, presence and post keys out of it directly.
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-// Types only, by path: test-support belongs to no package, so it cannot name one as a dependency.
-import type { RoomPage, RoomStore, RoomStoreEvent, RoomStoreOptions, StoreRoomListing } from "../packages/rooms/src/index.js";
+import type { RoomPage, RoomStore, RoomStoreEvent, RoomStoreOptions, StoreRoomListing } from "@orphus/rooms";
 
 /** A fresh, empty backend, on which stores (brokers) open. */
 export interface StoreBackend {

@@ -37,7 +37,8 @@ export function packageDir(name: string): string {
 
 /**
  * The entry file of every @orphus package installed in `project`, by name: the file `import "@orphus/<name>"`
- * loads there under Node's conditions (its manifest's exports["."].import, else .default).
+ * loads there under Node's conditions (its manifest's exports["."].import, else .default), and likewise the file of
+ * each subpath it exports (`@orphus/<name>/testing`).
  */
 export function installedEntries(project: string): Record<string, string> {
   const scope = join(project, "node_modules", "@orphus");
@@ -46,15 +47,22 @@ export function installedEntries(project: string): Record<string, string> {
   for (const name of readdirSync(scope).sort()) {
     const dir = join(scope, name);
     const { exports } = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { exports?: Record<string, unknown> };
-    const root = exports?.["."];
-    const entry =
-      typeof root === "string"
-        ? root
-        : typeof root === "object" && root !== null
-          ? ((root as Record<string, unknown>)["import"] ?? (root as Record<string, unknown>)["default"])
-          : undefined;
-    if (typeof entry !== "string") throw new Error(`@orphus/${name}'s installed manifest names no import entry for "."`);
-    entries[`@orphus/${name}`] = join(dir, entry);
+    for (const [subpath, target] of Object.entries(exports ?? {})) {
+      if (subpath === "./package.json") continue;
+      const entry =
+        typeof target === "string"
+          ? target
+          : typeof target === "object" && target !== null
+            ? ((target as Record<string, unknown>)["import"] ?? (target as Record<string, unknown>)["default"])
+            : undefined;
+      if (typeof entry !== "string") {
+        throw new Error(`@orphus/${name}'s installed manifest names no import entry for "${subpath}"`);
+      }
+      entries[`@orphus/${name}${subpath.slice(1)}`] = join(dir, entry);
+    }
+    if (entries[`@orphus/${name}`] === undefined) {
+      throw new Error(`@orphus/${name}'s installed manifest names no import entry for "."`);
+    }
   }
   return entries;
 }
@@ -125,7 +133,9 @@ export async function bundlePrograms(entry: Readonly<Record<string, string>>, op
       settings = { ...settings, noExternal: [/^(?!@orphus\/)/], external: [/^@orphus\//] };
     } else {
       // Bundled in from the installed files, wherever the entry is: each name resolves to the installed entry.
-      const alias = installedEntries(project);
+      // esbuild's aliases are package names (a subpath import follows its package's alias), so subpaths stay out.
+      const packages = Object.entries(installedEntries(project)).filter(([name]) => name.split("/").length === 2);
+      const alias = Object.fromEntries(packages);
       const base = settings.esbuildOptions;
       settings = {
         ...settings,

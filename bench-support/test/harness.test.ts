@@ -42,7 +42,7 @@ describe("alternateBlocks", () => {
     const side = async () => {
       running++;
       most = Math.max(most, running);
-      await new Promise((resolve) => setTimeout(resolve, 1));
+      await new Promise((resolve) => setImmediate(resolve)); // a side that yields: a second one could start meanwhile
       running--;
       return 1;
     };

@@ -50,7 +50,14 @@ export function publishedMetadataFindings(manifest: Manifest, dir: string, root:
   const optionalPeers = (manifest["peerDependenciesMeta"] as Record<string, { optional?: unknown }> | undefined) ?? {};
   for (const field of INSTALLED_FIELDS) {
     for (const [name, range] of Object.entries((manifest[field] as Record<string, string> | undefined) ?? {})) {
-      if (field === "peerDependencies" && optionalPeers[name]?.optional === true) continue;
+      if (field === "peerDependencies" && optionalPeers[name]?.optional === true) {
+        if (/^workspace:[\^~*]$/.test(range)) {
+          findings.push(
+            `peerDependencies.${name} is "${range}"; an optional peer of the workspace names the whole range it works with (e.g. "workspace:>=0.0.0 <1.0.0"), or changesets releases this package as a new major whenever the peer's minor moves`,
+          );
+        }
+        continue;
+      }
       if (range.startsWith("workspace:") && range !== "workspace:^") {
         findings.push(`${field}.${name} is "${range}"; a package of the workspace is depended on as "workspace:^" (published as ^<version>)`);
       }
@@ -65,6 +72,67 @@ export function publishedMetadataFindings(manifest: Manifest, dir: string, root:
 
 /** Dependency fields a consumer's installer reads. */
 const INSTALLED_FIELDS = ["dependencies", "optionalDependencies", "peerDependencies"] as const;
+
+/** The catalogs of pnpm-workspace.yaml: the default one ("catalog:") under "default", then each named one. */
+export type Catalogs = Readonly<Record<string, Readonly<Record<string, string>>>>;
+
+/** Reads the catalogs out of a parsed pnpm-workspace.yaml: `catalog` is the default, `catalogs` the named ones. */
+export function workspaceCatalogs(workspace: Record<string, unknown>): Catalogs {
+  const named = (workspace["catalogs"] as Record<string, Record<string, string>> | undefined) ?? {};
+  return { ...named, default: (workspace["catalog"] as Record<string, string> | undefined) ?? named["default"] ?? {} };
+}
+
+/**
+ * True for a range that admits one version only ("4.6.7", "=4.6.7", "v4.6.7"): published, it makes a consumer on any
+ * other release of the package install a second copy beside its own.
+ */
+export function isExactVersion(range: string): boolean {
+  return /^[=v]?\d+\.\d+\.\d+(?:-[\w.-]+)?(?:\+[\w.-]+)?$/.test(range.trim());
+}
+
+/**
+ * Findings for any package's manifest about where its third-party versions come from: every dependency an installer
+ * reads (dependencies, optional and peer ones) is "catalog:" or "catalog:<name>", so pnpm-workspace.yaml states each
+ * range once and `pnpm pack` writes it into the tarball; a devDependency on a package the default catalog holds is
+ * "catalog:" too, so the workspace tests one version of it. The catalog must hold the entry named.
+ */
+export function catalogDependencyFindings(manifest: Manifest, catalogs: Catalogs): string[] {
+  const findings: string[] = [];
+  const entry = (field: string, name: string, range: string): void => {
+    const catalog = range.slice("catalog:".length) || "default";
+    if (catalogs[catalog]?.[name] === undefined) {
+      findings.push(`${field}.${name} is "${range}", but pnpm-workspace.yaml's ${catalog === "default" ? "catalog" : `catalogs.${catalog}`} has no ${name}`);
+    }
+  };
+  for (const field of INSTALLED_FIELDS) {
+    for (const [name, range] of Object.entries((manifest[field] as Record<string, string> | undefined) ?? {})) {
+      if (range.startsWith("workspace:")) continue;
+      if (range.startsWith("catalog:")) entry(field, name, range);
+      else findings.push(`${field}.${name} is "${range}"; a third-party dependency is "catalog:", its range stated once in pnpm-workspace.yaml`);
+    }
+  }
+  for (const [name, range] of Object.entries((manifest["devDependencies"] as Record<string, string> | undefined) ?? {})) {
+    if (range.startsWith("catalog:")) entry("devDependencies", name, range);
+    else if (catalogs["default"]?.[name] !== undefined && !range.startsWith("workspace:")) {
+      findings.push(`devDependencies.${name} is "${range}"; the catalog holds ${name}, so it is "catalog:" here too (one version in the workspace)`);
+    }
+  }
+  return findings;
+}
+
+/** Findings for the catalogs themselves: each entry is a range a consumer's own copy can satisfy, never one version. */
+export function catalogFindings(catalogs: Catalogs): string[] {
+  const findings: string[] = [];
+  for (const [catalog, entries] of Object.entries(catalogs)) {
+    for (const [name, range] of Object.entries(entries)) {
+      if (isExactVersion(range)) {
+        const where = catalog === "default" ? "catalog" : `catalogs.${catalog}`;
+        findings.push(`${where}.${name} is "${range}", an exact version; state a caret range ("^${range.replace(/^[=v]/, "")}") and bound it in a comment where it must stop`);
+      }
+    }
+  }
+  return findings;
+}
 
 /**
  * Findings for a private package's manifest (packages/internal): source only. It has no build and publishes nothing;
@@ -111,8 +179,9 @@ export function bundledPackageFindings(manifest: Manifest, privatePackages: Read
 }
 
 /**
- * Findings for a manifest as it is published (read back out of a packed tarball): no `workspace:` range an
- * installer outside this workspace cannot resolve (`npm pack` leaves them in; `pnpm pack` rewrites them), no
+ * Findings for a manifest as it is published (read back out of a packed tarball): no `workspace:` or `catalog:`
+ * range an installer outside this workspace cannot resolve (`npm pack` leaves them in; `pnpm pack` rewrites them), no
+ * exact version of a dependency an installer reads (a consumer on another release would get a second copy), no
  * private package of the workspace named (it is bundled; the workspace's .pnpmfile.mjs drops it from
  * devDependencies), and no source export condition.
  */
@@ -120,8 +189,10 @@ export function publishedManifestFindings(manifest: Manifest, privatePackages: R
   const findings: string[] = [];
   for (const field of [...INSTALLED_FIELDS, "devDependencies"]) {
     for (const [name, range] of Object.entries((manifest[field] as Record<string, string> | undefined) ?? {})) {
-      if (range.startsWith("workspace:")) {
+      if (range.startsWith("workspace:") || range.startsWith("catalog:")) {
         findings.push(`${field}.${name} is "${range}", which no installer outside the workspace resolves (pack with pnpm pack)`);
+      } else if (field !== "devDependencies" && isExactVersion(range)) {
+        findings.push(`${field}.${name} is "${range}", an exact version: a consumer on another release installs a second copy (a range comes from the catalog)`);
       }
       if (privatePackages.has(name)) {
         findings.push(`${field}.${name} is a private package of the workspace, bundled and never published; no manifest may name it`);

@@ -1,7 +1,7 @@
 // Packing the workspace's publishable packages as a release would, and installing them as a user would, for the
 // scripts that test what ships (pack:check, test:installed): one tarball per package with `pnpm pack` (workspace:
-// ranges rewritten, publishConfig applied), each proven clean from the manifest inside it and by publint, then all
-// of them installed by npm into one project.
+// and catalog: ranges rewritten, publishConfig applied), each proven clean from the manifest inside it, by publint
+// and by Are the Types Wrong, then all of them installed by npm into one project.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,6 +16,8 @@ export interface Manifest {
   readonly version: string;
   readonly private?: boolean;
   readonly bin?: Record<string, string>;
+  /** Its entries: "." and any subpath ("./testing"), and "./package.json". */
+  readonly exports?: Record<string, unknown>;
 }
 
 /** A publishable workspace package and its tarball. */
@@ -25,6 +27,11 @@ export interface PackedPackage {
   readonly manifest: Manifest;
   /** Absolute path of its tarball. */
   readonly tarball: string;
+}
+
+/** The subpaths a package exports besides its main entry ("./testing"); "./package.json" is a file, not an entry. */
+export function exportedSubpaths(manifest: Pick<Manifest, "exports">): string[] {
+  return Object.keys(manifest.exports ?? {}).filter((key) => key !== "." && key !== "./package.json");
 }
 
 /** The workspace's publishable packages (not private), sorted by folder; `only` keeps those whose folder it names. */
@@ -42,9 +49,42 @@ export function publishablePackages(root: string, only: readonly string[] = []):
 }
 
 /**
+ * The rules of Are the Types Wrong (`attw`) the packages do not meet by design, each with its reason
+ * (docs/releasing.md, "Types for every resolution"). The packages are ES modules only: from CommonJS, Node (20.19 and
+ * later, the oldest line "engines" allows) loads them with `require()`, and TypeScript from 5.8 under
+ * `module: "nodenext"` types that call, but attw's bundled TypeScript reports every such resolution as
+ * "cjs-resolves-to-esm". Every other rule holds under each resolution attw models (node10, node16 from CJS and from
+ * ESM, bundler).
+ */
+export const ATTW_IGNORED_RULES: readonly string[] = ["cjs-resolves-to-esm"];
+
+/**
+ * The attw profile a subpath export (`@orphus/orkeon-crew/testing`) is checked under: "node16", which leaves out the
+ * `node10` resolution alone (docs/releasing.md, "Types for every resolution"). node10 predates `exports` and cannot
+ * see a subpath at all, so it reports every one as unresolved; Node itself, and TypeScript under node16, nodenext or
+ * bundler, resolve it through `exports`. A package's main entry is still checked under every resolution.
+ */
+export const ATTW_SUBPATH_PROFILE = "node16";
+
+/**
+ * The attw runs for a tarball of a package exporting `subpaths`: its main entry under every resolution, then, when it
+ * has any, its subpaths under {@link ATTW_SUBPATH_PROFILE}; each ignoring {@link ATTW_IGNORED_RULES}.
+ */
+export function attwRuns(subpaths: readonly string[]): string[][] {
+  const ignored = ATTW_IGNORED_RULES.length > 0 ? ["--ignore-rules", ...ATTW_IGNORED_RULES] : [];
+  if (subpaths.length === 0) return [ignored];
+  return [
+    [...ignored, "--exclude-entrypoints", ...subpaths],
+    [...ignored, "--entrypoints", ...subpaths, "--profile", ATTW_SUBPATH_PROFILE],
+  ];
+}
+
+/**
  * Packs each of `packages` into `tarballs` (created if missing): `pnpm pack`, then the packed manifest checked for a
- * leftover workspace: range or source condition and the tarball for a private package named or imported (its code
- * must be bundled in), then publint. Packages must be built. `say` hears one line a package.
+ * leftover workspace: or catalog: range, an exact version or a source condition and the tarball for a private package
+ * named or imported (its code must be bundled in), then publint and attw on the tarball ({@link attwRuns}). Packages
+ * must be built.
+ * `say` hears one line a package.
  */
 export function packPackages(
   root: string,
@@ -54,6 +94,7 @@ export function packPackages(
 ): PackedPackage[] {
   mkdirSync(tarballs, { recursive: true });
   const publint = join(root, "node_modules", "publint", "src", "cli.js");
+  const attw = join(root, "node_modules", "@arethetypeswrong", "cli", "dist", "index.js");
   const privatePackages = new Set(workspacePackages(root).filter((pkg) => pkg.private).map((pkg) => pkg.name));
   return packages.map(({ dir, manifest }) => {
     if (!existsSync(join(dir, "dist", "index.js"))) throw new Error(`${manifest.name} is not built; run pnpm build first`);
@@ -75,7 +116,15 @@ export function packPackages(
       rmSync(unpacked, { recursive: true, force: true });
     }
     run(process.execPath, [publint, "run", join(tarballs, created), "--strict"], tarballs);
-    say(`packed ${manifest.name}: ${created}, no workspace: ranges, no private package named or imported, publint clean`);
+    const subpaths = exportedSubpaths(manifest);
+    for (const flags of attwRuns(subpaths)) {
+      run(process.execPath, [attw, join(tarballs, created), ...flags, "--format", "ascii", "--no-color", "--no-emoji"], tarballs);
+    }
+    const subpathsNote = subpaths.length > 0 ? `; ${subpaths.join(", ")} under the ${ATTW_SUBPATH_PROFILE} profile` : "";
+    say(
+      `packed ${manifest.name}: ${created}, no workspace: or catalog: ranges or exact versions, no private package named ` +
+        `or imported, publint clean, attw clean (ignoring ${ATTW_IGNORED_RULES.join(", ")}${subpathsNote})`,
+    );
     return { dir, manifest, tarball: join(tarballs, created) };
   });
 }

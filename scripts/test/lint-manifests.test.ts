@@ -1,13 +1,18 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { parse } from "yaml";
 import {
   bundledPackageFindings,
+  catalogDependencyFindings,
+  catalogFindings,
+  isExactVersion,
   privatePackageFindings,
   publishedFileFindings,
   publishedManifestFindings,
   publishedMetadataFindings,
   repositoryHome,
+  workspaceCatalogs,
 } from "../lib/lint-manifests.js";
 import { matrixFindings, nodeMajors } from "../lib/lint-workflows.js";
 
@@ -65,6 +70,14 @@ describe("the repository, stated once", () => {
       'peerDependencies.@orphus/rooms-redis is "workspace:>=0.0.0 <1.0.0"; a package of the workspace is depended on as "workspace:^" (published as ^<version>)',
     ]);
   });
+  test("an optional peer of the workspace on a caret is refused: the first minor of the peer would make a major here", () => {
+    const manifest = read("packages/pi-roundtable/package.json");
+    expect(publishedMetadataFindings(manifest, "pi-roundtable", rootManifest)).toEqual([]);
+    const caret = { ...manifest, peerDependencies: { ...(manifest["peerDependencies"] as object), "@orphus/memory": "workspace:^" } };
+    expect(publishedMetadataFindings(caret, "pi-roundtable", rootManifest)).toEqual([
+      'peerDependencies.@orphus/memory is "workspace:^"; an optional peer of the workspace names the whole range it works with (e.g. "workspace:>=0.0.0 <1.0.0"), or changesets releases this package as a new major whenever the peer\'s minor moves',
+    ]);
+  });
 });
 
 describe("a published manifest", () => {
@@ -75,6 +88,7 @@ describe("a published manifest", () => {
     };
     expect(publishedManifestFindings(npmPacked, bundled)).toEqual([
       'dependencies.@orphus/framing is "workspace:^", which no installer outside the workspace resolves (pack with pnpm pack)',
+      'dependencies.zod is "4.6.7", an exact version: a consumer on another release installs a second copy (a range comes from the catalog)',
       'exports still carry the "@orphus/source" condition, which points at src/ that is not published',
     ]);
     expect(
@@ -83,6 +97,29 @@ describe("a published manifest", () => {
         bundled,
       ),
     ).toEqual([]);
+  });
+
+  test("keeps no catalog: range and no exact version of a dependency an installer reads", () => {
+    const npmPacked = {
+      dependencies: { zod: "catalog:", ioredis: "=6.0.0", "@orphus/rooms": "0.1.0" },
+      optionalDependencies: { "better-sqlite3": "12.11.1" },
+      peerDependencies: { "@mariozechner/pi-coding-agent": "catalog:pi-host" },
+      devDependencies: { "@modelcontextprotocol/sdk": "catalog:", "@types/better-sqlite3": "7.6.13" },
+    };
+    expect(publishedManifestFindings(npmPacked, bundled)).toEqual([
+      'dependencies.zod is "catalog:", which no installer outside the workspace resolves (pack with pnpm pack)',
+      'dependencies.ioredis is "=6.0.0", an exact version: a consumer on another release installs a second copy (a range comes from the catalog)',
+      'dependencies.@orphus/rooms is "0.1.0", an exact version: a consumer on another release installs a second copy (a range comes from the catalog)',
+      'optionalDependencies.better-sqlite3 is "12.11.1", an exact version: a consumer on another release installs a second copy (a range comes from the catalog)',
+      'peerDependencies.@mariozechner/pi-coding-agent is "catalog:pi-host", which no installer outside the workspace resolves (pack with pnpm pack)',
+      'devDependencies.@modelcontextprotocol/sdk is "catalog:", which no installer outside the workspace resolves (pack with pnpm pack)',
+    ]);
+    const pnpmPacked = {
+      dependencies: { zod: "^4.6.7", "better-sqlite3": "^12.11.1", "@orphus/rooms": "^0.1.0" },
+      peerDependencies: { "@mariozechner/pi-coding-agent": "*", "@orphus/rooms-redis": ">=0.0.0 <1.0.0" },
+      devDependencies: { "@types/better-sqlite3": "7.6.13" },
+    };
+    expect(publishedManifestFindings(pnpmPacked, bundled)).toEqual([]);
   });
 
   test("names no private package: one left in devDependencies (the .pnpmfile.mjs hook drops it) is found", () => {
@@ -106,6 +143,58 @@ describe("a published manifest", () => {
       "package/dist/index.d.ts imports @orphus/internal, a private package that is bundled, never installed",
       "package/dist/bin/cli.js imports @orphus/internal, a private package that is bundled, never installed",
       "package/dist/side.js imports @orphus/internal, a private package that is bundled, never installed",
+    ]);
+  });
+});
+
+describe("third-party versions, stated once in the catalog", () => {
+  const catalogs = workspaceCatalogs(parse(readFileSync(join(root, "pnpm-workspace.yaml"), "utf8")) as Record<string, unknown>);
+
+  test("the catalog states caret ranges; better-sqlite3 stays on 12.x, ioredis on 6.0.x, pi's host any version", () => {
+    expect(catalogs).toEqual({
+      default: {
+        zod: "^4.6.7",
+        ioredis: "~6.0.0",
+        "better-sqlite3": "^12.11.1",
+        "@modelcontextprotocol/sdk": "^1.32.2",
+      },
+      "pi-host": { "@mariozechner/pi-coding-agent": "*" },
+    });
+    expect(catalogFindings(catalogs)).toEqual([]);
+    expect(catalogFindings({ default: { zod: "4.6.7" }, host: { pi: "=0.73.1", other: "~1.2.3" } })).toEqual([
+      'catalog.zod is "4.6.7", an exact version; state a caret range ("^4.6.7") and bound it in a comment where it must stop',
+      'catalogs.host.pi is "=0.73.1", an exact version; state a caret range ("^0.73.1") and bound it in a comment where it must stop',
+    ]);
+  });
+
+  test("an exact version is one that admits a single release", () => {
+    for (const exact of ["4.6.7", "=4.6.7", "v4.6.7", "1.0.0-beta.1", "1.0.0+build.5"]) {
+      expect({ exact, is: isExactVersion(exact) }).toEqual({ exact, is: true });
+    }
+    for (const range of ["^4.6.7", "~4.6.7", "*", ">=0.0.0 <1.0.0", "4", "4.6", "4.x", "^3.25 || ^4.0"]) {
+      expect({ range, is: isExactVersion(range) }).toEqual({ range, is: false });
+    }
+  });
+
+  test("every package takes its third-party dependencies from the catalog", () => {
+    for (const dir of readdirSync(join(root, "packages"))) {
+      expect({ dir, findings: catalogDependencyFindings(read(`packages/${dir}/package.json`), catalogs) }).toEqual({ dir, findings: [] });
+    }
+  });
+
+  test("a pinned dependency, a peer, a devDependency the catalog holds and a missing entry get one finding each", () => {
+    const manifest = {
+      dependencies: { "@orphus/rooms": "workspace:^", zod: "4.6.7", "left-pad": "catalog:" },
+      peerDependencies: { "@mariozechner/pi-coding-agent": "*" },
+      optionalDependencies: { "better-sqlite3": "catalog:pi-host" },
+      devDependencies: { ioredis: "6.0.0", "@types/better-sqlite3": "7.6.13", "@orphus/internal": "workspace:*" },
+    };
+    expect(catalogDependencyFindings(manifest, catalogs)).toEqual([
+      'dependencies.zod is "4.6.7"; a third-party dependency is "catalog:", its range stated once in pnpm-workspace.yaml',
+      'dependencies.left-pad is "catalog:", but pnpm-workspace.yaml\'s catalog has no left-pad',
+      'optionalDependencies.better-sqlite3 is "catalog:pi-host", but pnpm-workspace.yaml\'s catalogs.pi-host has no better-sqlite3',
+      'peerDependencies.@mariozechner/pi-coding-agent is "*"; a third-party dependency is "catalog:", its range stated once in pnpm-workspace.yaml',
+      'devDependencies.ioredis is "6.0.0"; the catalog holds ioredis, so it is "catalog:" here too (one version in the workspace)',
     ]);
   });
 });

@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
-import { errorCode, hasErrorCode } from "../../packages/internal/src/index.js";
-import { NotMemberError } from "../../packages/rooms/src/index.js";
+import { errorCode, hasErrorCode } from "@orphus/internal";
+import { NotMemberError } from "@orphus/rooms";
 import { fromAnotherCopy } from "../another-copy.js";
 
 test("an error of another copy keeps its fields and code; instanceof the original's class is false", () => {

@@ -1,6 +1,7 @@
 // What a child or a step hands back, and the small text operations every bound shares.
 import { BoundsInputError, BoundsOptionError } from "./errors.js";
 import { MAX_DIGEST_BUDGET } from "@orphus/digest";
+import { isHighSurrogate, isLowSurrogate } from "@orphus/internal";
 
 /** A child's output or error detail: text, or the exact bytes it wrote (kept byte for byte in its artifact). */
 export type OutputContent = string | Uint8Array;
@@ -33,23 +34,15 @@ export function checkBudget(value: unknown, option: string, fallback: number): n
   return value;
 }
 
-function isHigh(c: number): boolean {
-  return c >= 0xd800 && c <= 0xdbff;
-}
-
-function isLow(c: number): boolean {
-  return c >= 0xdc00 && c <= 0xdfff;
-}
-
 /** `end`, moved back one when it would split a surrogate pair. */
 export function pairSafeEnd(text: string, end: number): number {
-  const splits = end > 0 && end < text.length && isHigh(text.charCodeAt(end - 1)) && isLow(text.charCodeAt(end));
+  const splits = end > 0 && end < text.length && isHighSurrogate(text.charCodeAt(end - 1)) && isLowSurrogate(text.charCodeAt(end));
   return splits ? end - 1 : end;
 }
 
 /** `start`, moved on one when it would split a surrogate pair. */
 function pairSafeStart(text: string, start: number): number {
-  return start > 0 && start < text.length && isHigh(text.charCodeAt(start - 1)) && isLow(text.charCodeAt(start))
+  return start > 0 && start < text.length && isHighSurrogate(text.charCodeAt(start - 1)) && isLowSurrogate(text.charCodeAt(start))
     ? start + 1
     : start;
 }

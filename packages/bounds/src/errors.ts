@@ -1,4 +1,4 @@
-import { brandErrorClass } from "@orphus/internal";
+import { brandErrorClass, PREVIEW_CHARS, previewValue } from "@orphus/internal";
 
 /** Base class of every bounds failure; `code` is stable across releases. */
 export abstract class BoundsError extends Error {
@@ -6,23 +6,6 @@ export abstract class BoundsError extends Error {
   static {
     brandErrorClass(this);
   }
-}
-
-/** How much of an offending value an error message quotes. */
-const PREVIEW_CHARS = 60;
-
-/** Describes a value for an error message without quoting it whole. */
-export function previewValue(value: unknown): string {
-  if (typeof value === "string") {
-    const quoted = JSON.stringify(value.length > PREVIEW_CHARS ? value.slice(0, PREVIEW_CHARS) : value);
-    return value.length > PREVIEW_CHARS ? `${quoted}… (${value.length} chars)` : quoted;
-  }
-  if (value instanceof Uint8Array) return `${value.length} bytes`;
-  if (Array.isArray(value)) return `an array of ${value.length}`;
-  if (value === null) return "null";
-  if (typeof value === "object") return "an object";
-  if (typeof value === "bigint") return `${value}n`;
-  return String(value);
 }
 
 /** An input to a bound (a child, a step, a name, a template) is not of the documented form. */

@@ -174,6 +174,8 @@ export async function boundFanOut(children: readonly FanOutChild[], options: Fan
     items: checked.map((child, i) => digestItem(child, i, bodies[i]!, tasks[i]!.path as string, tasks[i]!.errorPath)),
     budget,
     recovery: "pinned",
+    // Strict: a child shows no text while one of a more serious outcome is collapsed.
+    strictPriority: true,
   });
   // No backstop here: the digest bound is the tighter one, and a cut could drop stubs.
   return { text: digest.text, bounded, tasks, digest, truncated: null, artifactError };

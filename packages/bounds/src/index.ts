@@ -32,14 +32,12 @@ export { expandChainTemplate, recordChainStep } from "./chain.js";
 export { openArtifactRun } from "./artifacts.js";
 export { truncateWithBackstop } from "./backstop.js";
 export {
-  ARTIFACT_SLUG_MAX_LENGTH,
   DEFAULT_FANOUT_BUDGET,
   DEFAULT_RETURN_BUDGET,
   DEFAULT_SPLICE_CHARS,
   MAX_ARTIFACTS_DIR_LENGTH,
   MAX_ARTIFACTS_PER_RUN,
   MAX_FANOUT_CHILDREN,
-  TASK_NAME_MAX_LENGTH,
   TRUNCATION_BACKSTOP_BYTES,
 } from "./limits.js";
 export {

@@ -9,12 +9,6 @@ import { headAndTail } from "./content.js";
 /** A body below this many characters of share is not worth an excerpt: the digest's headline does as well. */
 const MIN_EXCERPT_CHARS = 60;
 
-/**
- * A body longer than this many times what is available is not measured: it cannot fit unless nearly all of it is
- * escape codes, and measuring would read it all.
- */
-const MEASURE_RATIO = 4;
-
 /** The line standing for what an excerpt leaves out; the full output is one stub away. */
 function cutLine(cutChars: number): string {
   return `… ${cutChars} characters cut, all in the output file …`;
@@ -45,6 +39,20 @@ function blockCost(item: SharedItem, body: string, maxCost: number): number | nu
 }
 
 /**
+ * What the item's block costs whole, if within `maxCost`. A body longer than it can show is measured without its
+ * prefix first: the prefix (one line) only adds characters, and joining would copy all of a long body (a joined
+ * string is flattened on first read) to find it too long. Reads the body until its rendering passes `maxCost` or it
+ * ends: what the sanitiser drops is read through, since only the whole body says what it shows.
+ */
+function wholeCost(item: SharedItem, maxCost: number): number | null {
+  const unprefixed = { ...item, prefix: "" };
+  if (item.prefix !== "" && item.body.length > maxCost && blockCost(unprefixed, item.body, maxCost) === null) {
+    return null;
+  }
+  return blockCost(item, item.body, maxCost);
+}
+
+/**
  * `item.body` cut to head and tail so that its block costs at most `target`, keeping as many characters as a
  * binary search finds, or null when even MIN_EXCERPT_CHARS cost more. (Cuts snap to line breaks, so cost is only
  * roughly monotonic in the characters kept; the search settles on a size that fits, not always the largest.)
@@ -65,31 +73,28 @@ function excerpt(item: SharedItem, target: number): string | null {
 }
 
 /**
- * `prefix` + `body` when the body is short enough to show whole. A longer one goes unprefixed, because joining
- * would copy all of it (a joined string is flattened on first read) and it can only show as a headline or an
- * excerpt: the prefix goes on the headline, declared as the body's first line with visible text (line breaks as
+ * `prefix` + `body` when the body shows whole (`whole`, or short enough to). A longer one goes unprefixed, because
+ * joining would copy all of it (a joined string is flattened on first read) and it can only show as a headline or
+ * an excerpt: the prefix goes on the headline, declared as the body's first line with visible text (line breaks as
  * the sanitiser sees them, within the digest's LINE_SCAN_LIMIT).
  */
-function withPrefix(prefix: string, body: string, available: number): SharedBody {
+function withPrefix(prefix: string, body: string, available: number, whole: boolean): SharedBody {
   if (prefix === "") return { body };
-  if (body.length <= available) return { body: prefix + body };
+  if (whole || body.length <= available) return { body: prefix + body };
   const lines = sanitizeText(body.slice(0, LINE_SCAN_LIMIT)).split("\n");
   return { body, headline: prefix + (lines.find((line) => line.trim() !== "") ?? "") };
 }
 
 /**
  * What to hand the digest for `budget`: bodies unchanged when they all fit, else each one over its max-min fair
- * share cut to head and tail. Reads at most about MEASURE_RATIO times `budget` characters of each body.
+ * share cut to head and tail. Reads each body until its rendering passes `budget` characters or it ends (see
+ * wholeCost), then, for a cut, about as many characters as the cut keeps.
  */
 export function shareBudget(items: readonly SharedItem[], budget: number): SharedBody[] {
   // The digest's allowance: n blocks joined by n - 1 newlines fit `budget` when their costs (length + 1) fit
   // `budget + 1`.
   const available = budget + 1;
-  const needs = items.map((item) =>
-    item.body.length > MEASURE_RATIO * available
-      ? Number.POSITIVE_INFINITY
-      : (blockCost(item, item.body, available) ?? Number.POSITIVE_INFINITY),
-  );
+  const needs = items.map((item) => wholeCost(item, available) ?? Number.POSITIVE_INFINITY);
   let total = 0;
   for (const need of needs) total += need;
   const bodies = items.map((item) => item.body);
@@ -103,5 +108,8 @@ export function shareBudget(items: readonly SharedItem[], budget: number): Share
       if (grant < needs[index]!) bodies[index] = excerpt(items[index]!, grant) ?? bodies[index]!;
     });
   }
-  return items.map((item, i) => withPrefix(item.prefix, bodies[i]!, available));
+  return items.map((item, i) => {
+    const whole = bodies[i] === item.body && needs[i]! <= available;
+    return withPrefix(item.prefix, bodies[i]!, available, whole);
+  });
 }

@@ -7,7 +7,7 @@ import { FIELD_SEPARATOR } from "./lines.js";
  * A name as a stub shows it: escaped by @orphus/digest's escapeIdentity (every control, line break, invisible or
  * format character as `\u{HEX}`, never dropped, so no name passes for another), with "·" escaped as well so that
  * no name can hold the stub's field separator and forge an `output:` or `error:` field; at most
- * TASK_NAME_MAX_LENGTH characters; "(unnamed)" when empty.
+ * 64 characters (TASK_NAME_MAX_LENGTH); "(unnamed)" when empty.
  */
 export function displayName(name: string): string {
   if (name === "") return "(unnamed)";

@@ -125,6 +125,30 @@ describe("failures first", () => {
     ]);
   });
 
+  test("a failure that cannot fit collapses, and then no success shows text either", async () => {
+    // The second failure's block takes 87 characters (its name escapes to a label of 64), leaving 13 of 100: not
+    // enough for the first failure's 13 and its newline, but enough for the success's 10 and its newline.
+    const name = "x\u200b".repeat(20);
+    const artifacts = await openArtifactRun({ dir: "/a", fs: memoryFs() });
+    const result = await boundFanOut(
+      [
+        { name: "", outcome: "failed", output: "𐀀𐀀𐀀" },
+        { name, outcome: "failed", output: "", error: "𐀀".repeat(5) },
+        { name: "scout", outcome: "ok", output: "" },
+      ],
+      { artifacts, budget: 100 },
+    );
+    expect(result.digest).toMatchObject({ full: [2], collapsed: [1, 3] });
+    expect(result.text.split("\n")).toEqual([
+      "[digest] 2 items collapsed (#1–#3), full output via the pinned lines.",
+      "failed · (unnamed) · output: /a/run-000001/001-task.txt",
+      `failed · ${"x\\u{200B}".repeat(7)}… · output: /a/run-000001/002-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x.txt · error: ` +
+        "/a/run-000001/003-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x-x.error.txt",
+      `[#2 ${"x\\u{200B}".repeat(7)}…] error: ${"𐀀".repeat(5)}`,
+      "ok · scout · output: /a/run-000001/004-scout.txt",
+    ]);
+  });
+
   test("a long error detail is cut to head and tail in the text and kept whole in its file", async () => {
     const fs = memoryFs();
     const trace = report("at frame", 20_000);
@@ -192,6 +216,22 @@ describe("hostile and odd names", () => {
     expect(stub.split(" · ").slice(2)).toEqual([`output: ${result.tasks[0]!.path}`, `error: ${result.tasks[0]!.errorPath}`]);
   });
 
+  test("names a space apart keep their own stubs: no name passes for another", async () => {
+    const artifacts = await openArtifactRun({ dir: "/a", fs: memoryFs() });
+    const result = await boundFanOut(
+      [
+        { name: "tester x", outcome: "ok", output: "one" },
+        { name: "tester  x", outcome: "ok", output: "two" },
+      ],
+      { artifacts, budget: 0 },
+    );
+    expect(result.text.split("\n")).toEqual([
+      "[digest] 2 items collapsed (#1–#2), full output via the pinned lines.",
+      "ok · tester x · output: /a/run-000001/001-tester-x.txt",
+      "ok · tester  x · output: /a/run-000001/002-tester-x.txt",
+    ]);
+  });
+
   test("displayName: escaped on one line, never stripped, at most 64 characters", () => {
     expect(displayName(" a\t\tb\nc\u202e ")).toBe("\\u{20}a\\u{9}\\u{9}b\\u{A}c\\u{202E}\\u{20}");
     expect(displayName("plan\u200bner")).toBe("plan\\u{200B}ner");
@@ -199,6 +239,41 @@ describe("hostile and odd names", () => {
     expect(displayName("\u0007")).toBe("\\u{7}");
     expect(displayName("")).toBe("(unnamed)");
     expect(displayName(`${"x".repeat(62)}😀😀`)).toBe(`${"x".repeat(62)}…`);
+  });
+});
+
+describe("text behind escape codes", () => {
+  const codes = (n: number): string => "\x1b[32m\x1b[0m".repeat(n);
+
+  test("an output of colour codes, then its text, shows that text whole at the default budget", async () => {
+    // 4770 characters of colour codes: within what bounds measures, past what the digest read of an older item.
+    for (const n of [530, 1000, 20_000]) {
+      const artifacts = await openArtifactRun({ dir: "/a", fs: memoryFs() });
+      const result = await boundFanOut(
+        [
+          { name: "calc", outcome: "ok", output: `${codes(n)}result: 42` },
+          { name: "b", outcome: "ok", output: "fine" },
+          { name: "c", outcome: "ok", output: "fine" },
+        ],
+        { artifacts },
+      );
+      expect(result.text.split("\n").slice(0, 2)).toEqual([
+        "ok · calc · output: /a/run-000001/001-calc.txt",
+        "[#1 calc] result: 42",
+      ]);
+    }
+  });
+
+  test("an error detail of colour codes, then its text, keeps its prefix", async () => {
+    const artifacts = await openArtifactRun({ dir: "/a", fs: memoryFs() });
+    const result = await boundFanOut(
+      [
+        { name: "t", outcome: "failed", output: "", error: `${codes(1000)}boom` },
+        { name: "b", outcome: "ok", output: "fine" },
+      ],
+      { artifacts },
+    );
+    expect(result.text.split("\n")[1]).toBe("[#1 t] error: boom");
   });
 });
 
@@ -305,7 +380,7 @@ describe("properties", () => {
     fc.uint8Array({ maxLength: 100 }),
   );
   const child = fc.record(
-    { name: fc.stringMatching(/^[A-Za-z0-9_-]{1,12}( [a-z]{1,5})?$/), outcome, output: text, error: text },
+    { name: fc.stringMatching(/^[A-Za-z0-9_-]{1,12}( {1,3}[a-z]{1,5})?$/), outcome, output: text, error: text },
     { requiredKeys: ["name", "outcome", "output"] },
   );
   const children = fc.array(child, { maxLength: 8 });
@@ -344,6 +419,39 @@ describe("properties", () => {
     );
   });
 
+  test("at small budgets, no child collapses while a child later in the outcome order shows text", async () => {
+    const small = fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.string({ unit: fc.constantFrom("𐀀", "x", " ", "\n", "\u001b[1m", "\u200b"), maxLength: 40 }),
+      fc.tuple(fc.string({ minLength: 1, maxLength: 8 }), fc.integer({ min: 1, max: 60 })).map(([t, n]) => t.repeat(n)),
+    );
+    const mixed = fc.record(
+      {
+        name: fc.oneof(fc.stringMatching(/^[a-z]{1,8}$/), fc.string({ maxLength: 40 }), fc.constant("")),
+        outcome,
+        output: small,
+        error: small,
+      },
+      { requiredKeys: ["name", "outcome", "output"] },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(mixed, { maxLength: 7 }), fc.integer({ min: 0, max: 400 }), async (list, budget) => {
+        const result = await boundFanOut(list, { artifacts: await openArtifactRun({ dir: "/a", fs: memoryFs() }), budget });
+        const collapsed = new Set(result.digest!.collapsed);
+        const rank = (i: number) => TASK_OUTCOMES.indexOf(list[i]!.outcome);
+        for (let a = 0; a < list.length; a++) {
+          if (!collapsed.has(a + 1)) continue;
+          for (let b = 0; b < list.length; b++) {
+            if (rank(a) < rank(b) && !collapsed.has(b + 1)) {
+              expect({ collapsed: list[a]!.outcome, shown: list[b]!.outcome, budget }).toBeNull();
+            }
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   test("artifacts off: every output whole (or cut by the backstop), failures first", async () => {
     await fc.assert(
       fc.asyncProperty(children, async (list) => {
@@ -366,6 +474,8 @@ describe("properties", () => {
 });
 
 describe("sharing the budget", () => {
+  /** What draws nothing: escape sequences, controls, invisible characters, blank lines. */
+  const invisible = fc.constantFrom("\u001b[32m", "\u001b[0m", "\u001b]0;t\u0007", "\u0007", "\u200b", "\u202e", "\n", "\r\n", " ");
   const body = fc.oneof(
     fc.string({ unit: "binary", maxLength: 300 }),
     fc
@@ -374,6 +484,14 @@ describe("sharing the budget", () => {
         fc.integer({ min: 1, max: 5000 }),
       )
       .map(([s, n]) => s.repeat(n)),
+    // Text that starts late: a long run of what draws nothing, then a little text or a long one.
+    fc
+      .tuple(
+        fc.array(invisible, { minLength: 1, maxLength: 3 }),
+        fc.integer({ min: 100, max: 5000 }),
+        fc.oneof(fc.string({ minLength: 1, maxLength: 40 }), fc.constant("result: 42\n".repeat(300))),
+      )
+      .map(([run, n, text]) => run.join("").repeat(n) + text),
   );
   const children = fc.array(
     fc.record({

@@ -3,7 +3,6 @@ import * as bounds from "@orphus/bounds";
 
 test("the public surface is exactly this", () => {
   expect(Object.keys(bounds).sort()).toEqual([
-    "ARTIFACT_SLUG_MAX_LENGTH",
     "ArtifactWriteError",
     "BoundsError",
     "BoundsInputError",
@@ -19,7 +18,6 @@ test("the public surface is exactly this", () => {
     "MAX_ARTIFACTS_DIR_LENGTH",
     "MAX_ARTIFACTS_PER_RUN",
     "MAX_FANOUT_CHILDREN",
-    "TASK_NAME_MAX_LENGTH",
     "TASK_OUTCOMES",
     "TRUNCATION_BACKSTOP_BYTES",
     "boundFanOut",
@@ -40,8 +38,6 @@ test("limits", () => {
   expect(bounds.MAX_FANOUT_CHILDREN).toBe(256);
   expect(bounds.MAX_ARTIFACTS_PER_RUN).toBe(10000);
   expect(bounds.MAX_ARTIFACTS_DIR_LENGTH).toBe(128);
-  expect(bounds.TASK_NAME_MAX_LENGTH).toBe(64);
-  expect(bounds.ARTIFACT_SLUG_MAX_LENGTH).toBe(40);
   expect(bounds.TASK_OUTCOMES).toEqual(["failed", "timed-out", "cancelled", "empty", "ok"]);
 });
 
@@ -71,7 +67,7 @@ test("error messages say what failed, the expected form and what arrived, cut sh
     "Invalid bounds input children[0].name: expected a string, got 42",
   );
   expect(new bounds.BoundsOptionError("dir", "an absolute path", "x".repeat(100)).message).toBe(
-    `Invalid bounds option dir: expected an absolute path, got "${"x".repeat(60)}"… (100 chars)`,
+    `Invalid bounds option dir: expected an absolute path, got "${"x".repeat(60)}"… (100 characters)`,
   );
   expect(new bounds.BoundsLimitError("children", 1000, 1001).message).toBe(
     "Fan-out of 1001 children is above the maximum of 1000 (MAX_FANOUT_CHILDREN)",

@@ -2,17 +2,13 @@
 // how to read it), or as a headline. Every form is rendered here, so the digest and every package that measures a
 // block (@orphus/bounds) share one set of line-break and size rules. The digest tries many sizes of many messages
 // and shows few: lengths are worked out before any text is built, a size that no richer form can fit is passed over
-// without reading, and each body is rendered once, as far as the largest size asked.
+// without reading, and each body is rendered once, as far as the largest size asked. What a form shows is decided
+// by the whole body: text hidden behind any length of escape codes is found by reading on (in time linear in what is
+// skipped), never assumed absent because a read stopped.
 import { BodyRendering, openingEnd, restAfter, type RenderedBody } from "./body.js";
 import { DigestInputError } from "./errors.js";
-import {
-  EXCERPT_MIN_LENGTH,
-  FULL_SCAN_RATIO,
-  FULL_SCAN_SLACK,
-  HEADLINE_MAX_LENGTH,
-  LINE_SCAN_LIMIT,
-} from "./limits.js";
-import { authorLabel, headlineLine, headlineText } from "./text.js";
+import { EXCERPT_MIN_LENGTH, HEADLINE_MAX_LENGTH, LINE_SCAN_LIMIT } from "./limits.js";
+import { authorLabel, headlineLine, headlineText, lineSkippedInput } from "./text.js";
 import type { DigestRecovery } from "./types.js";
 import { keepShape, Shape } from "./shapes.js";
 
@@ -74,24 +70,42 @@ function headLength(seq: number, label: string): number {
   return 4 + digits(seq) + label.length;
 }
 
-/** Raw characters a bounded read takes for a block of `maxLength` (see BlockForms). */
-function rawLimitOf(maxLength: number): number {
-  return FULL_SCAN_RATIO * Math.max(0, maxLength) + FULL_SCAN_SLACK;
-}
+/** Where the last plainText call stopped: the index of the first unit it did not count through. */
+let plainStop = 0;
 
 /**
- * A floor under an item's cheapest block, known before reading anything: a headline is its header, a space and at
- * least one character; the full text at least its header, when it can be read at all for a headline's size. The
- * digest passes over an item whose floor does not fit without making its forms.
+ * Counts printable ASCII characters of `body` from `from` on (adding to `count`), through white space and line
+ * breaks, until the count reaches `need`, a unit of any other kind comes, or it has read twice the characters still
+ * needed and a line more (blank runs are the renderer's to pass over); sets plainStop. Each of them shows as a
+ * character of the body's rendering, so the count is a floor under the rendering's length that takes no rendering.
  */
-export function floorBeforeReading(item: BlockSource, label: string, bounded: boolean): number {
-  return floorOf(headLength(item.seq, label), item.body.length, bounded);
+function plainText(body: string, from: number, count: number, need: number): number {
+  let i = from;
+  let n = count;
+  const end = Math.min(body.length, from + 2 * (need - count) + 128);
+  while (n < need && i < end) {
+    const c = body.charCodeAt(i);
+    if (c > 0x20 && c < 0x7f) n++;
+    else if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) break;
+    i++;
+  }
+  plainStop = i;
+  return n;
 }
 
-function floorOf(head: number, bodyLength: number, bounded: boolean): number {
-  const headlineHead = head + HEADLINE_TAG.length;
-  const fullMay = !bounded || rawLimitOf(headlineHead + 1 + HEADLINE_MAX_LENGTH) >= bodyLength;
-  return fullMay ? Math.min(head, headlineHead + 2) : headlineHead + 2;
+/** A headline is at least its header, its tag, a space and one character: this much longer than `[#seq label]`. */
+const SHORTEST_HEADLINE_EXTRA = ", headline".length + 2;
+
+/**
+ * A floor under an item's cheapest block, known before reading more than a few characters: a headline is its
+ * header, a space and at least one character; the full block at least its header, `[#seq label]`, and as long as
+ * the shortest headline when the body opens with enough plain text. The digest passes over an item whose floor does
+ * not fit without making its forms.
+ */
+export function floorBeforeReading(item: BlockSource, label: string): number {
+  const head = headLength(item.seq, label);
+  const need = SHORTEST_HEADLINE_EXTRA - 1; // the full block then holds the header, a space and `need` characters
+  return plainText(item.body, 0, 0, need) >= need ? head + SHORTEST_HEADLINE_EXTRA : head;
 }
 
 /** The shortest header an item with this seq can have, `[#seq x]`, whatever its author: a floor under every block. */
@@ -126,6 +140,11 @@ export class BlockForms {
   private source: HeadlineSource | undefined;
   /** The body's first line is known to be longer than this (from a read that stopped early). */
   private lineLongerThan = Number.NEGATIVE_INFINITY;
+  /**
+   * Whether the body's full text holds the line its headline is read from: the body is within the headline window,
+   * or the read passed over nothing the sanitiser drops (so the window cut nothing open).
+   */
+  private lineInFull = false;
   private declared: string | undefined;
   private headlineBlock: string | undefined;
   private minExcerpt: number | undefined;
@@ -135,35 +154,32 @@ export class BlockForms {
   private cheapest: Placed | undefined;
   /** The cheapest form is known to be longer than this. */
   private cheapestLongerThan = Number.NEGATIVE_INFINITY;
+  /** Printable characters counted by plainText so far, and where it stopped, -1 if not known (see rendersMore). */
+  private plainCount = 0;
+  private plainEnd = 0;
 
   /**
-   * `label`: the author as a header shows it (authorLabel). `bounded`: the body is read for a block of `n`
-   * characters up to FULL_SCAN_RATIO × `n` + FULL_SCAN_SLACK raw characters (every item but the first the digest
-   * spends on); else as far as the block needs.
+   * `label`: the author as a header shows it (authorLabel). `floor`: floorBeforeReading of the item, when worked
+   * out already (what it read of the body's opening is not read again).
    */
   constructor(
     readonly item: BlockSource,
     readonly recovery: DigestRecovery,
     label: string = authorLabel(item.author),
-    private readonly bounded: boolean = false,
+    floor = 0,
   ) {
     keepShape(Shape.BlockForms, this);
     this.label = label;
     this.head = headLength(item.seq, label);
+    if (floor > this.head) {
+      // The opening holds this many printable characters; where they end is counted again if more are asked.
+      this.plainCount = floor - this.head - 1;
+      this.plainEnd = -1;
+    }
   }
 
   private header(tag: string): string {
     return `[#${this.item.seq} ${this.label}${tag}]`;
-  }
-
-  /** Raw characters of the body read for a block of `maxLength` (see `bounded`). */
-  private rawLimit(maxLength: number): number {
-    return this.bounded ? rawLimitOf(maxLength) : Number.POSITIVE_INFINITY;
-  }
-
-  /** Whether the full form can be read for a block of `maxLength`: a bounded read that stops short never completes. */
-  private fullReadable(maxLength: number): boolean {
-    return !this.bounded || rawLimitOf(maxLength) >= this.item.body.length;
   }
 
   /** The declared headline's line ("" when there is none or it has no visible text). */
@@ -185,6 +201,7 @@ export class BlockForms {
     else {
       if (max <= this.lineLongerThan) return null;
       const line = headlineLine(this.item.body, true, max);
+      this.lineInFull = this.item.body.length <= LINE_SCAN_LIMIT || !lineSkippedInput;
       if (line.length > max && max < HEADLINE_MAX_LENGTH) {
         this.lineLongerThan = max;
         return null;
@@ -216,30 +233,55 @@ export class BlockForms {
     if (maxLength <= this.cheapestLongerThan) return null;
     const head = this.head;
     const headlineHead = head + HEADLINE_TAG.length;
-    const body = this.item.body;
-    if (maxLength < floorOf(head, body.length, this.bounded)) return null;
-    const fullMay = this.fullReadable(headlineHead + 1 + HEADLINE_MAX_LENGTH);
-    // The first line, read only as far as a line that fits can go: a longer line makes the headline longer than
-    // `maxLength` and, when read from the whole body, the full text too (it holds that line).
-    let cap = HEADLINE_MAX_LENGTH;
-    if (this.declaredLine() === "") {
-      const headlineCap = maxLength - headlineHead - 1;
-      const fullCap = !fullMay ? -1 : body.length <= LINE_SCAN_LIMIT ? maxLength - head - 1 : HEADLINE_MAX_LENGTH;
-      if (headlineCap < HEADLINE_CUT_FLOOR) cap = Math.max(headlineCap, fullCap, 0);
+    if (maxLength < head) return null;
+    // A whole block shorter than the shortest headline there can be (its header, a space and one character) is the
+    // cheapest form whatever the headline holds: the headline's line need not be read.
+    const short = this.rendersMore(SHORTEST_HEADLINE_EXTRA - 2) ? null : this.full(head + SHORTEST_HEADLINE_EXTRA - 1);
+    if (short !== null) {
+      this.cheapest = short;
+      return short.text.length <= maxLength ? short : null;
     }
-    const source = this.headlineSource(cap);
-    if (source === null) return this.longerThan(maxLength);
+    if (maxLength < head + SHORTEST_HEADLINE_EXTRA) return this.longerThan(maxLength); // no form is that short
+    // The first line, read only as far as a line that fits can go: a longer line makes the headline longer than
+    // `maxLength` and, when the full text holds that line, the full text too.
+    const fullRoom = maxLength - head - 1;
+    const capped = this.declaredLine() === "" && maxLength - headlineHead - 1 < HEADLINE_CUT_FLOOR;
+    const source = this.headlineSource(capped ? Math.max(fullRoom, 0) : HEADLINE_MAX_LENGTH);
+    if (source === null) {
+      if (this.lineInFull) return this.longerThan(maxLength);
+      // The headline cannot fit; the full text, which the line does not bound, is the cheapest if it does.
+      const full = this.rendersMore(fullRoom) ? null : this.full(maxLength);
+      if (full === null) return this.longerThan(maxLength);
+      this.cheapest = full;
+      return full;
+    }
     // The exact floor once the line is known: the headline, or the full text, which holds the first line.
     const headlineLength = headlineHead + 1 + this.headlineTextOf(source).length;
-    let floor = headlineLength;
-    if (this.fullReadable(headlineLength)) {
-      const noLine = source.declared || source.line === "" || body.length > LINE_SCAN_LIMIT;
-      floor = Math.min(floor, noLine ? head : head + 1 + source.line.length);
-    }
+    const noLine = source.declared || source.line === "" || !this.lineInFull;
+    const floor = Math.min(headlineLength, noLine ? head : head + 1 + source.line.length);
     if (maxLength < floor) return this.longerThan(maxLength);
+    // Nor when the headline is too long and the body's plain opening already renders longer than what is left.
+    if (maxLength < headlineLength && this.rendersMore(fullRoom)) return this.longerThan(maxLength);
     const headline = this.headline();
-    this.cheapest = this.full(headline.length) ?? { form: "headline", text: headline, restChars: 0 };
+    const full = this.rendersMore(headline.length - head - 1) ? null : this.full(headline.length);
+    this.cheapest = full ?? { form: "headline", text: headline, restChars: 0 };
     return this.cheapest.text.length <= maxLength ? this.cheapest : null;
+  }
+
+  /**
+   * Whether the body's rendering is known to be longer than `n` characters from its plain opening (see plainText),
+   * read on from where the last ask stopped: a prose body is found too long for a size without being rendered.
+   */
+  private rendersMore(n: number): boolean {
+    if (this.plainCount <= n) {
+      if (this.plainEnd < 0) {
+        this.plainEnd = 0;
+        this.plainCount = 0;
+      }
+      this.plainCount = plainText(this.item.body, this.plainEnd, this.plainCount, n + 1);
+      this.plainEnd = plainStop;
+    }
+    return this.plainCount > n;
   }
 
   private longerThan(maxLength: number): null {
@@ -259,25 +301,26 @@ export class BlockForms {
     return this.restBase + d;
   }
 
-  /** The body rendered within `max`, reading the raw body up to `rawLimit`, as renderBody gives it. */
-  private render(max: number, rawLimit: number): RenderedBody {
+  /** The body rendered within `max`, as renderBody gives it. */
+  private render(max: number): RenderedBody {
     this.rendering ??= new BodyRendering(this.item.body);
-    return this.rendering.within(max, rawLimit);
+    this.rendering.extend(max);
+    return this.rendering.view(max);
   }
 
   /** A floor under the full block's length from what is known: its header, its body's first line, its text so far. */
   private fullFloor(): number {
     let floor = this.head;
     const line = this.source !== undefined && !this.source.declared ? this.source.line : "";
-    if (line !== "" && this.item.body.length <= LINE_SCAN_LIMIT) floor = this.head + 1 + line.length;
+    if (line !== "" && this.lineInFull) floor = this.head + 1 + line.length;
     const rendered = this.rendering?.text.length ?? 0;
     return rendered === 0 ? floor : Math.max(floor, this.head + 1 + rendered);
   }
 
   /** The full block when it is at most `maxLength` characters, else null. */
   full(maxLength: number): RenderedBlock | null {
-    if (maxLength < this.head || !this.fullReadable(maxLength)) return null;
-    const body = this.render(Math.max(0, maxLength - this.head - 1), this.rawLimit(maxLength));
+    if (maxLength < this.head) return null;
+    const body = this.render(Math.max(0, maxLength - this.head - 1));
     if (!body.complete) return null;
     return { form: "full", text: this.fullText(body.text), restChars: 0 };
   }
@@ -293,8 +336,9 @@ export class BlockForms {
    */
   richer(current: Placed, maxLength: number): RenderedBlock | null {
     const excerptFloor = this.head + EXCERPT_TAG.length + 4 + this.minExcerptText() + this.restLength(1);
-    const fullFloor = this.fullReadable(maxLength) ? this.fullFloor() : Number.POSITIVE_INFINITY;
-    if (maxLength < Math.min(excerptFloor, fullFloor)) return null;
+    if (maxLength < excerptFloor) {
+      if (maxLength < this.fullFloor() || this.rendersMore(maxLength - this.head - 1)) return null;
+    }
     const next = this.best(maxLength);
     return showsMore(current, next) ? next : null;
   }
@@ -312,7 +356,7 @@ export class BlockForms {
     const fixed = maxLength - head - EXCERPT_TAG.length - 4;
     const fullRoom = maxLength - head - 1;
     const room = Math.max(fullRoom, fixed - this.restLength(1), 0);
-    const body = this.render(room, this.rawLimit(maxLength));
+    const body = this.render(room);
     if (body.complete && (body.text === "" || body.text.length <= fullRoom)) {
       return { form: "full", text: this.fullText(body.text), restChars: 0 };
     }

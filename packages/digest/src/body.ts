@@ -1,8 +1,7 @@
 // A message body as a digest shows it after the header, and the openings an excerpt shows of it. A body is rendered
 // on demand and kept: asking for more text continues where the last ask stopped, so the digest reads each body once
 // however many sizes it tries, and a 100 KB body costs what the budget lets through, not its size.
-import { isPairAt } from "./chars.js";
-import { BREAK, END, PAUSE, SPACE, Scanner } from "./scan.js";
+import { BREAK, END, SPACE, Scanner } from "./scan.js";
 import { keepShape, Shape } from "./shapes.js";
 
 /** Continuation lines of a body start with this, so no body line can pass for a header, a stub or the marker. */
@@ -10,7 +9,7 @@ export const CONTINUATION_INDENT = "  ";
 
 /** A body as rendered after its header, whole or as far as was read. */
 export interface RenderedBody {
-  /** The rendering; when not complete, at least the first `max` + 1 characters (or all that the read limit gave). */
+  /** The rendering; when not complete, at least the first `max` + 1 characters. */
   readonly text: string;
   /** Whether `text` is the whole body and at most `max` characters long. */
   readonly complete: boolean;
@@ -23,49 +22,45 @@ export interface RenderedBody {
 /**
  * A body as it appears after its header: sanitised, leading and trailing blank space dropped, trailing spaces of
  * each line dropped, runs of blank lines kept as one, every line after the first indented, white space as plain
- * spaces; the raw body read up to `rawLimit` characters. `extend(max)` renders on until the text is longer than
- * `max`; a later, larger `max` goes on from there. The text for one `max` is a prefix of the text for any larger one
- * (a run cut at one `max` goes on as the next run), so what was asked before never changes an answer.
+ * spaces. `extend(max)` renders on until the text is longer than `max` or the body ends, however much the sanitiser
+ * drops on the way (skipped in time linear in its length); a later, larger `max` goes on from there, so each raw
+ * character is read once. The text for one `max` is a prefix of the text for any larger one (a run cut at one `max`
+ * goes on as the next run), so what was asked before never changes an answer.
  */
 export class BodyRendering {
   /** The rendering so far. */
   text = "";
   /** For each run of text: its index in `text`, then its index in the raw body (flat pairs, ascending). */
   readonly runs: number[] = [];
-  /** Whether all that is read (the body up to `rawLimit`) is rendered. */
+  /** Whether the whole body is rendered. */
   done = false;
-  /** Whether the whole body is read (`rawLimit` is at least its length). */
-  readonly whole: boolean;
   private readonly scanner: Scanner;
   private started = false;
   private breaks = 0;
   private spaces = 0;
 
-  constructor(
-    readonly body: string,
-    rawLimit: number = body.length,
-  ) {
+  constructor(readonly body: string) {
     keepShape(Shape.BodyRendering, this);
-    this.whole = rawLimit >= body.length;
-    this.scanner = new Scanner(body, rawLimit);
+    this.scanner = new Scanner(body);
   }
 
-  /**
-   * Renders on until the text is longer than `max` or all is read; with `stopAt`, also stops (between tokens) once
-   * the raw characters read reach it.
-   */
-  extend(max: number, stopAt: number = Number.POSITIVE_INFINITY): void {
+  /** Renders on until the text is longer than `max` or the whole body is read. */
+  extend(max: number): void {
     const scanner = this.scanner;
     while (!this.done && this.text.length <= max) {
-      const token = scanner.next(max - this.text.length + 1, stopAt);
-      if (token === PAUSE) return;
+      const token = scanner.next(max - this.text.length + 1);
       if (token === END) this.done = true;
-      else if (token === SPACE) {
-        if (this.started) this.spaces++;
-      } else if (token === BREAK) {
+      else if (token === SPACE || token === BREAK) {
+        scanner.skipBlank(); // the rest of the blank run in one pass
         if (this.started) {
-          this.breaks++;
-          this.spaces = 0;
+          if (token === BREAK) {
+            this.breaks++;
+            this.spaces = 0;
+          } else this.spaces++;
+          if (scanner.breaks > 0) {
+            this.breaks += scanner.breaks;
+            this.spaces = scanner.spaces;
+          } else this.spaces += scanner.spaces;
         }
       } else {
         if (this.started) {
@@ -81,43 +76,10 @@ export class BodyRendering {
     }
   }
 
-  /** The rendering as `renderBody(body, max, rawLimit)` gives it, once `extend(max)` has run. */
+  /** The rendering as `renderBody(body, max)` gives it, once `extend(max)` has run. */
   view(max: number): RenderedBody {
-    const complete = this.whole && this.done && this.text.length <= max;
+    const complete = this.done && this.text.length <= max;
     return { text: this.text, complete, runs: this.runs, rawLength: this.body.length };
-  }
-
-  /**
-   * What `renderBody(body, max, rawLimit)` gives (its text may go on further, which no use of it reads), from this
-   * rendering of the whole body (made without a `rawLimit`) when that shows the same: always when `rawLimit` covers
-   * the body, and for a shorter read when the text up to `max` lies inside it. Else the shorter read is rendered
-   * afresh: where it stops, it can show what the whole body hides (an escape sequence cut open shows its
-   * intermediate characters).
-   */
-  within(max: number, rawLimit: number): RenderedBody {
-    const body = this.body;
-    if (rawLimit >= body.length) {
-      this.extend(max);
-      return this.view(max);
-    }
-    const limit = isPairAt(body, rawLimit - 1) ? rawLimit + 1 : rawLimit; // where the shorter read stops
-    this.extend(max, limit);
-    if (this.text.length > max && this.rawReachOf(max) <= limit) {
-      return { text: this.text, complete: false, runs: this.runs, rawLength: body.length };
-    }
-    return renderBody(body, max, rawLimit);
-  }
-
-  /**
-   * A raw index that a rendering of this body reads no further than to show text index `index` (which the text
-   * holds): the raw start of the run after the one holding it, or the index's own raw position, plus a pair's width.
-   * Every token that ends by then is read alike by a read stopping there, so it shows the same text up to `index`.
-   */
-  private rawReachOf(index: number): number {
-    const k = lastRunAtOrBefore(this.runs, index);
-    const next = this.runs[k + 3];
-    if (next !== undefined) return next + 2;
-    return (this.runs[k + 1] as number) + (index - (this.runs[k] as number)) + 2;
   }
 }
 
@@ -133,9 +95,9 @@ function lastRunAtOrBefore(runs: readonly number[], index: number): number {
   return 2 * low;
 }
 
-/** A body rendered after its header within `max`, reading the raw body up to `rawLimit` (see BodyRendering). */
-export function renderBody(body: string, max: number, rawLimit: number = body.length): RenderedBody {
-  const rendering = new BodyRendering(body, rawLimit);
+/** A body rendered after its header within `max` (see BodyRendering). */
+export function renderBody(body: string, max: number): RenderedBody {
+  const rendering = new BodyRendering(body);
   rendering.extend(max);
   return rendering.view(max);
 }

@@ -25,8 +25,9 @@ function byPriority(items: readonly DigestItem[], prioritised: boolean, newestFi
  * spent). Text outside the marker and the pinned lines is at most `budget` characters.
  */
 export function renderDigest(input: DigestInput): DigestResult {
-  const { items, budget, evicted, recovery, prioritised } = checkInput(input);
-  const { placed, left } = planDigest(items, byPriority(items, prioritised, true), budget, recovery);
+  const { items, budget, evicted, recovery, prioritised, strictPriority } = checkInput(input);
+  const order = byPriority(items, prioritised, true);
+  const { placed, left } = planDigest(items, order, budget, recovery, strictPriority && prioritised);
 
   const full: number[] = [];
   const excerpts: number[] = [];

@@ -1,4 +1,4 @@
-import { brandErrorClass } from "@orphus/internal";
+import { brandErrorClass, previewValue } from "@orphus/internal";
 
 /** Base class of every digest failure; `code` is stable across releases. */
 export abstract class DigestError extends Error {
@@ -6,22 +6,6 @@ export abstract class DigestError extends Error {
   static {
     brandErrorClass(this);
   }
-}
-
-/** How much of an offending value an error message quotes. */
-const PREVIEW_CHARS = 40;
-
-/** Describes a value for an error message without quoting it whole. */
-export function previewValue(value: unknown): string {
-  if (typeof value === "string") {
-    const quoted = JSON.stringify(value.length > PREVIEW_CHARS ? value.slice(0, PREVIEW_CHARS) : value);
-    return value.length > PREVIEW_CHARS ? `${quoted}… (${value.length} chars)` : quoted;
-  }
-  if (Array.isArray(value)) return `an array of ${value.length}`;
-  if (value === null) return "null";
-  if (typeof value === "object") return "an object";
-  if (typeof value === "bigint") return `${value}n`;
-  return String(value);
 }
 
 /** The input to `renderDigest` is not of the documented form (a field missing, of the wrong type or out of order). */

@@ -23,17 +23,6 @@ export const PINNED_LINE_MAX_LENGTH = 512;
 export const LINE_SCAN_LIMIT = 4096;
 
 /**
- * After the first item the budget is spent on, a body is considered for its full form only when its raw length is
- * at most FULL_SCAN_RATIO times the characters left for it, plus FULL_SCAN_SLACK: escapes and controls the
- * sanitiser drops still cost reading, and this keeps that cost proportional to the budget. Ordinary text (even
- * coloured output) is far inside the ratio.
- */
-export const FULL_SCAN_RATIO = 4;
-
-/** See FULL_SCAN_RATIO: lets a short body with some formatting through when only a few characters are left. */
-export const FULL_SCAN_SLACK = 64;
-
-/**
  * Fewest characters of a body an excerpt shows (and always more than the item's headline): below this, the line
  * that says how much more there is would outweigh what is shown.
  */

@@ -8,10 +8,13 @@
 //   3. text, newest first: each shown item takes its full text or its longest excerpt within half of what is left,
 //      or, when not even its smallest improvement fits in half, that smallest improvement if it fits at all;
 //   4. newest first, each item shown if it still fits, then given the richest form within all that is left; this
-//      sweep runs again while a sweep gave some budget back (a richer form can be shorter, when reading further
-//      into a body showed that its escape sequences hid a short text).
+//      sweep runs again while a sweep gave some budget back (a longer excerpt can be a shorter block: one more
+//      character shown past a run of escape sequences can leave a rest with fewer digits to count).
 // Each step gives an item the richest form that fits what is left at that moment, and the last sweep never saw
 // what is left grow, so at the end no item has an improvement that fits: the digest is maximal by construction.
+// With strict priority, an item is not shown while an item of higher priority is collapsed: those are tried first in
+// every step and never collapse again once shown, so at the end no item shows above a collapsed one of higher
+// priority, and the digest is maximal among the items that rule lets show.
 import { BlockForms, floorBeforeReading, headerFloor, type Placed, type RenderedBlock } from "./block.js";
 import { authorLabel } from "./text.js";
 import type { DigestItem, DigestRecovery } from "./types.js";
@@ -32,18 +35,47 @@ class Spending {
   /** Each item's floor before reading (floorBeforeReading), once worked out: its forms are made only above it. */
   private readonly floors: (number | undefined)[];
   private readonly labels = new Map<string, string>();
+  /**
+   * Strict priority: each item's tier (its priority's rank, highest 0) and each tier's collapsed items, with the
+   * highest tier that still has one; null when priority is not strict.
+   */
+  private readonly tierOf: Int32Array | null = null;
+  private readonly collapsedInTier: number[] = [];
+  private firstCollapsedTier = 0;
 
   constructor(
     private readonly items: readonly DigestItem[],
-    private readonly order: readonly number[],
+    order: readonly number[],
     budget: number,
     private readonly recovery: DigestRecovery,
+    strictPriority: boolean,
   ) {
     keepShape(Shape.Spending, this);
     this.placed = new Array<Placed | null>(items.length).fill(null);
     this.forms = new Array<BlockForms | undefined>(items.length);
     this.floors = new Array<number | undefined>(items.length);
     this.left = budget + 1;
+    if (strictPriority) {
+      this.tierOf = new Int32Array(items.length);
+      let previous: number | undefined;
+      for (const index of order) {
+        const priority = (items[index] as DigestItem).priority ?? 0;
+        if (priority !== previous) this.collapsedInTier.push(0);
+        previous = priority;
+        const tier = this.collapsedInTier.length - 1;
+        this.tierOf[index] = tier;
+        this.collapsedInTier[tier] = (this.collapsedInTier[tier] as number) + 1;
+      }
+    }
+  }
+
+  /** Whether strict priority holds an item back: an item of higher priority is collapsed. */
+  private heldBack(index: number): boolean {
+    const tierOf = this.tierOf;
+    if (tierOf === null) return false;
+    const counts = this.collapsedInTier;
+    while (this.firstCollapsedTier < counts.length && counts[this.firstCollapsedTier] === 0) this.firstCollapsedTier++;
+    return this.firstCollapsedTier < (tierOf[index] as number);
   }
 
   /** An author as headers show it, worked out once per author (authors repeat). */
@@ -58,9 +90,8 @@ class Spending {
 
   /**
    * An item's forms, made when some form may fit `maxLength` (else undefined, and nothing is read or made). Its body
-   * is read for a block of `n` characters up to FULL_SCAN_RATIO × `n` + FULL_SCAN_SLACK raw characters, except the
-   * first item spent on, read as far as its block needs so the newest shows whatever fits: text the sanitiser drops
-   * cannot make the digest cost more than its budget allows.
+   * is then read as far as the forms asked of it need, once: up to where its rendering passes the longest block asked
+   * (never more than the budget), or to its end.
    */
   private formsWithin(index: number, maxLength: number): BlockForms | undefined {
     const forms = this.forms[index];
@@ -71,10 +102,9 @@ class Spending {
     // No header is shorter than "[#seq x]": below that, not even the author needs working out.
     if (floor === undefined && maxLength < headerFloor(item.seq)) return undefined;
     const label = this.labelOf(item.author);
-    const bounded = index !== this.order[0];
-    this.floors[index] = floorBeforeReading(item, label, bounded);
+    this.floors[index] = floorBeforeReading(item, label);
     if (maxLength < (this.floors[index] as number)) return undefined;
-    this.forms[index] = new BlockForms(item, this.recovery, label, bounded);
+    this.forms[index] = new BlockForms(item, this.recovery, label, this.floors[index]);
     return this.forms[index];
   }
 
@@ -82,15 +112,23 @@ class Spending {
   gaveBack = false;
 
   private place(index: number, placed: Placed): void {
-    const change = cost(placed) - cost(this.placed[index] ?? null);
+    const previous = this.placed[index] ?? null;
+    const change = cost(placed) - cost(previous);
     if (change < 0) this.gaveBack = true;
     this.left -= change;
     this.placed[index] = placed;
+    if (previous === null && this.tierOf !== null) {
+      const tier = this.tierOf[index] as number;
+      this.collapsedInTier[tier] = (this.collapsedInTier[tier] as number) - 1;
+    }
   }
 
-  /** Shows the item in its cheapest form (its full text when no longer than its headline) if that fits. */
+  /**
+   * Shows the item in its cheapest form (its full text when no longer than its headline) if that fits, and, with
+   * strict priority, no item of higher priority is collapsed.
+   */
   show(index: number): void {
-    if (this.placed[index] !== null) return;
+    if (this.placed[index] !== null || this.heldBack(index)) return;
     const cheapest = this.formsWithin(index, this.left - 1)?.cheapestWithin(this.left - 1) ?? null;
     if (cheapest !== null) this.place(index, cheapest);
   }
@@ -133,15 +171,16 @@ class Spending {
 
 /**
  * The form of every item (null: collapsed) for `budget`, spending items in `order` (indexes, highest priority and
- * newest first). See the steps at the top of this file.
+ * newest first), priority strict or not. See the steps at the top of this file.
  */
 export function planDigest(
   items: readonly DigestItem[],
   order: readonly number[],
   budget: number,
   recovery: DigestRecovery,
+  strictPriority = false,
 ): { placed: readonly (Placed | null)[]; left: number } {
-  const spending = new Spending(items, order, budget, recovery);
+  const spending = new Spending(items, order, budget, recovery, strictPriority);
   const newest = order[0];
   if (newest !== undefined) {
     spending.show(newest);

@@ -2,7 +2,7 @@
 // are escaped (what a reader cannot see is made visible). Stripping an identity would turn "plan\u200bner" into a
 // perfect lookalike of "planner"; escaping keeps them apart.
 import { isBreak, isControl, isInvisible, isPairAt, isSpace, isSurrogate } from "./chars.js";
-import { BREAK, END, Scanner, SPACE } from "./scan.js";
+import { BREAK, END, Scanner } from "./scan.js";
 
 /** A character other than printable ASCII and "\n": the text needs the scanner. */
 const NOT_PLAIN_ASCII = /[^\x20-\x7e\n]/;

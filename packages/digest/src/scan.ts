@@ -14,10 +14,8 @@ export const TEXT = 1;
 export const SPACE = 2;
 /** One line break: \n, \r\n, \r, and every other character a reader might take as one. */
 export const BREAK = 3;
-/** Reading paused at the position the caller asked it to stop at; the next call goes on from there. */
-export const PAUSE = 4;
 
-export type Token = typeof END | typeof TEXT | typeof SPACE | typeof BREAK | typeof PAUSE;
+export type Token = typeof END | typeof TEXT | typeof SPACE | typeof BREAK;
 
 /** A UTF-16 unit that is shown as it is (surrogates excluded: pairs are checked separately). */
 function isPlain(c: number): boolean {
@@ -39,15 +37,17 @@ function unit(c: number): string {
 /** Line breaks as a regular expression's class body: what isBreak accepts. */
 const BREAKS = "\\n\\v\\f\\r\\x1c-\\x1e\\x85\\u2028\\u2029";
 
+/** Inclusive ranges of BMP units as a regular expression's class body. */
+function classBody(ranges: readonly (readonly [number, number])[]): string {
+  return ranges.map(([from, to]) => (from === to ? unit(from) : `${unit(from)}-${unit(to)}`)).join("");
+}
+
 /** INVISIBLE_RANGES as a class body (the BMP ranges) and as pair alternatives (the astral ones). */
 function invisibleSource(): { bmp: string; pairs: string[] } {
-  let bmp = "";
+  const bmp = classBody(INVISIBLE_RANGES.filter(([, to]) => to <= 0xffff));
   const pairs: string[] = [];
   for (const [from, to] of INVISIBLE_RANGES) {
-    if (to <= 0xffff) {
-      bmp += from === to ? unit(from) : `${unit(from)}-${unit(to)}`;
-      continue;
-    }
+    if (to <= 0xffff) continue;
     // An astral range as pairs: one alternative per high surrogate, its low surrogates as a range.
     for (let cp = from; cp <= to; ) {
       const high = 0xd800 + ((cp - 0x10000) >> 10);
@@ -62,6 +62,28 @@ function invisibleSource(): { bmp: string; pairs: string[] } {
 
 /** Most dropped pieces one match skips: bounds the engine's backtracking state, whatever the input's length. */
 const DROPPED_PER_MATCH = 1024;
+
+/** The C0 and C1 controls and DEL dropped on their own: all but tab, the line breaks and what starts an escape. */
+const LONE_CONTROLS: readonly (readonly [number, number])[] = [
+  [0x00, 0x08],
+  [0x0e, 0x1a],
+  [0x1f, 0x1f],
+  [0x7f, 0x84],
+  [0x86, 0x8f],
+  [0x91, 0x97],
+  [0x99, 0x9a],
+  [0x9c, 0x9c],
+];
+
+/**
+ * 1 for each UTF-16 unit dropped on its own (LONE_CONTROLS and the invisible BMP characters), else 0. Runs of them
+ * are passed over by a loop over this table: the pattern's class of them, dozens of ranges, costs many times more.
+ */
+const DROPPED_UNIT = (() => {
+  const table = new Uint8Array(0x10000);
+  for (const [from, to] of [...LONE_CONTROLS, ...INVISIBLE_RANGES]) if (to <= 0xffff) table.fill(1, from, to + 1);
+  return table;
+})();
 
 /**
  * What a reader never sees, as one sticky pattern matching a run of dropped pieces, each read as a terminal reads
@@ -79,20 +101,34 @@ const DROPPED = (() => {
     `\\x1b(?:\\[[\\x20-\\x3f]*[\\x40-\\x7e]?|[\\]PX^_]${controlString}|[\\x20-\\x2f]*[\\x30-\\x7e])?`,
     "\\x9b[\\x20-\\x3f]*[\\x40-\\x7e]?",
     `[\\x90\\x98\\x9d-\\x9f]${controlString}`,
-    `[\\x00-\\x08\\x0e-\\x1a\\x1f\\x7f-\\x84\\x86-\\x8f\\x91-\\x97\\x99\\x9a\\x9c${bmp}]`,
+    `[${classBody(LONE_CONTROLS)}${bmp}]`,
     ...pairs,
   ];
   return new RegExp(`(?:${piece.join("|")}){0,${DROPPED_PER_MATCH}}`, "y");
 })();
 
 /**
- * The index after the run of dropped pieces starting at `i` (one of them starts there). At least `i` + 1, which is
- * how far a single dropped unit reaches, should the pattern ever not match.
+ * The index after the run of dropped pieces starting at `i` (one of them starts there): units dropped on their own
+ * by the table, escape sequences and invisible pairs by the pattern, in turn until neither matches. Linear in the
+ * run's length. At least `i` + 1, which is how far a single dropped unit reaches, should the pattern ever not match.
  */
 function skipDropped(src: string, i: number): number {
-  DROPPED.lastIndex = i;
-  DROPPED.test(src);
-  return Math.max(DROPPED.lastIndex, i + 1);
+  const length = src.length;
+  let pos = i;
+  for (;;) {
+    while (pos < length && DROPPED_UNIT[src.charCodeAt(pos)] === 1) pos++;
+    DROPPED.lastIndex = pos;
+    DROPPED.test(src);
+    if (DROPPED.lastIndex <= pos) return Math.max(pos, i + 1);
+    pos = DROPPED.lastIndex;
+  }
+}
+
+/** Whether what starts at `i` (unit `c`) is dropped: neither shown, nor white space, nor a line break. */
+function isDroppedAt(src: string, i: number, c: number): boolean {
+  if ((c > 0x20 && c < 0x7f) || isPlain(c) || isSpace(c) || isBreak(c)) return false;
+  if (isSurrogate(c)) return isPairAt(src, i) && isInvisible(src.codePointAt(i) as number);
+  return true;
 }
 
 /** Runs that may be longer than this are matched natively first (ASCII_RUN); shorter cuts cost less in the loop. */
@@ -131,6 +167,12 @@ export class Scanner {
   end = 0;
   /** Whether the last TEXT token is U+FFFD standing for a lone surrogate. */
   private replaced = false;
+  /** Line breaks in the run the last `skipBlank` passed over, up to 2 (a reader sees a break or a blank line). */
+  breaks = 0;
+  /** White space characters after the last line break of that run (all of them when it held none). */
+  spaces = 0;
+  /** Whether input the sanitiser drops was passed over since the scanner started. */
+  skipped = false;
 
   private readonly src: string;
 
@@ -153,16 +195,12 @@ export class Scanner {
     return this.replaced ? "\uFFFD" : this.src.slice(this.start, this.end);
   }
 
-  /**
-   * The next token; a TEXT run holds at most about `maxChars` units (one more to finish a surrogate pair). PAUSE
-   * when the next token (or invisible input skipped before it) would start at or after `stopAt`.
-   */
-  next(maxChars: number, stopAt: number = Number.POSITIVE_INFINITY): Token {
+  /** The next token; a TEXT run holds at most about `maxChars` units (one more to finish a surrogate pair). */
+  next(maxChars: number): Token {
     const src = this.src;
     const length = src.length;
-    const limit = Math.min(length, stopAt);
     let pos = this.pos;
-    while (pos < limit) {
+    while (pos < length) {
       const start = pos;
       const c = src.charCodeAt(start);
       if ((c > 0x20 && c < 0x7f) || isPlain(c) || isVisiblePairAt(src, start)) {
@@ -187,15 +225,42 @@ export class Scanner {
       }
       if (isSurrogate(c) && !isPairAt(src, start)) return this.token(TEXT, start, start + 1, true);
       pos = skipDropped(src, start); // escape sequences, controls, invisible characters: as many as follow
-    }
-    if (pos < length) {
-      this.pos = pos;
-      return PAUSE;
+      this.skipped = true;
     }
     this.pos = length;
     this.start = length;
     this.end = length;
     return END;
+  }
+
+  /**
+   * Passes over the blank run from the position on, what `next` would return as SPACE and BREAK tokens and what it
+   * skips, in one loop (thousands of blank lines cost a pass, not a token each), and counts it in `breaks` and
+   * `spaces`.
+   */
+  skipBlank(): void {
+    const src = this.src;
+    const length = src.length;
+    let pos = this.pos;
+    let breaks = 0;
+    let spaces = 0;
+    while (pos < length) {
+      const c = src.charCodeAt(pos);
+      if (isSpace(c)) {
+        spaces++;
+        pos++;
+      } else if (isBreak(c)) {
+        if (breaks < 2) breaks++;
+        spaces = 0;
+        pos += c === 0x0d && src.charCodeAt(pos + 1) === 0x0a ? 2 : 1;
+      } else if (isDroppedAt(src, pos, c)) {
+        pos = skipDropped(src, pos);
+        this.skipped = true;
+      } else break;
+    }
+    this.pos = pos;
+    this.breaks = breaks;
+    this.spaces = spaces;
   }
 
   private token(token: Token, start: number, end: number, replaced: boolean): Token {

@@ -5,28 +5,40 @@ import { escapeIdentity } from "./sanitize.js";
 import { BREAK, END, SPACE, Scanner } from "./scan.js";
 
 /**
- * The text on one line with runs of blank space as single spaces, trimmed: up to the first line break that follows
- * some text when `firstLineOnly`, else across breaks. Reads the first LINE_SCAN_LIMIT characters of `src` at most,
- * and only about `max` + 1 characters of output, enough for `cutAtWord(…, max)` to answer as on the whole line.
+ * Whether the last line read (headlineLine) passed over input the sanitiser drops. Only then can its read, cut at
+ * LINE_SCAN_LIMIT, show what the whole text hides (an escape sequence cut open shows its intermediates), so a line
+ * read without it opens the whole text's first line.
  */
-function oneLine(src: string, max: number, firstLineOnly: boolean): string {
+export let lineSkippedInput = false;
+
+/**
+ * The text on one line, trimmed: up to the first line break that follows some text when `firstLineOnly`, else
+ * across breaks. Between text, a run of white space and line breaks is one space when `squeeze`, else one space for
+ * each white space character and each line break (a stub's spaces are part of the names in it). Reads the first
+ * LINE_SCAN_LIMIT characters of `src` at most, and only about `max` + 1 characters of output, enough for
+ * `cutAtWord(…, max)` to answer as on the whole line.
+ */
+function oneLine(src: string, max: number, firstLineOnly: boolean, squeeze = true): string {
   const scanner = new Scanner(src, LINE_SCAN_LIMIT);
   let out = "";
-  let space = false;
+  let spaces = 0;
   for (;;) {
     const token = scanner.next(max + 1 - out.length);
-    if (token === END) return out;
+    if (token === END) break;
     if (token === SPACE || token === BREAK) {
       if (out === "") continue;
-      if (token === BREAK && firstLineOnly) return out;
-      space = true;
+      if (token === BREAK && firstLineOnly) break;
+      spaces = squeeze ? 1 : spaces + 1;
     } else {
-      if (space) out += " ";
-      space = false;
+      // Spaces owed beyond what can show are not written: out passes max either way.
+      if (spaces > 0) out += " ".repeat(Math.min(spaces, max + 1 - out.length));
+      spaces = 0;
       out += scanner.text;
-      if (out.length > max) return out;
+      if (out.length > max) break;
     }
   }
+  lineSkippedInput = scanner.skipped;
+  return out;
 }
 
 /**
@@ -80,9 +92,11 @@ export function headlineText(line: string, bodyLength: number): string {
 
 /**
  * A pinned stub as shown: one line, never starting with a space (it would read as part of the message above) nor
- * with "[" (escaped as "\[", so it cannot pass for a header or the marker). Empty when it has no visible text.
+ * with "[" (escaped as "\[", so it cannot pass for a header or the marker). Empty when it has no visible text. Its
+ * spaces are not squeezed: `tester  x` in a stub is not shown as `tester x`, so a name escaped by escapeIdentity
+ * (which keeps inner spaces) never passes for another.
  */
 export function pinnedLine(pinned: string): string {
-  const line = oneLine(pinned, PINNED_LINE_MAX_LENGTH, false);
+  const line = oneLine(pinned, PINNED_LINE_MAX_LENGTH, false, false);
   return cutAtWord(line.startsWith("[") ? `\\${line}` : line, PINNED_LINE_MAX_LENGTH);
 }

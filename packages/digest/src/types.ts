@@ -40,6 +40,12 @@ export interface DigestInput {
    * at the stubs.
    */
   readonly recovery?: DigestRecovery;
+  /**
+   * Whether priority is strict: an item shows only while no item of higher priority is collapsed, so (in a fan-out)
+   * no success shows while a failure collapses. Default false: an item that does not fit is skipped, and one of lower
+   * priority may show in its place (maximal across priorities).
+   */
+  readonly strictPriority?: boolean;
 }
 
 /** The digest text and an account of what went where. */

@@ -2,6 +2,7 @@
 // would break the arithmetic, so the shape is checked here, in one pass that reads no body. Every field is read
 // once and copied into plain data, and only the copy is rendered: a getter that answers differently the second time
 // (a seq that moves backwards after it was checked) cannot reach the renderer.
+import { isRecord } from "@orphus/internal";
 import { DigestInputError, DigestLimitError } from "./errors.js";
 import { DEFAULT_DIGEST_BUDGET, MAX_DIGEST_BUDGET, MAX_DIGEST_ITEMS } from "./limits.js";
 import type { DigestInput, DigestItem, DigestRecovery, EvictedRange } from "./types.js";
@@ -14,10 +15,8 @@ export interface CheckedInput {
   readonly recovery: DigestRecovery;
   /** Whether any item's priority differs from another's (else the spending order is plain newest-first). */
   readonly prioritised: boolean;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  /** Whether no item may show while one of higher priority is collapsed. */
+  readonly strictPriority: boolean;
 }
 
 function checkSeq(value: unknown, field: string, min: number): number {
@@ -99,7 +98,13 @@ function checkEvicted(value: unknown, items: readonly DigestItem[]): EvictedRang
  */
 export function checkInput(input: DigestInput): CheckedInput {
   if (!isRecord(input)) throw new DigestInputError("input", "an object", input);
-  const { items: rawItems, budget = DEFAULT_DIGEST_BUDGET, recovery = "fetch", evicted: rawEvicted } = input;
+  const {
+    items: rawItems,
+    budget = DEFAULT_DIGEST_BUDGET,
+    recovery = "fetch",
+    evicted: rawEvicted,
+    strictPriority = false,
+  } = input;
   if (typeof budget !== "number" || !Number.isSafeInteger(budget) || budget < 0) {
     throw new DigestInputError("budget", "a non-negative safe integer", budget);
   }
@@ -107,6 +112,7 @@ export function checkInput(input: DigestInput): CheckedInput {
   if (recovery !== "fetch" && recovery !== "pinned") {
     throw new DigestInputError("recovery", '"fetch" or "pinned"', recovery);
   }
+  if (typeof strictPriority !== "boolean") throw new DigestInputError("strictPriority", "a boolean", strictPriority);
   if (!Array.isArray(rawItems)) throw new DigestInputError("items", "an array", rawItems);
   const length: unknown = rawItems.length;
   if (typeof length !== "number" || length > MAX_DIGEST_ITEMS) {
@@ -121,5 +127,5 @@ export function checkInput(input: DigestInput): CheckedInput {
     previous = item.seq;
     if (item.priority !== (items[0] as DigestItem).priority) prioritised = true;
   }
-  return { items, budget, evicted: checkEvicted(rawEvicted, items), recovery, prioritised };
+  return { items, budget, evicted: checkEvicted(rawEvicted, items), recovery, prioritised, strictPriority };
 }

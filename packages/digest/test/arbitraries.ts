@@ -80,6 +80,10 @@ interface ItemShape {
   readonly prioritised?: boolean;
   /** Bodies many times longer than headlines, so the headline tier is reached in most runs. */
   readonly long?: boolean;
+  /** Bodies whose visible text starts late, behind a long run of what draws nothing (lateTextBody). */
+  readonly late?: boolean;
+  /** Strict priority, or not, at random. */
+  readonly strict?: boolean;
 }
 
 const priority = fc.integer({ min: 0, max: 2 });
@@ -98,11 +102,65 @@ const prose = fc
   )
   .map((parts) => parts.join(""));
 
+/** What draws nothing: escape sequences, controls, format and invisible characters, line breaks, white space. */
+const invisible = fc.constantFrom(
+  "\x1b[32m",
+  "\x1b[0m",
+  "\x1b[2K\x1b[1G",
+  "\x1b]0;title\x07",
+  "\x1b]8;;http://x\x1b\\",
+  "\x1b(B",
+  "\x9b1;2m",
+  "\x00",
+  "\x07",
+  "\x7f",
+  "\x85",
+  "\u200b",
+  "\u202e",
+  "\ufeff",
+  "\u00ad",
+  "\ufe0f",
+  "\u{E0041}",
+  "\n",
+  "\r\n",
+  "\n\n",
+  "\u2028",
+  "\f",
+  " ",
+  "\t",
+  "\u3000",
+);
+
+/**
+ * A body whose visible text starts late: a run of what draws nothing, often past the headline window (4096) and far
+ * past what its text would take, then text (none, a little, or prose with excerpts to cut), sometimes more of it.
+ */
+export const lateTextBody = fc
+  .tuple(
+    fc.array(invisible, { minLength: 1, maxLength: 3 }),
+    fc.oneof(fc.integer({ min: 1, max: 60 }), fc.integer({ min: 300, max: 1200 })),
+    fc.oneof(fc.constant(""), text(6), prose),
+    fc.option(
+      fc.tuple(fc.array(invisible, { minLength: 1, maxLength: 2 }), fc.integer({ min: 1, max: 400 }), text(4)),
+      { nil: undefined },
+    ),
+  )
+  .map(([run, times, visible, more]) => {
+    const tail = more === undefined ? "" : more[0].join("").repeat(more[1]) + more[2];
+    return run.join("").repeat(times) + visible + tail;
+  });
+
 const item = (shape: ItemShape): fc.Arbitrary<Omit<DigestItem, "seq">> =>
   fc.record(
     {
       author: fc.oneof(fc.constantFrom("planner", "critic", "reviewer"), text(6)),
-      body: shape.long
+      body: shape.late
+        ? fc.oneof(
+            { weight: 3, arbitrary: lateTextBody },
+            { weight: 1, arbitrary: text(25) },
+            { weight: 1, arbitrary: prose },
+          )
+        : shape.long
         ? fc.oneof(longBody, prose)
         : fc.oneof({ weight: 2, arbitrary: text(25) }, { weight: 1, arbitrary: longBody }, { weight: 1, arbitrary: prose }),
       headline: fc.option(text(12), { nil: undefined }),
@@ -145,6 +203,7 @@ export function digestInput(shape: ItemShape = {}): fc.Arbitrary<DigestInput> {
         budget,
         evicted: evicted(seqList[0] ?? 1001),
         recovery: fc.constantFrom("fetch" as const, "pinned" as const),
+        ...(shape.strict === true ? { strictPriority: fc.boolean() } : {}),
       }),
     );
 }

@@ -56,7 +56,7 @@ describe("renderBlock", () => {
     fc.assert(
       fc.property(source, fc.integer({ min: 0, max: 500 }), fc.constantFrom("fetch", "pinned"), (item, max, recovery) => {
         const block = renderBlock(item, max, { recovery });
-        const expected = best(item, max, Infinity, recovery);
+        const expected = best(item, max, recovery);
         expect(block === null ? null : { form: block.form, text: block.text, rest: block.restChars }).toEqual(expected);
         if (block === null) return;
         expect(block.text.length).toBeLessThanOrEqual(max);

@@ -187,7 +187,7 @@ describe("headlines", () => {
     );
   });
 
-  test("cut at a word boundary with an ellipsis, at most HEADLINE_MAX_LENGTH characters", () => {
+  test("cut at a word boundary with an ellipsis, at most 120 characters", () => {
     const digest = renderDigest({ items: [msg(1, "a", `${long}\nmore`), msg(2, "b", "ok")], budget: 150 });
     const headline = digest.text.split("\n")[0]?.slice("[#1 a, headline] ".length) ?? "";
     expect(headline).toBe(
@@ -337,6 +337,47 @@ describe("pinned stubs and priorities (fan-out)", () => {
     );
   });
 
+  test("a stub's spaces are kept as given: two names a space apart never render the same stub", () => {
+    const items = [
+      msg(1, "t", "", { pinned: "ok · tester x · output: /a/1.txt" }),
+      msg(2, "t", "", { pinned: "ok · tester  x · output: /a/2.txt" }),
+      msg(3, "t", "", { pinned: "ok · tester\t\tx\r\n· output: /a/3.txt  " }),
+    ];
+    expect(text(items, 0, { recovery: "pinned" }).split("\n").slice(1)).toEqual([
+      "ok · tester x · output: /a/1.txt",
+      "ok · tester  x · output: /a/2.txt",
+      "ok · tester  x · output: /a/3.txt",
+    ]);
+  });
+
+  test("strict priority: no item shows while one of higher priority is collapsed", () => {
+    // The failure's cheapest form, its headline, costs 29 of budget (with its newline); a success costs 12.
+    const items = [
+      msg(1, "f", `Error: boom\n${"x".repeat(100)}`, { pinned: "stub 1", priority: 1 }),
+      msg(2, "a", "done", { pinned: "stub 2" }),
+      msg(3, "b", "done", { pinned: "stub 3" }),
+    ];
+    const loose = renderDigest({ items, budget: 20, recovery: "pinned" });
+    expect(loose).toMatchObject({ full: [3], collapsed: [1, 2] });
+    const strict = renderDigest({ items, budget: 20, recovery: "pinned", strictPriority: true });
+    expect(strict.text.split("\n")).toEqual([
+      "[digest] 3 items collapsed (#1–#3), full output via the pinned lines.",
+      "stub 1",
+      "stub 2",
+      "stub 3",
+    ]);
+    // Once the failure fits, the others follow it.
+    const wider = renderDigest({ items, budget: 60, recovery: "pinned", strictPriority: true });
+    expect(wider.text.split("\n")).toEqual([
+      "stub 1",
+      "[#1 f, headline] Error: boom",
+      "stub 2",
+      "[#2 a] done",
+      "stub 3",
+      "[#3 b] done",
+    ]);
+  });
+
   test("a long stub is cut to PINNED_LINE_MAX_LENGTH", () => {
     const stub = text([msg(1, "t", "", { pinned: `✗ ${"p".repeat(600)}` })], 0).split("\n")[1] ?? "";
     expect(stub).toBe(`✗ ${"p".repeat(509)}…`);
@@ -355,29 +396,37 @@ describe("cost follows the budget, not the input", () => {
     expect(digest.headlines.length).toBeGreaterThan(0);
   });
 
-  test("after the newest, a body is read only up to 4 raw characters per character its block may take, plus 64", () => {
-    // "[#9 z] ok" takes 9 + 1 of 31, the headline "[#1 a, headline] hi" 19 + 1: #1's block may take 20 at most,
-    // so 4 * 20 + 64 = 144 raw characters of it are read.
-    const newest = msg(9, "z", "ok");
-    const coloured = `${"\x1b[31m".repeat(28)}hi`; // 142 characters
-    expect(text([msg(1, "a", coloured), newest], 30)).toBe("[#1 a] hi\n[#9 z] ok");
-    const tooColoured = `${"\x1b[31m".repeat(29)}hi`; // 147 characters
-    expect(text([msg(1, "a", tooColoured), newest], 30)).toBe("[#1 a, headline] hi\n[#9 z] ok");
-    // The newest is read whole: it is shown in full whenever it fits.
-    expect(text([msg(1, "a", tooColoured)], 20)).toBe("[#1 a] hi");
+  test("an older message whose visible text starts late shows whole when that is its cheapest form", () => {
+    // 4500 characters of colour codes hide the first line from the headline window (4096): the headline is the
+    // 64-character placeholder, the whole message 29 characters. No read limit may make the placeholder win.
+    const log = `${"\x1b[32m\x1b[0m".repeat(500)}\nBUILD FAILED: 3 tests`;
+    const items = [msg(1, "ci", log), msg(2, "b", "new")];
+    for (const budget of [40, 200, 500, 1120, 1200]) {
+      expect(renderDigest({ items, budget })).toMatchObject({
+        text: "[#1 ci] BUILD FAILED: 3 tests\n[#2 b] new",
+        full: [1, 2],
+        used: 40,
+      });
+      expect(renderDigest({ items, budget })).toEqual(referenceDigest({ items, budget }));
+    }
+    // A blank body is "[#1 a]", six characters, not the 34 of its placeholder headline.
+    const blank = [msg(1, "a", "\n".repeat(1000)), msg(2, "b", "y".repeat(800))];
+    const digest = renderDigest({ items: blank, budget: 300 });
+    expect(digest.text.split("\n")[0]).toBe("[#1 a]");
+    expect(digest).toMatchObject({ full: [1], excerpts: [2], used: 300 });
+    expect(digest).toEqual(referenceDigest({ items: blank, budget: 300 }));
+    // Colour codes of any length before the text: the same whole message.
+    const coloured = (codes: number): DigestItem => msg(1, "a", `${"\x1b[31m".repeat(codes)}hi`);
+    for (const codes of [28, 29, 2000]) {
+      expect(text([coloured(codes), msg(9, "z", "ok")], 30)).toBe("[#1 a] hi\n[#9 z] ok");
+    }
   });
 
-  test("older 100 KB bodies of escape sequences cost a headline's scan each, and say they have no visible text", () => {
+  test("older 100 KB bodies of escape sequences hide no text: each shows as its header alone", () => {
     const noise = "\x1b[31m \n".repeat(20_000);
     const digest = renderDigest({ items: [msg(1, "a", noise), msg(2, "b", noise), msg(3, "c", "ok")], budget: 200 });
-    expect(digest.text).toBe(
-      [
-        "[#1 a, headline] (no visible text in its first 4096 characters)",
-        "[#2 b, headline] (no visible text in its first 4096 characters)",
-        "[#3 c] ok",
-      ].join("\n"),
-    );
-    expect(digest).toMatchObject({ full: [3], headlines: [1, 2] });
+    expect(digest.text).toBe(["[#1 a]", "[#2 b]", "[#3 c] ok"].join("\n"));
+    expect(digest).toMatchObject({ full: [1, 2, 3], headlines: [] });
   });
 
   test("a coloured CI log whose first 4096 characters are blank lines and escape codes gets a stated headline", () => {
@@ -386,9 +435,7 @@ describe("cost follows the budget, not the input", () => {
       "[#1 ci, headline] (no visible text in its first 4096 characters)\n[#2 b] y",
     );
     expect(text([msg(1, "ci", "\x1b[0m\n\n"), msg(2, "b", "y")], 80)).toBe("[#1 ci]\n[#2 b] y");
-    expect(text([msg(1, "ci", "\n\u200b\n".repeat(300)), msg(2, "b", "y")], 80)).toBe(
-      "[#1 ci, headline] (no visible text)\n[#2 b] y",
-    );
+    expect(text([msg(1, "ci", "\n\u200b\n".repeat(300)), msg(2, "b", "y")], 80)).toBe("[#1 ci]\n[#2 b] y");
   });
 
   test("a headline window that ends inside an escape sequence does not keep the newest from showing in full", () => {
@@ -400,7 +447,9 @@ describe("cost follows the budget, not the input", () => {
   });
 
   test("a line is read from the first LINE_SCAN_LIMIT (4096) characters only", () => {
-    const late = (pad: number): DigestItem => msg(1, "a", `${"\n".repeat(pad)}late`, { headline: " ".repeat(pad) });
+    // The text after "late" makes the whole message longer than its headline, which is then its cheapest form.
+    const late = (pad: number): DigestItem =>
+      msg(1, "a", `${"\n".repeat(pad)}late\n${"more ".repeat(30)}`, { headline: " ".repeat(pad) });
     const newest = msg(9, "z", "ok");
     expect(text([late(4092), newest], 40)).toBe("[#1 a, headline] late\n[#9 z] ok");
     expect(text([late(4093), newest], 40)).toBe("[#1 a, headline] lat\n[#9 z] ok");
@@ -454,10 +503,11 @@ describe("input checks", () => {
       "evicted: expected a range holding none of the items' seqs (#1–#5), got an object",
     ],
     ["recovery unknown", { items: ok, recovery: "email" }, 'recovery: expected "fetch" or "pinned", got "email"'],
+    ["strictPriority not a boolean", { items: ok, strictPriority: "yes" }, 'strictPriority: expected a boolean, got "yes"'],
     [
       "item a long string",
       { items: ["y".repeat(100)] },
-      `items[0]: expected an object, got "${"y".repeat(40)}"… (100 chars)`,
+      `items[0]: expected an object, got "${"y".repeat(60)}"… (100 characters)`,
     ],
   ];
   test.each(cases)("%s: DigestInputError", (_, input, message) => {

@@ -110,8 +110,9 @@ function headlineText(declared: string | undefined, body: string): string {
   return cut(text, 120);
 }
 
+/** A stub on one line: each white space character and each line break one space, none squeezed, then trimmed. */
 function pinned(text: string): string {
-  const line = oneLine(text, false);
+  const line = sanitisedLines(head(text, 4096)).join(" ").replace(/^ +| +$/g, "");
   return cut(line.startsWith("[") ? `\\${line}` : line, 512);
 }
 
@@ -162,15 +163,13 @@ function restAfter(body: string, shown: string): number {
   return body.length - low;
 }
 
-/** The richest of full and excerpt within `max` characters, the raw body read up to `rawLimit`. */
-export function best(item: Item, max: number, rawLimit: number, recovery: "fetch" | "pinned"): Shown | null {
+/** The richest of full and excerpt within `max` characters, from the whole body sanitised. */
+export function best(item: Item, max: number, recovery: "fetch" | "pinned"): Shown | null {
   const header = `[#${item.seq} ${label(item.author)}`;
   if (max < header.length + 1) return null;
-  const raw = head(item.body, rawLimit);
-  const rendered = renderBody(raw);
-  const whole = raw.length === item.body.length;
+  const rendered = renderBody(item.body);
   const full = rendered === "" ? `${header}]` : `${header}] ${rendered}`;
-  if (whole && full.length <= max) return { form: "full", text: full, rest: 0 };
+  if (full.length <= max) return { form: "full", text: full, rest: 0 };
   const restLine = (rest: number): string =>
     recovery === "fetch"
       ? `… ${rest} more characters: fetch afterSeq=${item.seq - 1} to read it whole`
@@ -196,9 +195,9 @@ export function headlineBlock(item: Item): string {
 }
 
 /** The item's cheapest shown form: its full text when no longer than its headline, else its headline. */
-export function cheapest(item: Item, first: boolean, recovery: "fetch" | "pinned"): Shown {
+export function cheapest(item: Item, recovery: "fetch" | "pinned"): Shown {
   const headline = headlineBlock(item);
-  const full = best(item, headline.length, first ? Infinity : 4 * headline.length + 64, recovery);
+  const full = best(item, headline.length, recovery);
   return full?.form === "full" ? full : { form: "headline", text: headline, rest: 0 };
 }
 
@@ -213,7 +212,6 @@ export function referenceDigest(input: DigestInput): DigestResult {
   const display = [...items].sort((a, b) => b.priority - a.priority || a.seq - b.seq);
   const shown = new Map<number, Shown | null>(items.map((item) => [item.seq, null]));
   let left = budget + 1;
-  const rawLimit = (item: Item, max: number): number => (item === spending[0] ? Infinity : 4 * Math.max(0, max) + 64);
   let gaveBack = false;
   const set = (item: Item, next: Shown): void => {
     const change = cost(next) - cost(shown.get(item.seq) ?? null);
@@ -221,16 +219,20 @@ export function referenceDigest(input: DigestInput): DigestResult {
     left -= change;
     shown.set(item.seq, next);
   };
-  const show = (item: Item): void => {
-    if (shown.get(item.seq) !== null) return;
-    const form = cheapest(item, item === spending[0], recovery);
+  // Strict priority: an item waits while any item of higher priority is collapsed.
+  const held = (item: Item & { priority: number }): boolean =>
+    input.strictPriority === true &&
+    spending.some((other) => other.priority > item.priority && shown.get(other.seq) === null);
+  const show = (item: Item & { priority: number }): void => {
+    if (shown.get(item.seq) !== null || held(item)) return;
+    const form = cheapest(item, recovery);
     if (cost(form) <= left) set(item, form);
   };
   const enrich = (item: Item, extra: number): void => {
     const current = shown.get(item.seq) ?? null;
     if (current === null) return;
     const max = cost(current) + Math.min(extra, left) - 1;
-    const next = best(item, max, rawLimit(item, max), recovery);
+    const next = best(item, max, recovery);
     if (more(current, next) && next !== null) set(item, next);
   };
   /** Enriched within `extra`, else with its cheapest richer form within all that is left (by bisection). */
@@ -238,7 +240,7 @@ export function referenceDigest(input: DigestInput): DigestResult {
     const current = shown.get(item.seq) ?? null;
     if (current === null) return;
     const richerWithin = (max: number): Shown | null => {
-      const next = best(item, max, rawLimit(item, max), recovery);
+      const next = best(item, max, recovery);
       return more(current, next) ? next : null;
     };
     const within = richerWithin(cost(current) + extra - 1);

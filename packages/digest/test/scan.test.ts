@@ -4,9 +4,9 @@
 import fc from "fast-check";
 import { expect, test } from "vitest";
 import { INVISIBLE_RANGES } from "../src/chars.js";
-import { END, Scanner } from "../src/scan.js";
+import { BREAK, END, Scanner, SPACE } from "../src/scan.js";
 import { END as PREVIOUS_END, Scanner as PreviousScanner } from "./previous/scan.js";
-import { longHostileBody, text } from "./arbitraries.js";
+import { lateTextBody, longHostileBody, text } from "./arbitraries.js";
 
 /** What both scanners offer. */
 interface Reader {
@@ -67,4 +67,63 @@ test("long lines of printable ASCII cut into runs, far from and near the end of 
       expect(tokens(src, maxChars, Infinity)).toEqual(previousTokens(src, maxChars, Infinity));
     }
   }
+});
+
+/** Text runs as tokens, and each blank run as the line breaks in it (up to 2) and the spaces after its last break. */
+function withBlankRuns(src: string, maxChars: number): string[] {
+  const scanner = new Scanner(src);
+  const out: string[] = [];
+  for (let token = scanner.next(maxChars); token !== END; token = scanner.next(maxChars)) {
+    if (token !== SPACE && token !== BREAK) {
+      out.push(`${scanner.start}-${scanner.position}:${scanner.text}`);
+      continue;
+    }
+    scanner.skipBlank();
+    const breaks = Math.min(2, (token === BREAK ? 1 : 0) + scanner.breaks);
+    const spaces = scanner.breaks > 0 ? scanner.spaces : (token === SPACE ? 1 : 0) + scanner.spaces;
+    out.push(`blank ${breaks} ${spaces}`);
+  }
+  return out;
+}
+
+/** The same from the frozen loop's tokens, one at a time. */
+function previousWithBlankRuns(src: string, maxChars: number): string[] {
+  const scanner = new PreviousScanner(src);
+  const out: string[] = [];
+  let blank: { breaks: number; spaces: number } | null = null;
+  for (let token = scanner.next(maxChars); token !== PREVIOUS_END; token = scanner.next(maxChars)) {
+    if (token === SPACE || token === BREAK) {
+      blank ??= { breaks: 0, spaces: 0 };
+      if (token === BREAK) [blank.breaks, blank.spaces] = [Math.min(2, blank.breaks + 1), 0];
+      else blank.spaces++;
+      continue;
+    }
+    if (blank !== null) out.push(`blank ${blank.breaks} ${blank.spaces}`);
+    blank = null;
+    out.push(`${scanner.start}-${scanner.position}:${scanner.text}`);
+  }
+  if (blank !== null) out.push(`blank ${blank.breaks} ${blank.spaces}`);
+  return out;
+}
+
+test("a blank run passed over in one loop holds what its tokens one by one hold", () => {
+  fc.assert(
+    fc.property(
+      fc.oneof(text(60), longHostileBody, lateTextBody),
+      fc.integer({ min: 1, max: 200 }),
+      (src, maxChars) => {
+        expect(withBlankRuns(src, maxChars)).toEqual(previousWithBlankRuns(src, maxChars));
+      },
+    ),
+    { numRuns: 1500 },
+  );
+  const lines = `${"\r\n \x1b[2K\u200b\t".repeat(3000)}x${" ".repeat(5000)}y\n\n\n  z`;
+  expect(withBlankRuns(lines, 10)).toEqual([
+    "blank 2 2",
+    "27000-27001:x",
+    "blank 0 5000",
+    "32001-32002:y",
+    "blank 2 2",
+    "32007-32008:z",
+  ]);
 });

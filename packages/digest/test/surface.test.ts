@@ -8,10 +8,6 @@ test("the public surface is exactly this", () => {
     "DigestError",
     "DigestInputError",
     "DigestLimitError",
-    "EXCERPT_MIN_LENGTH",
-    "FULL_SCAN_RATIO",
-    "FULL_SCAN_SLACK",
-    "HEADLINE_MAX_LENGTH",
     "LINE_SCAN_LIMIT",
     "MARKER_PREFIX",
     "MAX_DIGEST_BUDGET",
@@ -31,13 +27,9 @@ test("limits and format constants", () => {
   expect(digest.DEFAULT_DIGEST_BUDGET).toBe(2000);
   expect(digest.MAX_DIGEST_BUDGET).toBe(1000000);
   expect(digest.MAX_DIGEST_ITEMS).toBe(10000);
-  expect(digest.HEADLINE_MAX_LENGTH).toBe(120);
   expect(digest.AUTHOR_MAX_LENGTH).toBe(64);
   expect(digest.PINNED_LINE_MAX_LENGTH).toBe(512);
   expect(digest.LINE_SCAN_LIMIT).toBe(4096);
-  expect(digest.FULL_SCAN_RATIO).toBe(4);
-  expect(digest.FULL_SCAN_SLACK).toBe(64);
-  expect(digest.EXCERPT_MIN_LENGTH).toBe(40);
   expect(digest.MARKER_PREFIX).toBe("[digest] ");
   expect(digest.MAX_MARKER_LENGTH).toBe(235);
   expect(digest.maxDigestLength(2000)).toBe(2236);

@@ -1,4 +1,4 @@
-import { brandErrorClass } from "@orphus/internal";
+import { brandErrorClass, previewValue } from "@orphus/internal";
 
 /** Base class of every framing failure; `code` is stable across releases. */
 export abstract class FramingError extends Error {
@@ -89,6 +89,6 @@ export class FrameOptionError extends FramingError {
   override readonly name = "FrameOptionError";
   readonly code = "ERR_FRAME_INVALID_OPTION";
   constructor(option: string, expected: string, got: unknown) {
-    super(`Invalid framing option ${option}: expected ${expected}, got ${String(got).slice(0, 40)}`);
+    super(`Invalid framing option ${option}: expected ${expected}, got ${previewValue(got)}`);
   }
 }

@@ -44,3 +44,13 @@ test("error names and codes are stable", () => {
     expect(error).toBeInstanceOf(framing.FramingError);
   }
 });
+
+test("an option error shows the value it refused the way every package does: quoted, cut, or by its type", () => {
+  const message = (got: unknown): string => new framing.FrameOptionError("maxFrameBytes", "an integer", got).message;
+  expect(message(0.5)).toBe("Invalid framing option maxFrameBytes: expected an integer, got 0.5");
+  expect(message("16 MiB")).toBe('Invalid framing option maxFrameBytes: expected an integer, got "16 MiB"');
+  expect(message("9".repeat(70))).toBe(
+    `Invalid framing option maxFrameBytes: expected an integer, got "${"9".repeat(60)}"… (70 characters)`,
+  );
+  expect(message({ bytes: 1 })).toBe("Invalid framing option maxFrameBytes: expected an integer, got an object");
+});

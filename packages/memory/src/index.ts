@@ -37,13 +37,10 @@ export {
 } from "./tool.js";
 export { runMemoryCli, MEMORY_CLI_EXIT, MEMORY_CLI_USAGE } from "./cli.js";
 export { chunkDocument } from "./ingest/chunk.js";
-export { TOKENIZER } from "./store/schema.js";
 export { SQLITE_DRIVER_ENV } from "./store/driver/choose.js";
 export { MEMORY_MARKER_PREFIX } from "./render/answers.js";
 export {
   STORE_FILE_NAME,
-  SCHEMA_VERSION,
-  STORE_APPLICATION_ID,
   LIBRARIAN_ROLE,
   BUSY_TIMEOUT_MS,
   DEFAULT_QUERY_BUDGET,
@@ -53,17 +50,9 @@ export {
   MAX_QUERY_CHARS,
   MAX_QUERY_TERMS,
   EXCERPT_MAX_CHARS,
-  MAX_COUNTED_MATCHES,
-  EXCERPT_MIN_CHARS,
-  SHOWN_TITLE_MAX_CHARS,
-  SHOWN_SOURCE_MAX_CHARS,
-  SHOWN_STORE_MAX_CHARS,
-  SHOWN_QUERY_MAX_CHARS,
-  SHOWN_TAGS_MAX_CHARS,
   MAX_MARKER_CHARS,
   MAX_ENTRY_HEADER_CHARS,
   MAX_SHOWN_SKIPS,
-  SHOWN_REASON_MAX_CHARS,
   MAX_MEMORY_ERROR_CHARS,
   MAX_CHUNK_CHARS,
   MAX_TEXT_CHARS,

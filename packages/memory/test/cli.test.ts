@@ -6,7 +6,7 @@ import { MEMORY_CLI_EXIT, MAX_MEMORY_ERROR_CHARS, runMemoryCli } from "@orphus/m
 import { resolveSqliteDriver } from "../src/store/driver/choose.js";
 import { HOSTILE_BODY, HOSTILE_BODY_LINES, expectShowable } from "../../../test-support/hostile-text.js";
 import { runCliProcess } from "./support/process.js";
-import { tempDir } from "./support/temp.js";
+import { tempDir } from "../../../test-support/tmp.js";
 
 describe("orphus-memory", () => {
   it("pins its exit codes", () => {

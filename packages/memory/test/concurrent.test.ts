@@ -5,7 +5,7 @@ import * as path from "node:path";
 import { expect, it } from "vitest";
 import { openMemory } from "@orphus/memory";
 import { startSource, type Finished } from "./support/process.js";
-import { tempDir } from "./support/temp.js";
+import { tempDir } from "../../../test-support/tmp.js";
 
 const DRIVER = "test/support/concurrent-driver.ts";
 

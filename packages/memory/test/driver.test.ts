@@ -10,7 +10,8 @@ import { connectionOpener, defaultSqliteDriver, SQLITE_DRIVER_ENV } from "../src
 import { transaction } from "../src/store/driver/connection.js";
 import { runSource } from "./support/process.js";
 import { loadableDrivers, rawConnection } from "./support/sqlite.js";
-import { tempDir, tempStore } from "./support/temp.js";
+import { tempDir } from "../../../test-support/tmp.js";
+import { tempStore } from "./support/temp.js";
 
 const drivers = loadableDrivers();
 const major = Number(process.versions.node.split(".")[0]);

@@ -24,7 +24,8 @@ import {
   expectShowable,
   hostileString,
 } from "../../../test-support/hostile-text.js";
-import { tempDir, tempStore } from "./support/temp.js";
+import { tempDir } from "../../../test-support/tmp.js";
+import { tempStore } from "./support/temp.js";
 
 /** The hostile names whose shown form holds no delimiter of the roundtable's texts: a memory name shows them alike. */
 const NAMES = HOSTILE_NAMES.filter(([name]) => !/[ "[\],\u001b]/.test(name));

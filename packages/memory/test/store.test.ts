@@ -3,7 +3,8 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { MAX_CHUNK_CHARS, STORE_FILE_NAME, chunkDocument, openMemory } from "@orphus/memory";
 import { rawConnection } from "./support/sqlite.js";
-import { tempDir, tempStore } from "./support/temp.js";
+import { tempDir } from "../../../test-support/tmp.js";
+import { tempStore } from "./support/temp.js";
 
 describe("the three empty answers", () => {
   it("a missing store, an empty store and no match say different things, and reads create nothing", () => {

@@ -11,7 +11,8 @@ import {
   type MemoryToolResult,
   type MemoryToolStore,
 } from "@orphus/memory";
-import { tempDir, tempStore } from "./support/temp.js";
+import { tempDir } from "../../../test-support/tmp.js";
+import { tempStore } from "./support/temp.js";
 
 /**
  * Runs a write the test builds on and checks that it succeeded, so a store that cannot be written (a driver that

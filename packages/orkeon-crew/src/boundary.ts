@@ -1,5 +1,6 @@
 import * as z from "zod";
-import { INHERITED, isRecord } from "./text.js";
+import { isRecord } from "@orphus/internal";
+import { INHERITED } from "./text.js";
 
 // What every trust boundary of this package shares: zod schemas that read own properties alone, with bounds checked
 // before any element is looked at, and one way of turning the first issue into a message (field, expected, got).

@@ -4,7 +4,8 @@
  * the per-call tool-access table with its catalogue by mode and the gateless fallback guard, and the GitHub token.
  *
  * ```ts
- * import { createLlmAdapter, FakeLlm, runMainLoopTurn } from "@orphus/orkeon-crew";
+ * import { createLlmAdapter, runMainLoopTurn } from "@orphus/orkeon-crew";
+ * import { FakeLlm } from "@orphus/orkeon-crew/testing";
  *
  * const llm = createLlmAdapter(new FakeLlm([{ text: "Wrapped up: two of three files done.", budgetExhausted: true }]));
  * const turn = await runMainLoopTurn({ prompt: "refactor" }, { llm, print: console.log, store: (a) => history.push(a) });
@@ -12,17 +13,14 @@
  * ```
  *
  * The runtime is reached through ports (`Llm`, `CrewHost`, `SessionContextPort`) with adapters over its surface
- * (`ctx.llm.act`, `runCrewAsync`, the session read) and in-memory fakes for tests (`FakeLlm`, `FakeCrewHost`,
- * `FakeSessionContext`, `FakeOrkeonRuntime`).
+ * (`ctx.llm.act`, `runCrewAsync`, the session read); in-memory fakes for tests (`FakeLlm`, `FakeCrewHost`,
+ * `FakeSessionContext`, `FakeOrkeonRuntime`) are the subpath `@orphus/orkeon-crew/testing`.
  */
 export { createLlmAdapter, finishedAnswerOf, orkeonActResultSchema } from "./budget/llm.js";
 export { BUDGET_EXHAUSTED_ERROR_NAME, isBudgetExhaustedAnswer, isSpentBudget, wrapUpOf } from "./budget/spent.js";
 export { BUDGET_STOP_LINE, runMainLoopTurn } from "./budget/main-loop.js";
-export { FakeLlm, runtimeBudgetRejection } from "./budget/fake-llm.js";
 export { chainRefusalOf, describeChainRefusal, formatChainRefusal, parseChainRefusal } from "./chain/refusal.js";
 export { createCrewHostAdapter, launchCrew } from "./chain/crew-host.js";
-export { FakeCrewHost } from "./chain/fake-crew-host.js";
-export { FakeOrkeonRuntime } from "./chain/fake-runtime.js";
 export { isReadOnlyMode, MODE_NAMES, ORKEON_MODES, parseMode } from "./modes.js";
 export { NO_RULES } from "./rules.js";
 export { crewSystemTimers } from "./timers.js";
@@ -34,7 +32,6 @@ export {
   pullRequestContextSchema,
   sessionContextReadSchema,
 } from "./hops/context.js";
-export { FakeSessionContext } from "./hops/fake-session.js";
 export {
   DEV_BATCHES_CREW,
   DEV_IMPLEMENT_CREW,
@@ -71,8 +68,6 @@ export { createTokenMasker, NO_TOKENS } from "./github-token/mask.js";
 export { GitHubToken } from "./github-token/token.js";
 export { dockerTokenArgs, TOKEN_VARIABLE_SETTING_VARIABLE } from "./github-token/docker.js";
 export {
-  DEFAULT_FAKE_MAX_CHAIN_DEPTH,
-  DEFAULT_FAKE_MAX_LAUNCHES,
   DEFAULT_GITHUB_TOKEN_VARIABLE,
   DEFAULT_MAX_PLAN_BATCHES,
   DEFAULT_MAX_STOP_CHECK_RETRIES,
@@ -83,8 +78,6 @@ export {
   MAX_CHAIN_REFUSAL_LENGTH,
   MAX_COMMAND_NAME_LENGTH,
   MAX_MODE_NAME_LENGTH,
-  MAX_QUOTED_REASON_LENGTH,
-  MAX_QUOTED_VALUE_LENGTH,
   MAX_RULE_LENGTH,
   MAX_RUN_ID_LENGTH,
   MAX_TOOL_NAME_LENGTH,
@@ -103,7 +96,6 @@ export {
   UnmaskableTokenError,
   SettingsInvalidError,
   OrkeonCrewOptionError,
-  FakeMisuseError,
 } from "./errors.js";
 export type {
   ActRequest,
@@ -119,10 +111,8 @@ export type {
 } from "./runtime.js";
 export type { FinishedAnswer, Llm } from "./budget/llm.js";
 export type { MainLoopTurn, MainLoopTurnOptions } from "./budget/main-loop.js";
-export type { FakeActStep } from "./budget/fake-llm.js";
 export type { ChainRefusal } from "./chain/refusal.js";
 export type { CrewHost, CrewLaunch, LaunchOutcome } from "./chain/crew-host.js";
-export type { FakeCrewDefinition, FakeCrewInstance, FakeOrkeonRuntimeOptions } from "./chain/fake-runtime.js";
 export type { ModeTable, ModeTraits, OrkeonMode } from "./modes.js";
 export type { PermissionRules } from "./rules.js";
 export type { TimerHandle, Timers } from "./timers.js";

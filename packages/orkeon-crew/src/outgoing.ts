@@ -1,6 +1,6 @@
 import { MAX_QUOTED_REASON_LENGTH } from "./limits.js";
 import type { Mask } from "./options.js";
-import { isRecord } from "./text.js";
+import { isRecord } from "@orphus/internal";
 
 /**
  * The one way text leaves this package: every printed line, notice, refusal message, stored answer and quoted

@@ -23,11 +23,6 @@ export function describeValue(value: unknown): string {
   return `a ${typeof value}`;
 }
 
-/** A plain object (not null, not an array), read without trusting its prototype. */
-export function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** An own property of a record, never one inherited from its prototype. */
 export function ownField(record: Readonly<Record<string, unknown>>, key: string): unknown {
   return Object.hasOwn(record, key) ? record[key] : undefined;

@@ -1,20 +1,14 @@
-/** Opaque handle of a scheduled timer. */
-export type TimerHandle = unknown;
+import { globalTimers, type TimerHandle, type Timers } from "@orphus/internal";
 
-/** The timers the session read's timeout is scheduled on; injected so tests decide when time passes. */
-export interface Timers {
-  setTimeout(callback: () => void, ms: number): TimerHandle;
-  clearTimeout(handle: TimerHandle): void;
-}
+// The timers the session read's timeout is scheduled on, injected so tests decide when time passes: the one interface
+// every package shares.
+export type { TimerHandle, Timers };
 
 /**
  * The real timers, looked up on every call rather than captured at import, so vitest's fake timers (which replace
  * the globals) drive them too.
  */
-export const crewSystemTimers: Timers = {
-  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
-  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>),
-};
+export const crewSystemTimers: Timers = globalTimers;
 
 /** Longest delay a Node timer holds; a longer one fires at once. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;

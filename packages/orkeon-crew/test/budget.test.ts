@@ -4,13 +4,11 @@ import {
   BudgetExhaustedAnswer,
   createLlmAdapter,
   EmptyWrapUpError,
-  FakeLlm,
-  FakeMisuseError,
   isSpentBudget,
-  runtimeBudgetRejection,
   wrapUpOf,
   type Llm,
 } from "@orphus/orkeon-crew";
+import { FakeLlm, FakeMisuseError, runtimeBudgetRejection } from "@orphus/orkeon-crew/testing";
 
 describe("the Llm adapter over ctx.llm.act", () => {
   test("a finished answer resolves as the text alone", async () => {

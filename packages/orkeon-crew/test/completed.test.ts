@@ -5,13 +5,11 @@ import {
   createTokenMasker,
   devBatchesCompleted,
   devImplementCompleted,
-  FakeCrewHost,
-  FakeOrkeonRuntime,
-  FakeSessionContext,
   NO_RULES,
   type HopInput,
   type SessionContextRead,
 } from "@orphus/orkeon-crew";
+import { FakeCrewHost, FakeOrkeonRuntime, FakeSessionContext } from "@orphus/orkeon-crew/testing";
 
 const writing: SessionContextRead = { mode: "default", rules: NO_RULES, githubTool: true };
 const instance = (input: unknown) => ({ name: "dev-batches", input, output: undefined });

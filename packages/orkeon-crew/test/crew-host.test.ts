@@ -1,13 +1,6 @@
 import { describe, expect, test } from "vitest";
-import {
-  createCrewHostAdapter,
-  FakeCrewHost,
-  FakeMisuseError,
-  FakeOrkeonRuntime,
-  launchCrew,
-  OrkeonCrewOptionError,
-  type CrewLaunchOptions,
-} from "@orphus/orkeon-crew";
+import { createCrewHostAdapter, launchCrew, OrkeonCrewOptionError, type CrewLaunchOptions } from "@orphus/orkeon-crew";
+import { FakeCrewHost, FakeMisuseError, FakeOrkeonRuntime } from "@orphus/orkeon-crew/testing";
 
 describe("the CrewHost adapter over runCrewAsync", () => {
   function recordingRuntime() {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import * as api from "@orphus/orkeon-crew";
+import * as testing from "@orphus/orkeon-crew/testing";
 
 describe("the public surface", () => {
   test("exports exactly these names", () => {
@@ -8,8 +9,6 @@ describe("the public surface", () => {
       "BUDGET_EXHAUSTED_ERROR_NAME",
       "BUDGET_STOP_LINE",
       "BudgetExhaustedAnswer",
-      "DEFAULT_FAKE_MAX_CHAIN_DEPTH",
-      "DEFAULT_FAKE_MAX_LAUNCHES",
       "DEFAULT_GITHUB_TOKEN_VARIABLE",
       "DEFAULT_MAX_PLAN_BATCHES",
       "DEFAULT_MAX_STOP_CHECK_RETRIES",
@@ -19,11 +18,6 @@ describe("the public surface", () => {
       "DEV_IMPLEMENT_CREW",
       "EmptyWrapUpError",
       "FAMILY_MODES",
-      "FakeCrewHost",
-      "FakeLlm",
-      "FakeMisuseError",
-      "FakeOrkeonRuntime",
-      "FakeSessionContext",
       "GH_TOKEN_VARIABLE",
       "GITHUB_READ_ACTIONS",
       "GITHUB_TOKEN_SETTING",
@@ -36,8 +30,6 @@ describe("the public surface", () => {
       "MAX_CHAIN_REFUSAL_LENGTH",
       "MAX_COMMAND_NAME_LENGTH",
       "MAX_MODE_NAME_LENGTH",
-      "MAX_QUOTED_REASON_LENGTH",
-      "MAX_QUOTED_VALUE_LENGTH",
       "MAX_RULE_LENGTH",
       "MAX_RUN_ID_LENGTH",
       "MAX_SESSION_RULES",
@@ -100,7 +92,6 @@ describe("the public surface", () => {
       "pullRequestContextSchema",
       "resolveGitHubToken",
       "runMainLoopTurn",
-      "runtimeBudgetRejection",
       "sessionContextReadSchema",
       "settingValueSchema",
       "settingVariableName",
@@ -128,7 +119,7 @@ describe("the public surface", () => {
       [new api.UnmaskableTokenError("s"), "UnmaskableTokenError", "ERR_TOKEN_UNMASKABLE"],
       [new api.SettingsInvalidError("d"), "SettingsInvalidError", "ERR_SETTINGS_INVALID"],
       [new api.OrkeonCrewOptionError("o", "e", 1), "OrkeonCrewOptionError", "ERR_ORKEON_CREW_INVALID_OPTION"],
-      [new api.FakeMisuseError("Fake", "d"), "FakeMisuseError", "ERR_FAKE_MISUSE"],
+      [new testing.FakeMisuseError("Fake", "d"), "FakeMisuseError", "ERR_FAKE_MISUSE"],
     ];
     for (const [error, name, code] of cases) {
       expect(error).toBeInstanceOf(api.OrkeonCrewError);
@@ -157,10 +148,6 @@ describe("the public surface", () => {
       MAX_TOOL_NAME_LENGTH: api.MAX_TOOL_NAME_LENGTH,
       MAX_RULE_LENGTH: api.MAX_RULE_LENGTH,
       MAX_MODE_NAME_LENGTH: api.MAX_MODE_NAME_LENGTH,
-      MAX_QUOTED_REASON_LENGTH: api.MAX_QUOTED_REASON_LENGTH,
-      MAX_QUOTED_VALUE_LENGTH: api.MAX_QUOTED_VALUE_LENGTH,
-      DEFAULT_FAKE_MAX_CHAIN_DEPTH: api.DEFAULT_FAKE_MAX_CHAIN_DEPTH,
-      DEFAULT_FAKE_MAX_LAUNCHES: api.DEFAULT_FAKE_MAX_LAUNCHES,
       DEV_IMPLEMENT_CREW: api.DEV_IMPLEMENT_CREW,
       DEV_BATCHES_CREW: api.DEV_BATCHES_CREW,
       MODE_NAMES: api.MODE_NAMES,
@@ -183,14 +170,33 @@ describe("the public surface", () => {
       MAX_TOOL_NAME_LENGTH: 256,
       MAX_RULE_LENGTH: 1_024,
       MAX_MODE_NAME_LENGTH: 64,
-      MAX_QUOTED_REASON_LENGTH: 200,
-      MAX_QUOTED_VALUE_LENGTH: 40,
-      DEFAULT_FAKE_MAX_CHAIN_DEPTH: 3,
-      DEFAULT_FAKE_MAX_LAUNCHES: 1_000,
       DEV_IMPLEMENT_CREW: "dev-implement",
       DEV_BATCHES_CREW: "dev-batches",
       MODE_NAMES: ["plan", "dontAsk", "default", "acceptEdits", "confirmWaves"],
     });
+  });
+
+  test("the test doubles are the /testing subpath, exactly these names, and none is in the main entry", () => {
+    expect(Object.keys(testing).sort()).toEqual([
+      "DEFAULT_FAKE_MAX_CHAIN_DEPTH",
+      "DEFAULT_FAKE_MAX_LAUNCHES",
+      "FakeCrewHost",
+      "FakeLlm",
+      "FakeMisuseError",
+      "FakeOrkeonRuntime",
+      "FakeSessionContext",
+      "runtimeBudgetRejection",
+    ]);
+    expect({
+      DEFAULT_FAKE_MAX_CHAIN_DEPTH: testing.DEFAULT_FAKE_MAX_CHAIN_DEPTH,
+      DEFAULT_FAKE_MAX_LAUNCHES: testing.DEFAULT_FAKE_MAX_LAUNCHES,
+    }).toEqual({ DEFAULT_FAKE_MAX_CHAIN_DEPTH: 3, DEFAULT_FAKE_MAX_LAUNCHES: 1_000 });
+  });
+
+  test("a fake's error is an error of the main entry: one class, whichever entry reaches it", () => {
+    const misuse = new testing.FakeMisuseError("FakeLlm", "no step left");
+    expect(misuse).toBeInstanceOf(api.OrkeonCrewError);
+    expect(() => new testing.FakeOrkeonRuntime({ maxChainDepth: 0 })).toThrow(api.OrkeonCrewOptionError);
   });
 
   test("the modes and what they promise", () => {

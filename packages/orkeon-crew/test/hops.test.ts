@@ -3,7 +3,6 @@ import {
   batchesNextLaunch,
   createSessionContextAdapter,
   createTokenMasker,
-  FakeSessionContext,
   HopInputInvalidError,
   nextLaunch,
   NO_RULES,
@@ -14,6 +13,7 @@ import {
   type HopInput,
   type SessionContextRead,
 } from "@orphus/orkeon-crew";
+import { FakeSessionContext } from "@orphus/orkeon-crew/testing";
 
 const rules = { allow: ["github"], deny: ["http_api"] };
 const writing: SessionContextRead = { mode: "default", rules, githubTool: true };

@@ -3,12 +3,10 @@ import {
   BUDGET_STOP_LINE,
   createLlmAdapter,
   createTokenMasker,
-  FakeLlm,
   OrkeonCrewOptionError,
   runMainLoopTurn,
-  runtimeBudgetRejection,
-  type FakeActStep,
 } from "@orphus/orkeon-crew";
+import { FakeLlm, runtimeBudgetRejection, type FakeActStep } from "@orphus/orkeon-crew/testing";
 
 function harness(steps: FakeActStep[]) {
   const fake = new FakeLlm(steps);

@@ -1,19 +1,16 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import {
-  createCrewHostAdapter,
   createLlmAdapter,
   createSettingsReader,
   createTokenMasker,
   devBatchesCompleted,
   dockerTokenArgs,
-  FakeCrewHost,
-  FakeLlm,
-  FakeSessionContext,
   nextLaunch,
   resolveGitHubToken,
   runMainLoopTurn,
 } from "@orphus/orkeon-crew";
+import { FakeCrewHost, FakeLlm, FakeSessionContext } from "@orphus/orkeon-crew/testing";
 
 /** Any token a masker accepts: not empty, not asterisks alone. Small alphabets make overlaps and joins likely. */
 const token = fc

@@ -2,37 +2,15 @@ import { describe, expect, test } from "vitest";
 import {
   DEFAULT_SESSION_READ_TIMEOUT_MS,
   devBatchesCompleted,
-  FakeCrewHost,
   nextLaunch,
   OrkeonCrewOptionError,
   type SessionContextPort,
-  type Timers,
 } from "@orphus/orkeon-crew";
+import { FakeCrewHost } from "@orphus/orkeon-crew/testing";
+import { manualTimers } from "../../../test-support/manual-timers.js";
 
 // Finding 3 of issue 16: a session read that never settles hung the completed hook, and the host awaits that hook
 // before its next completion.
-
-/** Timers that fire only when the test says so. */
-function manualTimers() {
-  const pending = new Map<number, { callback: () => void; ms: number }>();
-  let next = 0;
-  const timers: Timers = {
-    setTimeout: (callback, ms) => {
-      pending.set(++next, { callback, ms });
-      return next;
-    },
-    clearTimeout: (handle) => {
-      pending.delete(handle as number);
-    },
-  };
-  const fireAll = () => {
-    for (const [handle, { callback }] of [...pending]) {
-      pending.delete(handle);
-      callback();
-    }
-  };
-  return { timers, pending, fireAll };
-}
 
 const never: SessionContextPort = { readPullRequestContext: () => new Promise(() => {}) };
 
@@ -54,10 +32,10 @@ describe("the session read is bounded by a timeout", () => {
 
   test("a read that never settles launches the hop with the record's context when the timeout fires, and says so", async () => {
     const clock = manualTimers();
-    const decision = nextLaunch({ run: "r", hop: "audit" }, { session: never, timers: clock.timers });
+    const decision = nextLaunch({ run: "r", hop: "audit" }, { session: never, timers: clock });
     expect(await settled(decision)).toBe(false);
-    expect([...clock.pending.values()].map((t) => t.ms)).toEqual([5_000]);
-    clock.fireAll();
+    expect(clock.pending().map((t) => t.ms)).toEqual([5_000]);
+    clock.fire();
     await expect(decision).resolves.toEqual({
       kind: "launch",
       launch: { crew: "dev-implement", input: { run: "r", hop: "close" } },
@@ -70,17 +48,17 @@ describe("the session read is bounded by a timeout", () => {
   test("a read that answers in time clears its timer", async () => {
     const clock = manualTimers();
     const session: SessionContextPort = { readPullRequestContext: async () => ({ mode: "default", rules: { allow: [], deny: [] }, githubTool: false }) };
-    const decision = await nextLaunch({ run: "r", hop: "audit" }, { session, timers: clock.timers, readTimeoutMs: 250 });
+    const decision = await nextLaunch({ run: "r", hop: "audit" }, { session, timers: clock, readTimeoutMs: 250 });
     expect(decision).toMatchObject({ kind: "launch", launch: { input: { context: { mode: "default" } } } });
-    expect(clock.pending.size).toBe(0);
+    expect(clock.pending().length).toBe(0);
   });
 
   test("a read that rejects after its timeout fired changes nothing and is not left unhandled", async () => {
     const clock = manualTimers();
     let reject: (error: unknown) => void = () => {};
     const session: SessionContextPort = { readPullRequestContext: () => new Promise((_, r) => (reject = r)) };
-    const decision = nextLaunch({ run: "r", hop: "audit" }, { session, timers: clock.timers, readTimeoutMs: 10 });
-    clock.fireAll();
+    const decision = nextLaunch({ run: "r", hop: "audit" }, { session, timers: clock, readTimeoutMs: 10 });
+    clock.fire();
     await expect(decision).resolves.toMatchObject({ notice: expect.stringContaining("did not answer within 10 ms") });
     reject(new Error("late"));
     await Promise.resolve();
@@ -90,10 +68,10 @@ describe("the session read is bounded by a timeout", () => {
     const clock = manualTimers();
     const host = new FakeCrewHost();
     const printed: string[] = [];
-    const hook = devBatchesCompleted({ host, session: never, print: (l) => printed.push(l), timers: clock.timers, readTimeoutMs: 1_000 });
+    const hook = devBatchesCompleted({ host, session: never, print: (l) => printed.push(l), timers: clock, readTimeoutMs: 1_000 });
     const running = hook({ name: "dev-batches", input: { run: "b", hop: "batch", batch: 1, batches: 2 }, output: null });
     expect(await settled(Promise.resolve(running))).toBe(false);
-    clock.fireAll();
+    clock.fire();
     await running;
     expect(host.launches).toEqual([
       { crew: "dev-batches", input: { run: "b", hop: "batch", batch: 2, batches: 2 }, options: { chain: "continue" } },

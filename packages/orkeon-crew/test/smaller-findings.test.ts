@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import * as api from "@orphus/orkeon-crew";
+import type * as api from "@orphus/orkeon-crew";
 import {
   accessOf,
   ActResultInvalidError,
@@ -10,7 +10,6 @@ import {
   createSettingsReader,
   dockerTokenArgs,
   EmptyWrapUpError,
-  FakeLlm,
   gateDecision,
   isSpentBudget,
   parseToolRule,

@@ -8,14 +8,12 @@ import {
   createTokenMasker,
   devBatchesCompleted,
   devImplementCompleted,
-  FakeCrewHost,
-  FakeLlm,
-  FakeSessionContext,
   NO_RULES,
   nextLaunch,
   runMainLoopTurn,
   type SessionContextPort,
 } from "@orphus/orkeon-crew";
+import { FakeCrewHost, FakeLlm, FakeSessionContext } from "@orphus/orkeon-crew/testing";
 
 // Finding 1 of issue 16: messages were cut first and masked afterwards, so the masker never saw the whole token.
 // The property: for any token and any surrounding text, no line the package lets out holds 8 characters of the token.

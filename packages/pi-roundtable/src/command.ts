@@ -66,7 +66,8 @@ export async function statusText(seat: RoundtableSeat, memory?: MemoryStatus): P
   }
   lines.push(`broker: pid ${hello?.brokerPid ?? "?"}, version ${shownName(hello?.brokerVersion ?? "?")}, connected`);
   // The rooms list is the shared tool's own text, so the status and the model read the same lines.
-  const rooms = await runRoundtableTool(client, { action: "rooms" });
+  // A broker restart is the model's to read: the status leaves it for the next call of the tool.
+  const rooms = await runRoundtableTool(client, { action: "rooms" }, { tellRestart: false });
   lines.push(rooms.isError ? `rooms: ${rooms.text}` : `rooms:\n${rooms.text}`);
   return lines.join("\n");
 }

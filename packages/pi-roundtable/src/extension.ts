@@ -43,6 +43,8 @@ export function createRoundtableExtension(options: RoundtableExtensionOptions = 
           }),
         isIdle: () => context?.isIdle() ?? true,
       },
+      // What the session's own wait reported is not pinged again (the seat is made below, before any ping).
+      reportedThrough: (room) => seat.client?.reportedThrough(room),
       ...(options.pingWindowMs === undefined ? {} : { windowMs: options.pingWindowMs }),
       ...(options.timers === undefined ? {} : { timers: options.timers }),
     });

@@ -39,7 +39,7 @@ export { RoundtableSeat } from "./seat.js";
 export { statusText, COMMAND_USAGE, DOCTOR_PI_ROLE_HINT } from "./command.js";
 export { sharedClientCount } from "./registry.js";
 export { CLAIM_CHANNEL } from "./claim.js";
-export { PING_RECHECK_MS, MAX_PENDING_NOTES, MAX_COMMAND_TEXT_CHARS } from "./limits.js";
+export { PING_RECHECK_MS, MAX_COMMAND_TEXT_CHARS } from "./limits.js";
 export type { PiExtension } from "./extension.js";
 export type { RoundtableExtensionOptions, SeatClientOptions, SeatHost, SeatEvents } from "./seat.js";
 export type { RoleSource, SessionRole, RoleInputs } from "./role.js";

@@ -6,7 +6,7 @@ import {
   type BrokerLocation,
   type CreateRoundtableClientOptions,
   type RoundtableClient,
-  type Timers,
+  type ClientTimers,
 } from "@orphus/roundtable-client";
 import type { MemoryLoader } from "./memory/package.js";
 import { leaseSharedClient, sharedClientKey, type ClientLease } from "./registry.js";
@@ -39,7 +39,7 @@ export interface RoundtableExtensionOptions {
   readonly client?: SeatClientOptions;
   /** Process id of the `session-<pid>` fallback role; default process.pid. */
   readonly pid?: number;
-  readonly timers?: Timers;
+  readonly timers?: ClientTimers;
   /**
    * Loads @orphus/memory (an optional peer) for the `memory` tool; default its dynamic import. Rejecting stands for
    * a pi where it is not installed: the tool then answers every call with how to install it.

@@ -7,14 +7,16 @@ import { expect, test } from "vitest";
 import { DEMO_ROOM, DEMO_SCRIPT } from "../../roundtable-cli/demo/script.js";
 import { DEMO_DIGEST_BUDGET } from "../../roundtable-cli/demo/shared.js";
 import { createRoundtableExtension } from "@orphus/pi-roundtable";
-import { gone, useBroker } from "./support/broker.js";
+import { manualTimers } from "../../../test-support/manual-timers.js";
+import { gone } from "../../../test-support/processes.js";
+import { useBroker } from "./support/broker.js";
 import { intakeChars, roundtableIntake, splitMarker } from "./support/context.js";
-import { callRoundtable, type PiSession, useSessions, sleep } from "./support/pi.js";
+import { callRoundtable, caughtUp, type PiSession, useSessions } from "./support/pi.js";
 
 const broker = useBroker();
 const openSession = useSessions();
 
-/** The ping window of these sessions: short, so the test's quiet periods are short too. */
+/** The ping window of these sessions, on one manual clock: a quiet period is the test advancing it. */
 const WINDOW_MS = 300;
 const ROLES = ["planner", "critic", "reviewer"] as const;
 /** The demo's turns of these three roles (its librarian files the decision in the memory, which this test leaves out). */
@@ -29,10 +31,16 @@ const fetchCollapsed: FauxResponseFactory = (context) => {
 };
 
 test("three pi sessions deliberate; each context holds a bounded share of the room", { timeout: 120_000 }, async () => {
+  const clock = manualTimers();
   const sessions = new Map<string, PiSession>();
+  /** A quiet period: once every session has heard what was posted so far, three windows pass with nothing new. */
+  const quiet = async (): Promise<void> => {
+    for (const session of sessions.values()) await caughtUp(session);
+    clock.advance(WINDOW_MS * 3);
+  };
   for (const role of ROLES) {
     const session = await openSession({
-      extensions: [createRoundtableExtension(broker.extensionOptions({ pingWindowMs: WINDOW_MS }))],
+      extensions: [createRoundtableExtension(broker.extensionOptions({ pingWindowMs: WINDOW_MS, timers: clock }))],
       name: role,
     });
     sessions.set(role, session);
@@ -43,7 +51,7 @@ test("three pi sessions deliberate; each context holds a bounded share of the ro
   let fetched = false;
   for (const turn of TURNS) {
     // A role that went off to work: a quiet period, so the others' pings go out between turns.
-    if (turn.pauseBefore === true) await sleep(WINDOW_MS * 3);
+    if (turn.pauseBefore === true) await quiet();
     const fetchNow: boolean = turn.role === "reviewer" && turn.pauseBefore === true && !fetched;
     fetched ||= fetchNow;
     await seat(turn.role).prompt(`Your turn in ${DEMO_ROOM}: ${turn.headline}`, [
@@ -52,7 +60,7 @@ test("three pi sessions deliberate; each context holds a bounded share of the ro
       callRoundtable({ action: "post", room: DEMO_ROOM, body: turn.body, headline: turn.headline }),
     ]);
   }
-  await sleep(WINDOW_MS * 3);
+  await quiet();
 
   const roomChars = TURNS.reduce((sum, turn) => sum + turn.body.length, 0);
   const rows: string[] = [];

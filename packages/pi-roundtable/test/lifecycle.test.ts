@@ -3,7 +3,9 @@ import { join } from "node:path";
 import { fauxAssistantMessage } from "@mariozechner/pi-ai";
 import { expect, test } from "vitest";
 import { createRoundtableExtension, sharedClientCount } from "@orphus/pi-roundtable";
-import { gone, until, useBroker } from "./support/broker.js";
+import { until } from "../../../test-support/poll.js";
+import { gone } from "../../../test-support/processes.js";
+import { useBroker } from "./support/broker.js";
 import { callRoundtable, type PiSession, useSessions } from "./support/pi.js";
 
 const broker = useBroker();
@@ -64,4 +66,31 @@ test("/reload: the old copy lets its client go, the new copy connects lazily, an
   await until(async () => (await observer.status()).connections === 2);
   expect(planner.storedMessages().at(-2)).toMatchObject({ role: "toolResult", isError: false });
   expect(planner.session.extensionRunner.getAllRegisteredTools().filter((tool) => tool.definition.name === "roundtable")).toHaveLength(1);
+});
+
+test("after the broker is killed, the model's first call says it restarted, and join that the room was recreated", async () => {
+  const planner = await seat("planner");
+  await planner.prompt("Join.", [callRoundtable({ action: "join", room: "design" })]);
+  const [first] = broker.spawned;
+  process.kill(first as number, "SIGKILL");
+  // The session's client heard of the kill once its status says so.
+  await until(async () => {
+    await planner.command("/roundtable");
+    return planner.notices.at(-1)?.text.includes("broker: not connected") === true;
+  });
+  await planner.prompt("Post.", [callRoundtable({ action: "post", room: "design", body: "still there?" })]);
+  const second = broker.spawned[1];
+  expect(planner.storedMessages().at(-2)).toMatchObject({
+    role: "toolResult",
+    isError: true,
+    text:
+      `The roundtable broker restarted (pid ${first} before, pid ${second} now) and kept its rooms in memory, so every ` +
+      "room started empty: your memberships and the rooms' history are gone. Join your rooms again: design.\n" +
+      'roundtable post: Not a member of room "design"; join it first',
+  });
+  await planner.prompt("Join again.", [callRoundtable({ action: "join", room: "design" })]);
+  expect(planner.storedMessages().at(-2)).toMatchObject({
+    role: "toolResult",
+    text: 'Joined "design" as planner (room recreated: the broker restarted, and its earlier history is gone). Members: planner. Nothing unread.',
+  });
 });

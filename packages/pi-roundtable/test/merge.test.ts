@@ -8,10 +8,10 @@ interface Post {
   readonly author: string;
 }
 
-/** The notice the client's own coalescer makes of these posts (flushed at once, no timers involved). */
-function coalesce(posts: readonly Post[]): ActivityNotice | undefined {
+/** The notice the client's own coalescer makes of these posts, numbered from `first` (flushed at once, no timers). */
+function coalesce(posts: readonly Post[], first = 1): ActivityNotice | undefined {
   const coalescer = new ActivityCoalescer({ onNotice: () => undefined });
-  posts.forEach((post, i) => coalescer.push({ event: "post", room: post.room, author: post.author, seq: i + 1 }));
+  posts.forEach((post, i) => coalescer.push({ event: "post", room: post.room, author: post.author, seq: first + i }));
   return coalescer.flush();
 }
 
@@ -49,11 +49,18 @@ test("within the limits, merging two notices says what one notice over all the p
   });
   fc.assert(
     fc.property(fc.array(few, { minLength: 1, maxLength: 30 }), fc.array(few, { minLength: 1, maxLength: 30 }), (first, second) => {
-      const merged = mergeActivityNotices(coalesce(first) as ActivityNotice, coalesce(second) as ActivityNotice);
+      const later = coalesce(second, first.length + 1) as ActivityNotice;
+      const merged = mergeActivityNotices(coalesce(first) as ActivityNotice, later);
       const whole = coalesce([...first, ...second]) as ActivityNotice;
       // Same rooms, counts and sets of authors; only the order of authors may differ (first mention, not most active).
       const shape = (notice: ActivityNotice) =>
-        notice.rooms.map((room) => ({ room: room.room, count: room.count, authors: [...room.authors].sort(), otherAuthors: room.otherAuthors }));
+        notice.rooms.map((room) => ({
+          room: room.room,
+          count: room.count,
+          authors: [...room.authors].sort(),
+          otherAuthors: room.otherAuthors,
+          throughSeq: room.throughSeq,
+        }));
       expect(shape(merged)).toEqual(shape(whole));
       expect(merged.total).toBe(whole.total);
       expect(merged.otherMessages).toBe(0);

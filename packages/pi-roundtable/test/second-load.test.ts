@@ -1,16 +1,17 @@
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ExtensionFactory } from "@mariozechner/pi-coding-agent";
-import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
 import { bundlePrograms, installedProject, packageDir } from "../../../test-support/target.js";
 import { createRoundtableExtension, sharedClientCount, type RoundtableExtensionOptions } from "@orphus/pi-roundtable";
-import { until, useBroker } from "./support/broker.js";
-import { callRoundtable, useSessions, sleep, pingsOf } from "./support/pi.js";
+import { manualTimers } from "../../../test-support/manual-timers.js";
+import { useBroker } from "./support/broker.js";
+import { callRoundtable, caughtUp, useSessions, pingsOf } from "./support/pi.js";
 
 const broker = useBroker();
 const openSession = useSessions();
 
-/** Long enough that posts sent together on a loaded machine still fall in one quiet period. */
+/** The ping window, on manual timers: it passes when the test advances them, after every event has arrived. */
 const WINDOW_MS = 500;
 
 /**
@@ -38,7 +39,8 @@ function secondCopy(options: RoundtableExtensionOptions): ExtensionFactory {
 }
 
 test("loaded twice into one session: one tool, one command, one client, one ping per window", async () => {
-  const options = broker.extensionOptions({ pingWindowMs: WINDOW_MS });
+  const clock = manualTimers();
+  const options = broker.extensionOptions({ pingWindowMs: WINDOW_MS, timers: clock });
   const planner = await openSession({ extensions: [createRoundtableExtension(options), secondCopy(options)], name: "planner" });
   const runner = planner.session.extensionRunner;
   expect(runner.getAllRegisteredTools().map((tool) => tool.definition.name)).toEqual(["roundtable", "memory"]);
@@ -51,13 +53,16 @@ test("loaded twice into one session: one tool, one command, one client, one ping
   expect((await critic.status()).connections).toBe(2);
   await critic.join("design");
   await Promise.all([critic.post("design", "one"), critic.post("design", "two")]);
-  await until(() => pingsOf(planner.storedMessages()).length > 0);
-  await sleep(WINDOW_MS * 3);
+  await caughtUp(planner);
+  clock.advance(WINDOW_MS);
+  expect(pingsOf(planner.storedMessages())).toEqual(["[roundtable] design: 2 new from critic — digest to read"]);
+  clock.advance(WINDOW_MS * 3);
   expect(pingsOf(planner.storedMessages())).toEqual(["[roundtable] design: 2 new from critic — digest to read"]);
 });
 
 test("two sessions of one process speaking as the same role share one client; each gets its pings", async () => {
-  const options = broker.extensionOptions({ pingWindowMs: WINDOW_MS });
+  const clock = manualTimers();
+  const options = broker.extensionOptions({ pingWindowMs: WINDOW_MS, timers: clock });
   const first = await openSession({ extensions: [createRoundtableExtension(options)], name: "planner" });
   const second = await openSession({ extensions: [secondCopy(options)], name: "planner" });
   for (const session of [first, second]) await session.prompt("Join.", [callRoundtable({ action: "join", room: "design" })]);
@@ -66,8 +71,9 @@ test("two sessions of one process speaking as the same role share one client; ea
   expect((await critic.status()).connections).toBe(2);
   await critic.join("design");
   await critic.post("design", "hello planners");
+  await caughtUp(first); // the one client the two sessions share has heard it
+  clock.advance(WINDOW_MS);
   for (const session of [first, second]) {
-    await until(() => pingsOf(session.storedMessages()).length > 0);
     expect(pingsOf(session.storedMessages())).toEqual(["[roundtable] design: 1 new from critic — digest to read"]);
   }
 

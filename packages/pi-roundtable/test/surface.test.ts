@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { ExtensionFactory } from "@mariozechner/pi-coding-agent";
 import { expect, test } from "vitest";
+import { parse } from "yaml";
 import * as api from "@orphus/pi-roundtable";
 
 test("the public surface is exactly this, and the default export is the extension pi loads", () => {
@@ -9,7 +10,6 @@ test("the public surface is exactly this, and the default export is the extensio
     "COMMAND_USAGE",
     "DOCTOR_PI_ROLE_HINT",
     "MAX_COMMAND_TEXT_CHARS",
-    "MAX_PENDING_NOTES",
     "MEMORY_TOOL",
     "MemorySeat",
     "MemorySeatClosedError",
@@ -51,7 +51,6 @@ test("names and limits users and other copies of the extension rely on", () => {
   expect(api.MEMORY_TOOL).toBe("memory");
   expect(api.CLAIM_CHANNEL).toBe("orphus:pi-roundtable:claim");
   expect(api.PING_RECHECK_MS).toBe(250);
-  expect(api.MAX_PENDING_NOTES).toBe(4);
   expect(api.MAX_COMMAND_TEXT_CHARS).toBe(8000);
   expect(api.ROLE_SOURCE_LABELS).toEqual({
     flag: "--roundtable-role",
@@ -65,7 +64,12 @@ test("the manifest is a pi package: the keyword, the extension entry, pi as a pe
   const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as Record<string, unknown>;
   expect(manifest["keywords"]).toContain("pi-package");
   expect(manifest["pi"]).toEqual({ extensions: ["./dist/index.js"] });
-  expect(manifest["peerDependencies"]).toEqual({ "@mariozechner/pi-coding-agent": "*", "@orphus/memory": "workspace:^" });
+  expect(manifest["peerDependencies"]).toEqual({ "@mariozechner/pi-coding-agent": "catalog:pi-host", "@orphus/memory": "workspace:>=0.0.0 <1.0.0" });
+  // pi's own range, "*", stated in the workspace's pi-host catalog, which pnpm pack writes into the tarball.
+  const workspace = parse(readFileSync(new URL("../../../pnpm-workspace.yaml", import.meta.url), "utf8")) as {
+    catalogs: Record<string, unknown>;
+  };
+  expect(workspace.catalogs["pi-host"]).toEqual({ "@mariozechner/pi-coding-agent": "*" });
   // Optional: nothing imports pi (its API is declared by shape), so npm, which pi installs packages with, must not
   // put a second pi beside the one that loads the extension. @orphus/memory is optional too: it carries a native
   // addon, and a pi user who wants only the roundtable does not build it (the memory tool then says how to install it).

@@ -1,10 +1,5 @@
+import { previewValue } from "@orphus/internal";
 import { RoomsError } from "@orphus/rooms";
-
-/** How many characters of an offending value a message quotes. */
-const PREVIEW_CHARS = 80;
-
-const preview = (text: string): string =>
-  JSON.stringify(text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text);
 
 /** A store URL is not a `redis://` or `rediss://` URL; the message quotes it masked. */
 export class StoreUrlInvalidError extends RoomsError {
@@ -14,7 +9,7 @@ export class StoreUrlInvalidError extends RoomsError {
     readonly maskedUrl: string,
     problem: string,
   ) {
-    super(`Invalid room store URL ${preview(maskedUrl)}: ${problem}; expected redis://[user:password@]host[:port][/db] or rediss://…`);
+    super(`Invalid room store URL ${previewValue(maskedUrl)}: ${problem}; expected redis://[user:password@]host[:port][/db] or rediss://…`);
   }
 }
 
@@ -28,8 +23,8 @@ export class StoreLimitsMismatchError extends RoomsError {
     readonly found: string,
   ) {
     super(
-      `Room store ${store} holds rooms with other limits than this broker's: it has ${preview(found)}, ` +
-        `this broker asks ${preview(expected)}; start every broker of one store with the same limits`,
+      `Room store ${store} holds rooms with other limits than this broker's: it has ${previewValue(found)}, ` +
+        `this broker asks ${previewValue(expected)}; start every broker of one store with the same limits`,
     );
   }
 }

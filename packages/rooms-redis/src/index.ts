@@ -26,7 +26,5 @@ export {
   DEFAULT_WATCH_BLOCK_MS,
   DEFAULT_ACTIVITY_RETAINED,
   DEFAULT_KEY_PREFIX,
-  WATCH_BATCH,
-  MAX_RECONNECT_DELAY_MS,
 } from "./limits.js";
 export type { RedisRoomStoreOptions } from "./store.js";

@@ -493,8 +493,9 @@ export class RedisRoomStore implements RoomStore {
     });
     connection.on("error", () => {});
     // Where the inbox stands now, asked on the command connection so the answer is ordered with this store's calls:
-    // a subscriber hears what happened after it subscribed, nothing from before.
-    this.#client
+    // a subscriber hears what happened after it subscribed, nothing from before. Nothing here can reject: a failed
+    // ask starts from the inbox's end, and start only takes the connection into a loop that catches its own failures.
+    void this.#client
       .call("XREVRANGE", inboxKey(this.keyPrefix, this.brokerId), "+", "-", "COUNT", "1")
       .then((reply) => ((reply as [string][])[0]?.[0] ?? "0-0") as string | undefined)
       .catch(() => undefined)

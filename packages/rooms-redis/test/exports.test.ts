@@ -9,11 +9,9 @@ test("the public runtime surface is exactly these names", () => {
     "DEFAULT_MEMBER_TTL_MS",
     "DEFAULT_STORE_TIMEOUT_MS",
     "DEFAULT_WATCH_BLOCK_MS",
-    "MAX_RECONNECT_DELAY_MS",
     "RedisRoomStore",
     "StoreLimitsMismatchError",
     "StoreUrlInvalidError",
-    "WATCH_BATCH",
     "openRedisRoomStore",
   ]);
 });
@@ -26,8 +24,6 @@ test("the default limits", () => {
     DEFAULT_MEMBER_TTL_MS: redis.DEFAULT_MEMBER_TTL_MS,
     DEFAULT_STORE_TIMEOUT_MS: redis.DEFAULT_STORE_TIMEOUT_MS,
     DEFAULT_WATCH_BLOCK_MS: redis.DEFAULT_WATCH_BLOCK_MS,
-    MAX_RECONNECT_DELAY_MS: redis.MAX_RECONNECT_DELAY_MS,
-    WATCH_BATCH: redis.WATCH_BATCH,
   }).toEqual({
     DEFAULT_ACTIVITY_RETAINED: 256,
     DEFAULT_HEARTBEAT_MS: 5_000,
@@ -35,8 +31,6 @@ test("the default limits", () => {
     DEFAULT_MEMBER_TTL_MS: 15_000,
     DEFAULT_STORE_TIMEOUT_MS: 2_000,
     DEFAULT_WATCH_BLOCK_MS: 5_000,
-    MAX_RECONNECT_DELAY_MS: 1_000,
-    WATCH_BATCH: 256,
   });
 });
 

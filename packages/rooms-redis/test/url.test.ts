@@ -48,3 +48,11 @@ test("scrub removes every occurrence of every secret from any text", () => {
     }),
   );
 });
+
+test("a refused URL is quoted masked and cut the way every package quotes a value", () => {
+  const host = "h".repeat(100);
+  expect(() => parseStoreUrl(`http://${host}`)).toThrow(
+    `Invalid room store URL "${`http://${host}`.slice(0, 60)}"… (107 characters): the scheme is http; expected ` +
+      "redis://[user:password@]host[:port][/db] or rediss://…",
+  );
+});

@@ -40,7 +40,7 @@ const read = (page: StoreRead): Awaitable<number> => andThen(store.markRead("ben
 const posted = (): Awaitable<number> => andThen(store.read("bench", "reader", limit), read);
 function throughStore(): number {
   const start = performance.now();
-  for (let i = 0; i < OPS; i++) andThen(store.post("bench", "writer", BODY), posted);
+  for (let i = 0; i < OPS; i++) void andThen(store.post("bench", "writer", BODY), posted);
   return performance.now() - start;
 }
 

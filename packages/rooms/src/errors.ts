@@ -1,4 +1,4 @@
-import { brandErrorClass } from "@orphus/internal";
+import { brandErrorClass, previewValue } from "@orphus/internal";
 
 /** Base class of every rooms failure; `code` is stable across releases. */
 export abstract class RoomsError extends Error {
@@ -6,16 +6,6 @@ export abstract class RoomsError extends Error {
   static {
     brandErrorClass(this);
   }
-}
-
-/** How many characters of an offending value a message quotes. */
-const PREVIEW_CHARS = 40;
-
-/** Renders a value for an error message, cut short, so a message says what arrived without quoting it whole. */
-export function previewValue(value: unknown): string {
-  if (typeof value !== "string") return typeof value === "number" ? String(value) : typeof value;
-  const quoted = JSON.stringify(value.length > PREVIEW_CHARS ? value.slice(0, PREVIEW_CHARS) : value);
-  return value.length > PREVIEW_CHARS ? `${quoted}… (${value.length} characters)` : quoted;
 }
 
 /** A room name does not match the registry's room-name pattern. */

@@ -3,7 +3,7 @@
 // retained window, evictions and cursors from it directly.
 import fc from "fast-check";
 import { expect, test } from "vitest";
-import { Room, RoomRegistry, type ConnectionId, type RoomPage } from "@orphus/rooms";
+import { type ConnectionId, type Room, RoomRegistry, type RoomPage } from "@orphus/rooms";
 
 const ROLES = ["ann", "bob", "cy", "dee"] as const;
 const CONNECTIONS = ["c1", "c2", "c3", 4] as const;

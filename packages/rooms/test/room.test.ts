@@ -87,8 +87,8 @@ describe("membership", () => {
 
   test.each([
     ["", '""'],
-    ["x".repeat(129), `"${"x".repeat(40)}"… (129 characters)`],
-    ["é".repeat(65), `"${"é".repeat(40)}"… (65 characters)`],
+    ["x".repeat(129), `"${"x".repeat(60)}"… (129 characters)`],
+    ["é".repeat(65), `"${"é".repeat(60)}"… (65 characters)`],
   ])("role name %j is refused with ERR_ROLE_NAME_INVALID", (role, shown) => {
     expect(failure(() => makeRoom().join(role, "c1"))).toEqual({
       name: "RoleNameInvalidError",

@@ -29,9 +29,11 @@ import {
   type WireError,
 } from "@orphus/roundtable-protocol";
 import { claimSocket } from "./claim.js";
+import type { ClaimHooks } from "./reclaim.js";
 import { BrokerConnection, type ConnectionHost } from "./connection.js";
 import { RefusalError } from "./errors.js";
-import { idOf, isRecord } from "./frame-fields.js";
+import { isRecord } from "@orphus/internal";
+import { idOf } from "./frame-fields.js";
 import { FullRefusals } from "./full-refusal.js";
 import { Outbox } from "./outbox.js";
 import { resolveBrokerOptions, type BrokerOptions, type ResolvedBrokerOptions, type TimerHandle } from "./options.js";
@@ -115,20 +117,33 @@ export type BrokerStart =
  * BrokerListenError.
  */
 export async function startBroker(options: BrokerOptions): Promise<BrokerStart> {
+  return startBrokerWithHooks(options, undefined);
+}
+
+/**
+ * {@link startBroker}, paused by `claimHooks` at the points of its claim where a rival broker may act: the seam the
+ * tests of those interleavings drive. Not exported from the package: a hook is a test's instrument, not an option.
+ */
+export async function startBrokerWithHooks(options: BrokerOptions, claimHooks: ClaimHooks | undefined): Promise<BrokerStart> {
   const resolved = resolveBrokerOptions(options);
   const socketPath = brokerSocketPath(resolved.agentDir, resolved.platform);
   checkSocketPath(socketPath, resolved.platform);
   ensureBrokerDir(resolved.agentDir, resolved.platform);
   const store = await openBrokerStore(resolved);
   try {
-    return await claimAndListen(resolved, socketPath, store);
+    return await claimAndListen(resolved, socketPath, store, claimHooks);
   } catch (error) {
     await store.close();
     throw error;
   }
 }
 
-async function claimAndListen(resolved: ResolvedBrokerOptions, socketPath: string, store: RoomStore): Promise<BrokerStart> {
+async function claimAndListen(
+  resolved: ResolvedBrokerOptions,
+  socketPath: string,
+  store: RoomStore,
+  claimHooks: ClaimHooks | undefined,
+): Promise<BrokerStart> {
   const server = createServer();
   const claim = await claimSocket({
     server,
@@ -138,7 +153,7 @@ async function claimAndListen(resolved: ResolvedBrokerOptions, socketPath: strin
     platform: resolved.platform,
     probeTimeoutMs: resolved.probeTimeoutMs,
     logger: resolved.logger,
-    ...(resolved.claimHooks === undefined ? {} : { hooks: resolved.claimHooks }),
+    ...(claimHooks === undefined ? {} : { hooks: claimHooks }),
   });
   if (claim.kind === "stood-down") {
     resolved.logger.info("another broker holds the socket; standing down", {
@@ -412,6 +427,8 @@ class RunningBroker implements Broker, ConnectionHost {
           brokerPid: this.pid,
           brokerVersion: BROKER_VERSION,
           store: this.store,
+          // New at every start: a client that meets another one knows the broker restarted.
+          brokerInstance: this.#instance,
         },
       });
       return;

@@ -69,7 +69,7 @@ function closeServer(server: Server): Promise<void> {
  * identity is taken from the private path, so it is this server's own socket whatever the path names by then.
  */
 export async function claimSocket(context: ClaimContext): Promise<ClaimResult> {
-  const { server, socketPath, logger } = context;
+  const { socketPath, logger } = context;
   if (context.platform === "win32") return claimPipe(context);
   for (let attempt = 1; attempt <= MAX_CLAIM_ATTEMPTS; attempt++) {
     const existing = lstatOrUndefined(socketPath);

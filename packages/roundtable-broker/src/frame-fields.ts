@@ -1,7 +1,4 @@
-/** True for a plain JSON object. */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+import { isRecord } from "@orphus/internal";
 
 /** A frame's request id when it is readable, else null (a refusal then says it answers no particular request). */
 export function idOf(value: unknown): number | null {

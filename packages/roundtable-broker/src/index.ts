@@ -36,10 +36,6 @@ export {
   DEFAULT_MAX_LOG_BYTES,
   DEFAULT_PATH_CHECK_MS,
   DEFAULT_MAX_QUEUED_REQUESTS,
-  FULL_REFUSAL_WAIT_MS,
-  MAX_PENDING_REFUSALS,
-  REFUSAL_MAX_FRAME_BYTES,
-  MAX_CLAIM_ATTEMPTS,
 } from "./limits.js";
 export {
   SocketPathOccupiedError,
@@ -52,4 +48,3 @@ export {
 export type { Broker, BrokerStart, BrokerClosed, BrokerStats } from "./broker.js";
 export type { BrokerOptions, BrokerTimers, TimerHandle } from "./options.js";
 export type { BrokerLogger, LogFields, FileLoggerOptions } from "./log.js";
-export type { ClaimHooks } from "./reclaim.js";

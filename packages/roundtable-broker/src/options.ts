@@ -26,17 +26,12 @@ import {
   DEFAULT_PING_DROP_BYTES,
   DEFAULT_PROBE_TIMEOUT_MS,
 } from "./limits.js";
+import { globalTimers, type TimerHandle, type Timers as BrokerTimers } from "@orphus/internal";
 import { silentLogger, type BrokerLogger } from "./log.js";
-import type { ClaimHooks } from "./reclaim.js";
 
-/** A timer handle as the injected timers return it. */
-export type TimerHandle = unknown;
-
-/** Timers the broker schedules its idle exit with; injected so tests decide when time passes. */
-export interface BrokerTimers {
-  setTimeout(callback: () => void, ms: number): TimerHandle;
-  clearTimeout(handle: TimerHandle): void;
-}
+// The timers the broker schedules its idle exit, hello timeouts and path checks with: the one interface every package
+// shares, under the name the broker has always exported.
+export type { BrokerTimers, TimerHandle };
 
 /** Options of {@link startBroker}; every limit has an exported default. */
 export interface BrokerOptions {
@@ -99,8 +94,6 @@ export interface BrokerOptions {
    * until they drain. Default {@link DEFAULT_MAX_QUEUED_REQUESTS}.
    */
   readonly maxQueuedRequests?: number;
-  /** For tests: called at the points of claiming the socket path where another broker may interleave. */
-  readonly claimHooks?: ClaimHooks;
   /** Epoch milliseconds, for message times and uptime; default `Date.now`. */
   readonly clock?: () => number;
   /** Default: the global setTimeout and clearTimeout. */
@@ -133,17 +126,12 @@ export interface ResolvedBrokerOptions {
   readonly pathCheckMs: number;
   readonly store: string | RoomStore;
   readonly maxQueuedRequests: number;
-  readonly claimHooks: ClaimHooks | undefined;
   readonly clock: () => number;
   readonly timers: BrokerTimers;
   readonly logger: BrokerLogger;
   readonly platform: NodeJS.Platform;
 }
 
-const defaultTimers: BrokerTimers = {
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
 
 function integer(
   option: string,
@@ -220,9 +208,8 @@ export function resolveBrokerOptions(options: BrokerOptions): ResolvedBrokerOpti
     pathCheckMs: integer("pathCheckMs", options.pathCheckMs, DEFAULT_PATH_CHECK_MS, 1, 2 ** 31 - 1),
     store: checkStoreOption(options),
     maxQueuedRequests: integer("maxQueuedRequests", options.maxQueuedRequests, DEFAULT_MAX_QUEUED_REQUESTS, 1, 1_000_000),
-    claimHooks: options.claimHooks,
     clock: options.clock ?? Date.now,
-    timers: options.timers ?? defaultTimers,
+    timers: options.timers ?? globalTimers,
     logger: options.logger ?? silentLogger,
     platform: options.platform ?? process.platform,
   };

@@ -5,11 +5,11 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { startBroker } from "@orphus/roundtable-broker";
 import { AgentDirNotDirectoryError } from "@orphus/roundtable-locator";
-import { tempAgentDir } from "./helpers.js";
+import { tempDir } from "../../../test-support/tmp.js";
 
 describe("an agent directory the broker cannot use", () => {
   test("an agent directory that is a regular file: ERR_AGENT_DIR_NOT_A_DIRECTORY naming it and the fix", async () => {
-    const parent = tempAgentDir();
+    const parent = tempDir();
     const agentDir = join(parent, "agent");
     writeFileSync(agentDir, "not a directory\n");
     const attempt = startBroker({ agentDir, registryDir: false });

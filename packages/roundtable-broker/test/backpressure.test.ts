@@ -1,8 +1,9 @@
 import { expect, test } from "vitest";
 import type { BrokerLogger, LogFields } from "@orphus/roundtable-broker";
 import { announcedPosts, parseServerFrame, type RoundtableEvent } from "@orphus/roundtable-protocol";
-import { RawPeer, eventually, frame, hello, startTestBroker } from "./helpers.js";
+import { RawPeer, frame, hello, startTestBroker } from "./helpers.js";
 import { stalledReaderTests } from "./stalled-reader.js";
+import { until } from "../../../test-support/poll.js";
 
 function capture(): BrokerLogger & { warnings: { message: string; fields?: LogFields }[] } {
   const warnings: { message: string; fields?: LogFields }[] = [];
@@ -45,13 +46,13 @@ test("a stalled reader loses pings, never replies, and is closed with a logged r
       Array.from({ length: 3000 }, (_, i) => frame({ id: 10 + i, op: "fetch", room: "r", afterSeq: 0, limit: 200 }))
     )
   );
-  await eventually(() => broker.stats().backpressureCloses === 1);
+  await until(() => broker.stats().backpressureCloses === 1);
   expect(logger.warnings.map((w) => w.message)).toContain(
     "closing connection: outbound queue passed the high-water mark; the peer is not reading"
   );
   const warning = logger.warnings.find((w) => w.message.startsWith("closing connection: outbound"));
   expect(warning?.fields).toMatchObject({ role: "stalled", maxOutboundBytes: 1024 * 1024 });
-  await eventually(() => broker.stats().connections === 1);
+  await until(() => broker.stats().connections === 1);
 
   // Everyone else is unaffected.
   expect(await author.request({ id: 3, op: "status" })).toMatchObject({
@@ -81,7 +82,7 @@ test("a stalled version-2 reader holds a burst of one author's posts in a few by
   stalled.socket.resume();
   const heard = (): number[] =>
     stalled.events().flatMap((event) => announcedPosts(parseServerFrame(event) as RoundtableEvent).map(({ seq }) => seq));
-  await eventually(() => heard().length === posts);
+  await until(() => heard().length === posts);
   expect(heard()).toEqual(Array.from({ length: posts }, (_, i) => i + 1));
 });
 

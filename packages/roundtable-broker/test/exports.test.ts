@@ -2,6 +2,7 @@ import { expect, test } from "vitest";
 import * as broker from "@orphus/roundtable-broker";
 import { BrokerError } from "@orphus/roundtable-locator";
 import { RefusalError } from "../src/errors.js";
+import * as limits from "../src/limits.js";
 
 test("the public export list", () => {
   expect(Object.keys(broker).sort()).toEqual(
@@ -20,10 +21,6 @@ test("the public export list", () => {
       "DEFAULT_PATH_CHECK_MS",
       "DEFAULT_PING_DROP_BYTES",
       "DEFAULT_PROBE_TIMEOUT_MS",
-      "FULL_REFUSAL_WAIT_MS",
-      "MAX_CLAIM_ATTEMPTS",
-      "MAX_PENDING_REFUSALS",
-      "REFUSAL_MAX_FRAME_BYTES",
       "SocketPathOccupiedError",
       "SocketPathUnresponsiveError",
       "StoreOpenError",
@@ -47,11 +44,7 @@ test("default limits", () => {
     pingDrop: broker.DEFAULT_PING_DROP_BYTES,
     fetch: broker.DEFAULT_MAX_FETCH_BYTES,
     log: broker.DEFAULT_MAX_LOG_BYTES,
-    claims: broker.MAX_CLAIM_ATTEMPTS,
     pathCheck: broker.DEFAULT_PATH_CHECK_MS,
-    refusalWait: broker.FULL_REFUSAL_WAIT_MS,
-    pendingRefusals: broker.MAX_PENDING_REFUSALS,
-    refusalFrame: broker.REFUSAL_MAX_FRAME_BYTES,
     queuedRequests: broker.DEFAULT_MAX_QUEUED_REQUESTS,
   }).toEqual({
     idle: 5000,
@@ -63,13 +56,18 @@ test("default limits", () => {
     pingDrop: 262144,
     fetch: 524288,
     log: 1048576,
-    claims: 4,
     pathCheck: 1000,
-    refusalWait: 2000,
-    pendingRefusals: 64,
-    refusalFrame: 65536,
     queuedRequests: 64,
   });
+});
+
+test("internal tuning, which no option sets and the package does not export", () => {
+  expect({
+    claims: limits.MAX_CLAIM_ATTEMPTS,
+    refusalWait: limits.FULL_REFUSAL_WAIT_MS,
+    pendingRefusals: limits.MAX_PENDING_REFUSALS,
+    refusalFrame: limits.REFUSAL_MAX_FRAME_BYTES,
+  }).toEqual({ claims: 4, refusalWait: 2000, pendingRefusals: 64, refusalFrame: 65536 });
 });
 
 test("error codes; every error extends the locator's BrokerError, the base of every broker failure", () => {

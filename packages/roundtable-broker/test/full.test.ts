@@ -1,8 +1,13 @@
 // A broker at its connection limit: every peer past it reads ERR_TOO_MANY_CONNECTIONS, the reply to its first
 // request, before the connection closes; nobody is left with a bare EPIPE.
 import { describe, expect, test } from "vitest";
-import { FULL_REFUSAL_WAIT_MS, startBroker } from "@orphus/roundtable-broker";
-import { RawPeer, eventually, frame, hello, manualTimers, startTestBroker } from "./helpers.js";
+import { startBroker } from "@orphus/roundtable-broker";
+import { RawPeer, frame, hello, startTestBroker } from "./helpers.js";
+import { until } from "../../../test-support/poll.js";
+import { manualTimers } from "../../../test-support/manual-timers.js";
+
+/** How long a refused connection has to send its first request (internal to the broker, not exported). */
+const FULL_REFUSAL_WAIT_MS = 2000;
 
 const REFUSAL = {
   code: "ERR_TOO_MANY_CONNECTIONS",
@@ -41,7 +46,7 @@ describe("a full broker", () => {
     await RawPeer.hello(broker.socketPath, "b");
     const silent = new RawPeer(broker.socketPath);
     await silent.connected;
-    await eventually(() => broker.stats().connectionsRefused === 1);
+    await until(() => broker.stats().connectionsRefused === 1);
     expect(timers.fire(FULL_REFUSAL_WAIT_MS)).toBe(1);
     await silent.closed;
     expect(silent.frames).toEqual([{ id: null, ok: false, error: REFUSAL }]);
@@ -64,7 +69,7 @@ describe("a full broker", () => {
     await RawPeer.hello(broker.socketPath, "a");
     const waiting = new RawPeer(broker.socketPath);
     await waiting.connected;
-    await eventually(() => broker.stats().connectionsRefused === 1);
+    await until(() => broker.stats().connectionsRefused === 1);
     expect(await broker.close()).toEqual({ reason: "close" });
     await waiting.closed;
   });
@@ -76,7 +81,7 @@ describe("a full broker", () => {
     await refused.write(frame(hello(1, "b")));
     await refused.closed;
     first.socket.destroy();
-    await eventually(() => broker.stats().connections === 0);
+    await until(() => broker.stats().connections === 0);
     const next = await RawPeer.hello(broker.socketPath, "b");
     expect(await next.request({ id: 2, op: "status" })).toMatchObject({ ok: true, result: { connections: 1 } });
   });

@@ -1,12 +1,22 @@
 // Test peers that speak the wire by hand: frames are encoded here byte by byte and written straight to the
 // socket, and what comes back is decoded with @orphus/framing's decoder. No client package is involved.
+import { lstatSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { FrameDecoder } from "@orphus/framing";
-import { startBroker, type Broker, type BrokerLogger, type BrokerOptions, type BrokerTimers } from "@orphus/roundtable-broker";
-import { onCleanup, staleSocket, tempAgentDir } from "../../roundtable-locator/test/helpers.js";
+import { afterEach } from "vitest";
+import { startBroker, type Broker, type BrokerLogger, type BrokerOptions } from "@orphus/roundtable-broker";
+import { tempDir } from "../../../test-support/tmp.js";
 
-// Clean-up after each test, temporary agent directories and stale socket files are the locator's test helpers, shared.
-export { onCleanup, staleSocket, tempAgentDir };
+const cleanups: (() => Promise<void> | void)[] = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** Runs `cleanup` after the current test. */
+export function onCleanup(cleanup: () => Promise<void> | void): void {
+  cleanups.push(cleanup);
+}
 
 /** A frame encoded by hand: the 4-byte big-endian length, then the UTF-8 JSON. */
 export function frame(value: unknown): Buffer {
@@ -23,7 +33,7 @@ export function hello(id: number, role: string, version = 2): Record<string, unk
 
 /** Starts an embedded broker in a fresh agent directory (unless one is given) and closes it after the test. */
 export async function startTestBroker(options: Partial<BrokerOptions> = {}): Promise<Broker> {
-  const agentDir = options.agentDir ?? tempAgentDir();
+  const agentDir = options.agentDir ?? tempDir();
   const start = await startBroker({ ...options, agentDir });
   if (start.status !== "listening") throw new Error(`expected a listening broker, got ${JSON.stringify(start)}`);
   onCleanup(() => start.broker.close().then(() => undefined));
@@ -104,43 +114,6 @@ export class RawPeer {
   }
 }
 
-/** Resolves once `condition` holds, checking every few milliseconds; fails after `timeoutMs` (a hang guard, not a speed check). */
-export async function eventually(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`condition still false after ${timeoutMs} ms: ${condition.toString()}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
-/** Timers that run only when a test fires them: `fire(ms)` runs every pending timer scheduled for `ms`. */
-export interface ManualTimers extends BrokerTimers {
-  readonly scheduled: Map<number, { callback: () => void; ms: number }>;
-  fire(ms: number): number;
-}
-
-/** Timers the test drives (see {@link ManualTimers}). */
-export function manualTimers(): ManualTimers {
-  const scheduled = new Map<number, { callback: () => void; ms: number }>();
-  let nextHandle = 1;
-  return {
-    scheduled,
-    setTimeout: (callback, ms) => {
-      scheduled.set(nextHandle, { callback, ms });
-      return nextHandle++;
-    },
-    clearTimeout: (handle) => void scheduled.delete(handle as number),
-    fire: (ms) => {
-      const due = [...scheduled].filter(([, timer]) => timer.ms === ms);
-      for (const [handle, timer] of due) {
-        scheduled.delete(handle);
-        timer.callback();
-      }
-      return due.length;
-    },
-  };
-}
-
 /** A logger keeping `level message` lines, for tests that read what the broker said. */
 export function capturingLogger(): BrokerLogger & { lines: string[] } {
   const lines: string[] = [];
@@ -150,4 +123,9 @@ export function capturingLogger(): BrokerLogger & { lines: string[] } {
     warn: (message) => lines.push(`warn ${message}`),
     error: (message) => lines.push(`error ${message}`),
   };
+}
+
+/** The inode the socket path names now: which socket file a claim left there. */
+export function inodeAt(socketPath: string): bigint {
+  return lstatSync(socketPath, { bigint: true }).ino;
 }

@@ -12,11 +12,15 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { SocketPathOccupiedError, startBroker } from "@orphus/roundtable-broker";
 import { BrokerDirectoryError, SocketPathTooLongError, probeBroker } from "@orphus/roundtable-locator";
-import { RawPeer, capturingLogger, eventually, manualTimers, staleSocket, startTestBroker, tempAgentDir } from "./helpers.js";
+import { RawPeer, capturingLogger, startTestBroker } from "./helpers.js";
+import { tempDir } from "../../../test-support/tmp.js";
+import { until } from "../../../test-support/poll.js";
+import { manualTimers } from "../../../test-support/manual-timers.js";
+import { staleSocket } from "../../../test-support/sockets.js";
 
 describe("start-up", () => {
   test("the directory is private (0700), the socket user-only (0600), and a pid file names the broker", async () => {
-    const agentDir = tempAgentDir();
+    const agentDir = tempDir();
     const broker = await startTestBroker({ agentDir });
     expect(broker.socketPath).toBe(join(agentDir, "roundtable", "broker.sock"));
     expect(statSync(join(agentDir, "roundtable")).mode & 0o777).toBe(0o700);
@@ -31,7 +35,7 @@ describe("start-up", () => {
   });
 
   test("an existing directory open to others is tightened to 0700", async () => {
-    const agentDir = tempAgentDir();
+    const agentDir = tempDir();
     mkdirSync(join(agentDir, "roundtable"), { mode: 0o755 });
     chmodSync(join(agentDir, "roundtable"), 0o755);
     await startTestBroker({ agentDir });
@@ -39,7 +43,7 @@ describe("start-up", () => {
   });
 
   test("a second broker on the same directory finds the first answering and stands down", async () => {
-    const agentDir = tempAgentDir();
+    const agentDir = tempDir();
     const first = await startTestBroker({ agentDir });
     const second = await startBroker({ agentDir });
     expect(second).toEqual({
@@ -49,11 +53,11 @@ describe("start-up", () => {
       peer: { state: "answered", pid: process.pid, version: expect.any(String) },
     });
     // The probe's connection came and went.
-    await eventually(() => first.stats().connections === 0);
+    await until(() => first.stats().connections === 0);
   });
 
   test("a stale socket file is reclaimed", async () => {
-    const agentDir = tempAgentDir();
+    const agentDir = tempDir();
     const socketPath = join(agentDir, "roundtable", "broker.sock");
     await staleSocket(socketPath);
     expect(await probeBroker(socketPath, 500)).toEqual({ state: "stale", reason: "refused" });
@@ -65,7 +69,7 @@ describe("start-up", () => {
   });
 
   test("a regular file at the socket path is refused with a clear error and left intact", async () => {
-    const agentDir = tempAgentDir();
+    const agentDir = tempDir();
     const socketPath = join(agentDir, "roundtable", "broker.sock");
     mkdirSync(join(agentDir, "roundtable"), { mode: 0o700 });
     writeFileSync(socketPath, "precious notes\n");
@@ -85,13 +89,13 @@ describe("start-up", () => {
   });
 
   test("an agent directory too deep for a socket path fails before touching the disk", async () => {
-    const agentDir = join(tempAgentDir(), "x".repeat(100));
+    const agentDir = join(tempDir(), "x".repeat(100));
     await expect(startBroker({ agentDir })).rejects.toThrow(SocketPathTooLongError);
     expect(existsSync(agentDir)).toBe(false);
   });
 
   test("a broker directory that is a file is a typed error", async () => {
-    const agentDir = tempAgentDir();
+    const agentDir = tempDir();
     writeFileSync(join(agentDir, "roundtable"), "");
     await expect(startBroker({ agentDir })).rejects.toThrow(BrokerDirectoryError);
   });
@@ -110,7 +114,7 @@ describe("start-up", () => {
 
 describe("idle exit and close", () => {
   test("an embedded broker closes when idle and the host process keeps running", async () => {
-    const agentDir = tempAgentDir();
+    const agentDir = tempDir();
     const start = await startBroker({ agentDir, idleMs: 20 });
     if (start.status !== "listening") throw new Error("expected to listen");
     const peer = await RawPeer.hello(start.broker.socketPath, "planner");
@@ -124,29 +128,27 @@ describe("idle exit and close", () => {
   test("the idle timer arms when the last connection closes and a new connection cancels it", async () => {
     const timers = manualTimers();
     // The path watch shares the timers; only the idle timer (5000 ms) is looked at here.
-    const idle = (): { callback: () => void; ms: number }[] =>
-      [...timers.scheduled.values()].filter((t) => t.ms === 5000);
+    const idle = () => timers.pending().filter((t) => t.ms === 5000);
     const broker = await startTestBroker({ timers, idleMs: 5000 });
     expect(idle()).toHaveLength(1);
     const first = await RawPeer.hello(broker.socketPath, "a");
     expect(idle()).toHaveLength(0);
     const second = await RawPeer.hello(broker.socketPath, "b");
     first.socket.destroy();
-    await eventually(() => broker.stats().connections === 1);
+    await until(() => broker.stats().connections === 1);
     expect(idle()).toHaveLength(0);
     second.socket.destroy();
-    await eventually(() => idle().length === 1);
+    await until(() => idle().length === 1);
     const third = await RawPeer.hello(broker.socketPath, "c");
     expect(idle()).toHaveLength(0);
     third.socket.destroy();
-    await eventually(() => idle().length === 1);
-    const [timer] = idle();
-    timer!.callback();
+    await until(() => idle().length === 1);
+    expect(timers.fire(5000)).toBe(1);
     expect(await broker.closed).toEqual({ reason: "idle" });
   });
 
   test("close() ends every connection, removes its files, and is idempotent", async () => {
-    const agentDir = tempAgentDir();
+    const agentDir = tempDir();
     const broker = await startTestBroker({ agentDir });
     const peer = await RawPeer.hello(broker.socketPath, "planner");
     const closing = broker.close();
@@ -159,7 +161,7 @@ describe("idle exit and close", () => {
   });
 
   test("a broker whose path was taken over never removes its successor's socket", async () => {
-    const agentDir = tempAgentDir();
+    const agentDir = tempDir();
     const old = await startTestBroker({ agentDir });
     unlinkSync(old.socketPath);
     const successor = await startTestBroker({ agentDir });
@@ -180,11 +182,11 @@ describe("hello timeout", () => {
     const talker = await RawPeer.hello(broker.socketPath, "planner");
     const silent = new RawPeer(broker.socketPath);
     await silent.connected;
-    await eventually(() => broker.stats().connections === 2);
+    await until(() => broker.stats().connections === 2);
     // The talker's timer was cleared by its hello; only the silent connection's is pending (besides the path watch).
-    const pending = [...timers.scheduled.values()].filter((t) => t.ms !== 1000);
+    const pending = timers.pending().filter((t) => t.ms !== 1000);
     expect(pending.map((t) => t.ms)).toEqual([750]);
-    pending[0]!.callback();
+    expect(timers.fire(750)).toBe(1);
     await silent.closed;
     expect(silent.frames).toEqual([
       {
@@ -202,7 +204,7 @@ describe("hello timeout", () => {
   });
 
   test("a silent connection cannot keep an idle broker alive", async () => {
-    const start = await startBroker({ agentDir: tempAgentDir(), idleMs: 20, helloTimeoutMs: 50 });
+    const start = await startBroker({ agentDir: tempDir(), idleMs: 20, helloTimeoutMs: 50 });
     if (start.status !== "listening") throw new Error("expected to listen");
     const silent = new RawPeer(start.broker.socketPath);
     await silent.connected;

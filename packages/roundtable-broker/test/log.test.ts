@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { createFileLogger, formatLogLine } from "@orphus/roundtable-broker";
-import { tempAgentDir } from "./helpers.js";
+import { tempDir } from "../../../test-support/tmp.js";
 
 test("a log line: ISO time, level, message, then key=value facts on one line", () => {
   expect(formatLogLine(0, "warn", "closing connection", { role: "critic", bytes: 12, gone: undefined })).toBe(
@@ -14,7 +14,7 @@ test("a log line: ISO time, level, message, then key=value facts on one line", (
 });
 
 test("the file log is size-bounded: past maxBytes it rotates to .1, so the two hold at most about twice that", () => {
-  const file = join(tempAgentDir(), "broker.log");
+  const file = join(tempDir(), "broker.log");
   const logger = createFileLogger(file, { maxBytes: 500, clock: () => 0 });
   for (let i = 0; i < 200; i++) logger.info(`line ${i}`, { i });
   expect(statSync(file).size).toBeLessThanOrEqual(500);
@@ -26,6 +26,6 @@ test("the file log is size-bounded: past maxBytes it rotates to .1, so the two h
 });
 
 test("a log that cannot be written never throws", () => {
-  const logger = createFileLogger(join(tempAgentDir(), "missing", "dir", "broker.log"));
+  const logger = createFileLogger(join(tempDir(), "missing", "dir", "broker.log"));
   expect(() => logger.error("still fine")).not.toThrow();
 });

@@ -10,7 +10,8 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { expect, test } from "vitest";
 import { startBroker, type Broker } from "@orphus/roundtable-broker";
-import { RawPeer, eventually } from "./helpers.js";
+import { RawPeer } from "./helpers.js";
+import { until } from "../../../test-support/poll.js";
 
 const ROLES = ["ann", "bob", "cy"] as const;
 const ROOMS = ["alpha", "beta"] as const;
@@ -111,7 +112,7 @@ class Close extends OnConnection {
     }
     real.peers.get(id)?.socket.destroy();
     real.peers.delete(id);
-    await eventually(() => real.broker.stats().connections === model.open.length);
+    await until(() => real.broker.stats().connections === model.open.length);
     await settleAndCompare(model, real);
   }
 }

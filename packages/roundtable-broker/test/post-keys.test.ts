@@ -1,7 +1,8 @@
 // Idempotent posts: a post carrying a key the room remembers is answered with the original seq and stores nothing.
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { RawPeer, eventually, startTestBroker } from "./helpers.js";
+import { RawPeer, startTestBroker } from "./helpers.js";
+import { until } from "../../../test-support/poll.js";
 
 describe("idempotency keys on the wire", () => {
   test("a repeated key gets the original seq and postedAt, repeated: true, and no second message or ping", async () => {
@@ -27,7 +28,7 @@ describe("idempotency keys on the wire", () => {
     });
     const fetched = await reader.request({ id: 3, op: "fetch", room: "r", afterSeq: 0 });
     expect((fetched["result"] as { messages: unknown[] }).messages).toHaveLength(1);
-    await eventually(() => reader.events().filter((e) => e["event"] === "post").length === 1);
+    await until(() => reader.events().filter((e) => e["event"] === "post").length === 1);
     expect(reader.events().filter((e) => e["event"] === "post")).toHaveLength(1);
     // Without a key, the same text is a new post.
     const again = await author.request({ id: 5, op: "post", room: "r", body: "ship it" });
@@ -40,7 +41,7 @@ describe("idempotency keys on the wire", () => {
     await first.request({ id: 2, op: "join", room: "r" });
     await first.request({ id: 3, op: "post", room: "r", body: "hello", idempotencyKey: "retry-me" });
     first.socket.destroy();
-    await eventually(() => broker.stats().connections === 0);
+    await until(() => broker.stats().connections === 0);
     const second = await RawPeer.hello(broker.socketPath, "planner");
     expect(await second.request({ id: 2, op: "post", room: "r", body: "hello", idempotencyKey: "retry-me" })).toMatchObject({
       ok: true,

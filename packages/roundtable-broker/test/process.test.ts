@@ -7,7 +7,10 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { brokerCommand, probeBroker } from "@orphus/roundtable-locator";
 import { brokerBin, packageDir, type BrokerBin } from "../../../test-support/target.js";
-import { RawPeer, onCleanup, staleSocket, tempAgentDir } from "./helpers.js";
+import { RawPeer, onCleanup } from "./helpers.js";
+import { tempDir } from "../../../test-support/tmp.js";
+import { eventually } from "../../../test-support/poll.js";
+import { staleSocket } from "../../../test-support/sockets.js";
 
 interface Exit {
   readonly code: number | null;
@@ -65,7 +68,7 @@ afterAll(() => built?.remove());
 
 describe("the bin", () => {
   test("an --agent-dir too deep for a socket path fails at once, and the advice names the flag", async () => {
-    const agentDir = join(tempAgentDir(), "d".repeat(100));
+    const agentDir = join(tempDir(), "d".repeat(100));
     const { exit } = spawnBroker(agentDir, { bundle });
     const { code, stderr } = await exit;
     expect(code).toBe(1);
@@ -74,7 +77,7 @@ describe("the bin", () => {
   });
 
   test("16 brokers started at once over one agent directory leave exactly one listening; the rest exit 0", async () => {
-    const agentDir = tempAgentDir();
+    const agentDir = tempDir();
     // They start over a stale socket file, so each must also decide, against the others, who reclaims it.
     await staleSocket(join(agentDir, "roundtable", "broker.sock"));
     const brokers = Array.from({ length: 16 }, () => spawnBroker(agentDir, { idleMs: 60_000, bundle }));
@@ -110,18 +113,13 @@ describe("the bin", () => {
   });
 
   test("a broker spawned from source exits 0 by itself once idle, after its last connection closes", async () => {
-    const agentDir = tempAgentDir();
+    const agentDir = tempDir();
     const { child, exit } = spawnBroker(agentDir, { idleMs: 300 });
     const socketPath = join(agentDir, "roundtable", "broker.sock");
-    let peer: RawPeer | undefined;
-    for (let attempt = 0; peer === undefined; attempt++) {
-      try {
-        peer = await RawPeer.hello(socketPath, "planner");
-      } catch (error) {
-        if (attempt > 400) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-    }
+    const peer = await eventually(() => RawPeer.hello(socketPath, "planner"), {
+      everyMs: 25,
+      what: "the spawned broker answers",
+    });
     expect(await peer.request({ id: 2, op: "status" })).toMatchObject({ result: { pid: child.pid, connections: 1 } });
     peer.socket.destroy();
     expect(await exit).toMatchObject({ code: 0, signal: null });
@@ -132,7 +130,7 @@ describe("the bin", () => {
   });
 
   test("a regular file at the socket path: exit 1 with the reason on stderr and in the log, the file untouched", async () => {
-    const agentDir = tempAgentDir();
+    const agentDir = tempDir();
     mkdirSync(join(agentDir, "roundtable"), { mode: 0o700 });
     const socketPath = join(agentDir, "roundtable", "broker.sock");
     writeFileSync(socketPath, "keep me");
@@ -149,7 +147,7 @@ describe("the bin", () => {
   });
 
   test("bad arguments: exit 2 with usage", async () => {
-    const agentDir = tempAgentDir();
+    const agentDir = tempDir();
     const { exit } = spawnBroker(agentDir, { args: ["--idle-ms", "soon"], bundle });
     const result = await exit;
     expect(result.code).toBe(2);
@@ -164,7 +162,7 @@ describe("the bin", () => {
   });
 
   test("a password on the command line: exit 2, masked, nothing started", async () => {
-    const agentDir = tempAgentDir();
+    const agentDir = tempDir();
     const result = await spawnBroker(agentDir, { args: ["--store", "redis://orphus:hunter2@127.0.0.1:6379"], bundle }).exit;
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("Invalid room store setting (--store): redis://orphus:***@127.0.0.1:6379 carries a password");
@@ -173,7 +171,7 @@ describe("the bin", () => {
   });
 
   test("the bin carries its own Redis store, in a chunk only a broker configured for Redis loads", async () => {
-    const agentDir = tempAgentDir();
+    const agentDir = tempDir();
     // Port 1 on loopback: nothing listens, so the connection is refused at once. Nothing is installed beside the
     // bin: the store it opens is the one bundled with it.
     const env = { ORPHUS_ROUNDTABLE_STORE: "redis://orphus:hunter2@127.0.0.1:1/0" };
@@ -197,7 +195,7 @@ describe("the bin", () => {
   });
 
   test("a broker from source configured for a Redis it cannot reach: exit 1 within the store's timeout, masked", async () => {
-    const agentDir = tempAgentDir();
+    const agentDir = tempDir();
     // Port 1 on loopback: nothing listens, so the connection is refused at once.
     const env = { ORPHUS_ROUNDTABLE_STORE: "redis://orphus:hunter2@127.0.0.1:1/0" };
     const result = await spawnBroker(agentDir, { env }).exit;
@@ -214,7 +212,7 @@ describe("the bin", () => {
   });
 
   test("--help prints the usage and --version the version, both exit 0 without starting anything", async () => {
-    const agentDir = tempAgentDir();
+    const agentDir = tempDir();
     const help = spawnBroker(agentDir, { args: ["--help"], bundle });
     const version = spawnBroker(agentDir, { args: ["--version"], bundle });
     const [helped, versioned] = await Promise.all([help.exit, version.exit]);

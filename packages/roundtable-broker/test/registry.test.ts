@@ -5,12 +5,13 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import type { BrokerLogger } from "@orphus/roundtable-broker";
 import { readBrokerRegistry } from "@orphus/roundtable-locator";
-import { startTestBroker, tempAgentDir } from "./helpers.js";
+import { startTestBroker } from "./helpers.js";
+import { tempDir } from "../../../test-support/tmp.js";
 
 describe("a running broker's entry", () => {
   test("is written (0600, in a 0700 directory) while the broker listens and removed when it closes", async () => {
-    const registryDir = join(tempAgentDir(), "registry");
-    const agentDir = tempAgentDir();
+    const registryDir = join(tempDir(), "registry");
+    const agentDir = tempDir();
     const broker = await startTestBroker({ agentDir, registryDir });
     const file = broker.registryEntry as string;
     expect(readdirSync(registryDir)).toEqual([file.slice(registryDir.length + 1)]);
@@ -37,7 +38,7 @@ describe("a running broker's entry", () => {
   });
 
   test("brokers of two agent directories are both listed, oldest first", async () => {
-    const registryDir = join(tempAgentDir(), "registry");
+    const registryDir = join(tempDir(), "registry");
     const first = await startTestBroker({ registryDir });
     const second = await startTestBroker({ registryDir, clock: () => first.startedAt + 1000 });
     const listing = readBrokerRegistry(registryDir);
@@ -51,7 +52,7 @@ describe("a running broker's entry", () => {
   });
 
   test("a registry directory open to others is tightened to 0700", async () => {
-    const registryDir = join(tempAgentDir(), "registry");
+    const registryDir = join(tempDir(), "registry");
     mkdirSync(registryDir);
     chmodSync(registryDir, 0o755);
     await startTestBroker({ registryDir });
@@ -59,7 +60,7 @@ describe("a running broker's entry", () => {
   });
 
   test("a registry that cannot be written is logged and the broker runs unregistered", async () => {
-    const registryDir = join(tempAgentDir(), "registry");
+    const registryDir = join(tempDir(), "registry");
     writeFileSync(registryDir, "not a directory");
     const lines: string[] = [];
     const logger: BrokerLogger = { info: () => {}, warn: (m, f) => lines.push(`${m} ${String(f?.["error"])}`), error: () => {} };

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { RawPeer, eventually, startTestBroker } from "./helpers.js";
+import { RawPeer, startTestBroker } from "./helpers.js";
+import { until } from "../../../test-support/poll.js";
 
 describe("membership and pings", () => {
   test("a post pings every other member with room, seq and author, never the body", async () => {
@@ -140,7 +141,7 @@ describe("membership belongs to the role, over several connections", () => {
     const other = await RawPeer.hello(broker.socketPath, "planner");
     await joined.request({ id: 2, op: "join", room: "r" });
     joined.socket.destroy();
-    await eventually(() => broker.stats().connections === 2);
+    await until(() => broker.stats().connections === 2);
     expect(await other.request({ id: 2, op: "post", room: "r", body: "still in" })).toMatchObject({ ok: true });
     other.socket.destroy();
     await watcher.until(() => watcher.events().length === 3);
@@ -160,7 +161,7 @@ describe("membership belongs to the role, over several connections", () => {
     const earlier = await RawPeer.hello(broker.socketPath, "human");
     await earlier.request({ id: 2, op: "join", room: "design" });
     earlier.socket.destroy();
-    await eventually(() => broker.stats().connections === 1);
+    await until(() => broker.stats().connections === 1);
     const oneShot = await RawPeer.hello(broker.socketPath, "human");
     expect(await oneShot.request({ id: 2, op: "post", room: "design", body: "drive-by" })).toEqual({
       id: 2,
@@ -192,7 +193,7 @@ describe("membership belongs to the role, over several connections", () => {
       result: { room: "design", seq: 1 },
     });
     oneShot.socket.destroy();
-    await eventually(() => broker.stats().connections === 2);
+    await until(() => broker.stats().connections === 2);
     await settle(planner, tail);
     expect(tail.events()).toEqual([{ event: "post", room: "design", seq: 1, author: "human" }]);
     expect(planner.events()).toEqual([
@@ -238,7 +239,7 @@ describe("membership belongs to the role, over several connections", () => {
     const second = await RawPeer.hello(broker.socketPath, "critic");
     await post(2);
     second.socket.destroy();
-    await eventually(() => broker.stats().connections === 2);
+    await until(() => broker.stats().connections === 2);
     await post(3);
     const third = await RawPeer.hello(broker.socketPath, "critic");
     await post(4);

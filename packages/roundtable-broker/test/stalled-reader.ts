@@ -169,9 +169,6 @@ async function lossAcrossRoomsIsCounted(start: BrokerStarter, { posts }: { posts
 }
 
 type Action = { readonly kind: "post" | "join" | "leave"; readonly room: "a" | "b" };
-type Batch = { readonly who: 0 | 1; readonly pipelined: boolean; readonly actions: readonly Action[] };
-/** A stretch of batches, during which the reader reads or stalls behind a backed-up write; it may ask for a reply. */
-type Stretch = { readonly stalled: boolean; readonly batches: readonly Batch[]; readonly ask: boolean };
 
 /** What the reader should hear: an event (a post as its own post event) or the reply to one of its requests. */
 type Heard = Record<string, unknown>;

@@ -8,7 +8,15 @@ import { describe, expect, test } from "vitest";
 import { MemoryRoomStore, StoreUnavailableError } from "@orphus/rooms";
 import { StoreOpenError, startBroker } from "@orphus/roundtable-broker";
 import { HeldStore } from "./held-store.js";
-import { RawPeer, capturingLogger, eventually, frame, hello, startTestBroker, tempAgentDir } from "./helpers.js";
+import {
+  RawPeer,
+  capturingLogger,
+  frame,
+  hello,
+  startTestBroker,
+} from "./helpers.js";
+import { tempDir } from "../../../test-support/tmp.js";
+import { until } from "../../../test-support/poll.js";
 
 const ids = (frames: readonly Record<string, unknown>[]): unknown[] => frames.filter((f) => "ok" in f).map((f) => f["id"]);
 
@@ -32,7 +40,7 @@ describe("a store that answers later", () => {
     );
     // hello is answered at once (its attach is not waited for); join waits, and everything behind it waits too.
     await peer.until((frames) => ids(frames).length === 1);
-    await eventually(() => store.waiting === 2);
+    await until(() => store.waiting === 2);
     expect(ids(peer.frames)).toEqual([1]);
     expect(store.calls).toEqual(["attach planner", "join r planner"]);
     store.release();
@@ -54,7 +62,7 @@ describe("a store that answers later", () => {
     for (let i = 0; i < 40; i++) {
       await peer.write(Buffer.concat(Array.from({ length: 5 }, (_, j) => frame({ id: 100 + i * 5 + j, op: "post", room: "r", body: "x" }))));
     }
-    await eventually(() => store.waiting === 1);
+    await until(() => store.waiting === 1);
     store.release();
     await peer.until((frames) => ids(frames).length === 202);
     const posts = peer.frames.filter((f) => typeof f["id"] === "number" && (f["id"] as number) >= 100);
@@ -72,11 +80,11 @@ describe("a store that answers later", () => {
     await peer.write(
       Buffer.concat([1, 2, 3].map((n) => frame({ id: 10 + n, op: "post", room: "r", body: `m${n}`, idempotencyKey: `k${n}` }))),
     );
-    await eventually(() => store.waiting === 1);
+    await until(() => store.waiting === 1);
     peer.socket.destroy();
-    await eventually(() => broker.stats().connections === 1);
+    await until(() => broker.stats().connections === 1);
     store.release();
-    await eventually(() => store.waiting === 0);
+    await until(() => store.waiting === 0);
     expect(store.calls.filter((call) => call.startsWith("post"))).toEqual(["post r planner"]);
     const page = await keeper.request({ id: 3, op: "fetch", room: "r", afterSeq: 0 });
     expect((page["result"] as { messages: { body: string }[] }).messages.map((m) => m.body)).toEqual(["m1"]);
@@ -284,7 +292,7 @@ describe("two brokers on one store", () => {
 describe("opening the store", () => {
   test("a broker configured for a Redis it cannot reach refuses to start, names it masked, and claims nothing", async () => {
     const port = await closedPort();
-    const agentDir = tempAgentDir();
+    const agentDir = tempDir();
     const error = await startBroker({ agentDir, registryDir: false, store: `redis://orphus:hunter2@127.0.0.1:${port}/0` }).catch(
       (caught: unknown) => caught,
     );
@@ -300,7 +308,7 @@ describe("opening the store", () => {
   });
 
   test("store options are checked before any I/O, URLs quoted masked", async () => {
-    const agentDir = tempAgentDir();
+    const agentDir = tempDir();
     await expect(startBroker({ agentDir, store: "mongodb://orphus:hunter2@db/0" })).rejects.toMatchObject({
       code: "ERR_BROKER_INVALID_OPTION",
       message: expect.stringContaining("***") as unknown,

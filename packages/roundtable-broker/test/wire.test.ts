@@ -1,8 +1,19 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { describe, expect, test } from "vitest";
+import { tempDir } from "../../../test-support/tmp.js";
 import { RawPeer, frame, hello, startTestBroker } from "./helpers.js";
+
+/**
+ * Resolves once the event loop has polled for I/O again after this call: bytes written to a socket whose other end
+ * is in this process (the embedded broker) have been read there by then, so the next write arrives as a read of its
+ * own. Two check phases: the first may come before the next poll, the second comes after it.
+ */
+async function readByTheBroker(): Promise<void> {
+  await nextTurn();
+  await nextTurn();
+}
 
 const packageVersion = (
   JSON.parse(readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8")) as {
@@ -35,8 +46,22 @@ describe("hello", () => {
         brokerPid: process.pid,
         brokerVersion: packageVersion,
         store: "memory",
+        brokerInstance: expect.stringMatching(/^[0-9a-f]{16}$/),
       },
     });
+  });
+
+  test("every start of a broker names a new instance in hello, the one its registry entry names", async () => {
+    const instances: unknown[] = [];
+    for (let start = 0; start < 2; start++) {
+      const broker = await startTestBroker({ registryDir: tempDir() });
+      const peer = new RawPeer(broker.socketPath);
+      const reply = (await peer.request(hello(1, "planner"))) as { result: { brokerInstance: string } };
+      expect(broker.registryEntry).toContain(`-${reply.result.brokerInstance}.json`);
+      instances.push(reply.result.brokerInstance);
+      await broker.close();
+    }
+    expect(new Set(instances).size).toBe(2);
   });
 
   test("any other request before hello is refused and the connection stays", async () => {
@@ -97,7 +122,7 @@ describe("framing on a real socket", () => {
     let from = 0;
     for (const cut of cuts) {
       await peer.write(bytes.subarray(from, cut));
-      await sleep(5);
+      await readByTheBroker();
       from = cut;
     }
     for (; from < bytes.length; from++) await peer.write(bytes.subarray(from, from + 1));

@@ -1,8 +1,10 @@
 // `pnpm demo`: three roles (planner, critic, reviewer) deliberate in one room and a librarian files their decision in
 // the shared memory, each role its own process. The first role finds no broker and starts one; the others join it.
-// Afterwards: per role, what reached its context against what the room holds and what the others wrote; the largest
-// digest against its budget; the one message read whole on demand; the memory answering another role; then the
-// broker leaving by itself once idle. Runs in a temporary agent directory and cleans up.
+// Meanwhile the same deliberation is played again with every body 1×, 10× and 100× as long (grown.ts), in one process
+// on a broker of its own. Afterwards: per role, what reached its context against what the room holds and what the
+// others wrote, pulled unasked apart from fetched; the same shares as the room grows; the largest digest against its
+// budget; the one message read whole on demand; the memory answering another role; then the broker leaving by
+// itself once idle. Runs in a temporary agent directory and cleans up.
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -10,7 +12,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { MAX_MARKER_LENGTH } from "@orphus/digest";
-import { contextTable, intakeOf, measureDigest, n, percent, withinBound } from "./report.js";
+import { DEFAULT_MAX_BODY_BYTES } from "@orphus/rooms";
+import { DEMO_SIZES, playSizes } from "./grown.js";
+import { contextTable, intakeOf, measureDigest, n, percent, sizeTable, withinBound } from "./report.js";
 import { DEMO_ROLES, DEMO_ROOM, DEMO_SCRIPT } from "./script.js";
 import { DEMO_DIGEST_BUDGET, DEMO_IDLE_MS, type RoleReport } from "./shared.js";
 
@@ -159,6 +163,9 @@ async function main(): Promise<void> {
     );
   }
   const brokerPid = firstReady.brokerPid;
+  // The larger rooms, played while the agents deliberate (they mostly wait on each other), in a directory of their own.
+  const grown = playSizes(DEMO_SCRIPT, DEMO_SIZES, join(agentDir, "grown"));
+  grown.catch(() => undefined);
   out();
   out(bold(`The deliberation (${DEMO_SCRIPT.length} messages, ${n(roomChars)} characters; every one stays in the room):`));
 
@@ -177,9 +184,28 @@ async function main(): Promise<void> {
   for (const row of rows) out(`  ${row}`);
   out(dim("  pings: one line per quiet period, counts and names only · digests: pulled, each within the budget plus one"));
   out(dim("  marker line · fetches: whole messages, asked for · memory: the memory tool's answers · replies: the tool's"));
-  out(dim("  confirmations (joined, posted #n) · of the room: in context / every post · of others': in context / the posts"));
-  out(dim("  the agent did not write itself (its own it never needed pushed back; counting them would flatter the share)"));
+  out(dim("  confirmations (joined, posted #n) · others wrote: the posts the agent did not write itself (its own it never"));
+  out(dim("  needed pushed back; counting them would flatter the share) · pulled unasked: pings + digests / others wrote ·"));
+  out(dim("  fetched: fetches / others wrote · of others': in context / others wrote · of the room: in context / every post"));
   out(dim(`  pushing every message to every agent instead would have put all ${n(roomChars)} characters in each context`));
+
+  // --- the same deliberation, larger ---------------------------------------------------------------------------------
+  const runs = await grown;
+  const sizes = runs.map((run) => ({
+    factor: run.factor,
+    posts: run.posts,
+    intakes: run.contexts.map(({ role, context }) => intakeOf(role, context, run.posts)),
+  }));
+  const multiples = DEMO_SIZES.map((factor) => `${factor}×`);
+  out();
+  out(bold(`The same deliberation as the room grows: every body ${multiples.join(", ")} as long, the same turns and tool calls:`));
+  const [sizeHeader, ...sizeRows] = sizeTable(sizes);
+  out(dim(`  ${sizeHeader}`));
+  for (const row of sizeRows) out(`  ${row}`);
+  out(dim("  played meanwhile in one process, a client per role, on a broker of its own; bodies grown with generated log"));
+  out(dim(`  lines, posted in parts of at most ${n(DEFAULT_MAX_BODY_BYTES)} bytes (the broker's limit) · pulled unasked: pings + digests ·`));
+  out(dim("  fetched: the same fetches of one message whole (of a message posted in parts, its first) · each cell: characters"));
+  out(dim("  = their share of what the others wrote at that size · pings at the same quiet periods; memory steps left out"));
 
   // --- the digest's bound ----------------------------------------------------------------------------------------
   const digests = reports.flatMap((report) =>
@@ -265,9 +291,20 @@ async function main(): Promise<void> {
       `(idle time ${DEMO_IDLE_MS / 1000} s); socket ${existsSync(socketPath) ? "still present" : "removed"}; ` +
       "the rooms went with it.",
   );
+  // The larger rooms' broker leaves the same way, once their seats have closed.
+  for (const pid of new Set(runs.map((run) => run.brokerPid))) {
+    while (pid !== undefined && alive(pid)) await new Promise((resolve) => setTimeout(resolve, 25));
+  }
   const shares = intakes.map((i) => `${i.role} ${percent(i.shareOfOthers)}`).join(", ");
+  const falls = sizes[0]?.intakes
+    .map(({ role }) => {
+      const of = sizes.map((size) => size.intakes.find((intake) => intake.role === role)?.unaskedOfOthers ?? Number.NaN);
+      return `${role} ${of.map(percent).join(" → ")}`;
+    })
+    .join(", ");
   out();
   out(`Done in ${elapsed()}. Share of the others' text in each context: ${shares}.`);
+  out(`Share of the others' text pulled unasked (pings + digests) at ${multiples.join(" → ")}: ${falls ?? "—"}.`);
 }
 
 try {

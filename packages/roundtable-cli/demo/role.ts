@@ -3,10 +3,9 @@
 // using the memory tool where its turn says so), and reports to the demo everything that entered its context:
 // activity pings, digests, fetches, memory answers, and the tool's one-line replies.
 import type { MemoryStore } from "@orphus/memory";
-import { createRoundtableClient, renderActivityNotice, runRoundtableTool } from "@orphus/roundtable-client";
-import { announcedPosts } from "@orphus/roundtable-protocol";
 import { DEMO_ROLES, DEMO_ROOM, DEMO_SCRIPT, type Turn } from "./script.js";
-import { DEMO_DIGEST_BUDGET, DEMO_IDLE_MS, DEMO_PAUSE_MS, type ContextEntry, type RoleReport } from "./shared.js";
+import { Seat } from "./seat.js";
+import { DEMO_PAUSE_MS, type RoleReport } from "./shared.js";
 
 const role = process.argv[2] ?? "";
 if (!(DEMO_ROLES as readonly string[]).includes(role)) {
@@ -16,45 +15,20 @@ if (!(DEMO_ROLES as readonly string[]).includes(role)) {
 
 const report = (message: RoleReport): void => void process.stdout.write(`${JSON.stringify(message)}\n`);
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-const context: ContextEntry[] = [];
 let spawnedBroker = false;
 
-const client = createRoundtableClient({
-  role,
-  brokerIdleMs: DEMO_IDLE_MS,
-  onActivity: (notice) => context.push({ kind: "ping", text: renderActivityNotice(notice) }),
+const seat = new Seat(role, DEMO_ROOM, {
   onSpawn: () => {
     spawnedBroker = true;
   },
 });
+const { client, context } = seat;
 // The memory store of the demo's agent directory (ORPHUS_MEMORY_DIR, set by the demo), acting as this role; loaded
 // only by a role whose turns use it, so the others start as fast as before.
 const memoryTool = DEMO_SCRIPT.some((turn) => turn.role === role && turn.memory !== undefined)
   ? await import("@orphus/memory")
   : undefined;
 const memory: MemoryStore | undefined = memoryTool?.openMemory({ role });
-
-// The newest sequence number seen in the room, from pings' raw events and from this role's own posts.
-let newest = 0;
-let wake: (() => void) | undefined;
-client.onEvent((event) => {
-  for (const { seq } of announcedPosts(event)) {
-    if (seq > newest) {
-      newest = seq;
-      wake?.();
-    }
-  }
-});
-async function untilSeq(seq: number): Promise<void> {
-  while (newest < seq) await new Promise<void>((resolve) => (wake = resolve));
-}
-
-async function use(input: Record<string, unknown>, kind: ContextEntry["kind"]): Promise<string> {
-  const result = await runRoundtableTool(client, { room: DEMO_ROOM, ...input });
-  if (result.isError) throw new Error(result.text);
-  context.push({ kind, text: result.text });
-  return result.text;
-}
 
 /** The memory tool once, as a host would run it; its answer enters the context like any tool result. */
 function useMemory(input: Record<string, unknown>, shown: string): void {
@@ -78,7 +52,7 @@ function messageText(page: string): string {
 async function before(turn: Turn): Promise<void> {
   let fetched = "";
   if (turn.fetchBefore !== undefined) {
-    fetched = await use({ action: "fetch", afterSeq: turn.fetchBefore - 1, limit: 1 }, "fetch");
+    fetched = await seat.fetchWhole(turn.fetchBefore);
     report({ type: "fetched", role, seq: turn.fetchBefore, chars: fetched.length });
   }
   const step = turn.memory;
@@ -92,7 +66,7 @@ async function before(turn: Turn): Promise<void> {
   }
 }
 
-await use({ action: "join" }, "reply");
+await seat.use({ action: "join" }, "reply");
 report({ type: "ready", role, brokerPid: client.broker?.brokerPid ?? 0, spawnedBroker });
 
 // The planner opens once everybody is in the room (orchestration, not part of anyone's context).
@@ -102,20 +76,20 @@ if (role === "planner") {
 
 for (const [index, turn] of DEMO_SCRIPT.entries()) {
   if (turn.role !== role) continue;
-  await untilSeq(index);
+  await seat.untilSeq(index);
   if (turn.pauseBefore === true) await sleep(DEMO_PAUSE_MS);
-  await use({ action: "digest", budget: DEMO_DIGEST_BUDGET }, "digest");
+  await seat.digest();
   await before(turn);
   await sleep(40 + ((index * 37) % 80)); // thinking
-  await use({ action: "post", body: turn.body, headline: turn.headline }, "reply");
-  newest = Math.max(newest, index + 1);
+  await seat.use({ action: "post", body: turn.body, headline: turn.headline }, "reply");
+  seat.heard(index + 1);
   report({ type: "posted", role, seq: index + 1, chars: turn.body.length, headline: turn.headline });
 }
 
 // Catch up on the conclusion, as an agent would before moving on, then leave.
-await untilSeq(DEMO_SCRIPT.length);
+await seat.untilSeq(DEMO_SCRIPT.length);
 client.flushActivity();
-await use({ action: "digest", budget: DEMO_DIGEST_BUDGET }, "digest");
+await seat.digest();
 report({ type: "done", role, context });
 memory?.close();
 client.close();

@@ -37,7 +37,7 @@ function long(title: string, points: readonly string[], closing: string): string
 }
 
 /** A deterministic excerpt of delivery logs: what agents paste into rooms as evidence. */
-function deliveryLog(lines: number, seed: number): string {
+export function deliveryLog(lines: number, seed: number): string {
   const outcomes = ["timeout elapsed=30002ms", "status=503 elapsed=412ms", "ECONNREFUSED elapsed=3ms", "status=200 elapsed=188ms", "status=429 retry-after=none"];
   const out: string[] = [];
   for (let i = 0; i < lines; i++) {

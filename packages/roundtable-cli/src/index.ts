@@ -38,7 +38,7 @@ export {
   DOCTOR_MAX_TIMEOUT_MS,
 } from "./doctor/run.js";
 export { DOCTOR_FINDINGS, DOCTOR_HINTS } from "./doctor/findings.js";
-export { DOCTOR_ROLE, DOCTOR_MAX_ROOMS } from "./doctor/live.js";
+export { DOCTOR_ROLE } from "./doctor/live.js";
 export { RoundtableCliError, CliUsageError } from "./errors.js";
 export type { CliIo } from "./cli/run.js";
 export type {

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { expect, test } from "vitest";
 import { pagingProperty, type PagingReader } from "../../../test-support/fetch-pages-model.js";
 import { CLI_EXIT, parseCliArguments, runCli } from "@orphus/roundtable-cli";
-import { useAgentDir } from "../../roundtable-client/test/support/brokers.js";
+import { useAgentDir } from "../../../test-support/brokers.js";
 import { cliIo } from "./support/cli-io.js";
 
 const agent = useAgentDir();

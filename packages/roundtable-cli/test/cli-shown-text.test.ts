@@ -8,8 +8,8 @@ import { sanitizeText } from "@orphus/digest";
 import { REGISTRY_DIR_ENV } from "@orphus/roundtable-locator";
 import { HOSTILE_BODY, HOSTILE_BODY_LINES, expectShowable } from "../../../test-support/hostile-text.js";
 import { CLI_EXIT, runCli, type CliIo } from "@orphus/roundtable-cli";
-import { startFramedServer, type FramedServer } from "../../roundtable-client/test/support/framed-server.js";
-import { shortTempDir } from "../../roundtable-client/test/support/tmp.js";
+import { startFramedServer, type FramedServer } from "../../../test-support/framed-server.js";
+import { shortTempDir } from "../../../test-support/tmp.js";
 
 const ROOMS = ["design", "de\u206Aprecated", "red\u001b[31m", "x\u200b", "refusing"];
 

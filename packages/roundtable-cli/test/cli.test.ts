@@ -6,9 +6,9 @@ import { expect, test } from "vitest";
 import { startBroker } from "@orphus/roundtable-broker";
 import { REGISTRY_DIR_ENV } from "@orphus/roundtable-locator";
 import { CLI_EXIT, CLI_USAGE, parseCliArguments, runCli, type CliIo } from "@orphus/roundtable-cli";
-import { useAgentDir } from "../../roundtable-client/test/support/brokers.js";
+import { useAgentDir } from "../../../test-support/brokers.js";
 import { cliIo, type RecordedCliIo } from "./support/cli-io.js";
-import { until } from "../../roundtable-client/test/support/tmp.js";
+import { until } from "../../../test-support/poll.js";
 import { binCommand } from "../../../test-support/target.js";
 
 const agent = useAgentDir();

@@ -16,9 +16,10 @@ import {
   type DoctorOptions,
   type DoctorReport,
 } from "@orphus/roundtable-cli";
-import { startFramedServer, type FramedServer } from "../../roundtable-client/test/support/framed-server.js";
-import { staleSocket } from "../../roundtable-client/test/support/sockets.js";
-import { shortTempDir, until } from "../../roundtable-client/test/support/tmp.js";
+import { startFramedServer, type FramedServer } from "../../../test-support/framed-server.js";
+import { staleSocket } from "../../../test-support/sockets.js";
+import { until } from "../../../test-support/poll.js";
+import { tempDir } from "../../../test-support/tmp.js";
 import { openMemory } from "@orphus/memory";
 
 const cleanups: (() => unknown)[] = [];
@@ -26,11 +27,6 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function tempDir(): string {
-  const temp = shortTempDir("rtd-");
-  cleanups.push(temp.remove);
-  return temp.dir;
-}
 
 /** A fresh registry and the doctor options pointing at it: a role configured, nothing taken from this process. */
 function setting(): { registryDir: string; options: (agentDir: string, extra?: DoctorOptions) => DoctorOptions } {

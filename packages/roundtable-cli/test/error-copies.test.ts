@@ -5,7 +5,7 @@ import { expect, test } from "vitest";
 import { fromAnotherCopy } from "../../../test-support/another-copy.js";
 import { BrokerNotRunningError, WireRefusalError } from "@orphus/roundtable-client";
 import { CLI_EXIT, runCli } from "@orphus/roundtable-cli";
-import { useAgentDir } from "../../roundtable-client/test/support/brokers.js";
+import { useAgentDir } from "../../../test-support/brokers.js";
 import { cliIo } from "./support/cli-io.js";
 
 const agent = useAgentDir();

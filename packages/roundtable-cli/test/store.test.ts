@@ -7,18 +7,13 @@ import { MemoryRoomStore, StoreUnavailableError, type RoomStoreEvent } from "@or
 import { startBroker, type Broker, type BrokerOptions } from "@orphus/roundtable-broker";
 import { createRoundtableClient } from "@orphus/roundtable-client";
 import { runCli, runDoctor, type DoctorReport } from "@orphus/roundtable-cli";
-import { shortTempDir } from "../../roundtable-client/test/support/tmp.js";
+import { tempDir } from "../../../test-support/tmp.js";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function tempDir(): string {
-  const temp = shortTempDir("rts-");
-  cleanups.push(temp.remove);
-  return temp.dir;
-}
 
 /** The memory store under another name: stands in for a broker on a shared store where no Redis is needed. */
 class NamedStore extends MemoryRoomStore {

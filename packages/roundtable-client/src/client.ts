@@ -15,11 +15,18 @@ import { sameStore } from "@orphus/roundtable-locator";
 import { BrokerConnection, checkPositiveInteger } from "./connection.js";
 import { ClientClosedError, ConnectionLostError, RequestTimeoutError } from "./errors.js";
 import { brokerFullFrom } from "./full-broker.js";
-import { DEFAULT_POST_ATTEMPTS, DEFAULT_REQUEST_TIMEOUT_MS } from "./limits.js";
+import {
+  CONNECT_ROUND_DELAY_MS,
+  DEFAULT_POST_ATTEMPTS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  LISTEN_FIRST_MS,
+  MAX_CONNECT_ROUNDS,
+  MAX_REMEMBERED_ROOMS,
+} from "./limits.js";
 import { ActivityCoalescer, type ActivityNotice } from "./pings.js";
 import { idempotencyKeyFor } from "./post-key.js";
 import { resolveRoleName } from "./role.js";
-import { systemTimers, type Timers } from "./timers.js";
+import { jittered, sleep, systemTimers, type ClientTimers } from "./timers.js";
 
 /** What the client asks of one connect. */
 export interface ConnectOptions {
@@ -46,6 +53,37 @@ export interface PostOptions {
 
 /** What a client learned from the broker's hello. */
 export type BrokerHello = ResultFor<"hello">;
+
+/** What {@link RoundtableClient.join} returns: the broker's answer, and whether it recreated a room lost in a restart. */
+export type JoinResult = ResultFor<"join"> & {
+  /**
+   * True when this join created a room this client had joined on a broker that has since restarted: the room is
+   * new, its earlier history gone. Absent otherwise.
+   */
+  readonly recreated?: true;
+};
+
+/**
+ * A broker restart a client met: the broker it had said hello to is gone and another answered (another instance, or
+ * for a broker that names none, another pid). A broker on the memory store starts with no rooms.
+ */
+export interface BrokerRestart {
+  /** What the broker before said in hello. */
+  readonly previous: BrokerHello;
+  /** What the broker now said in hello. */
+  readonly current: BrokerHello;
+  /** The rooms this client had joined on the broker before, and has not joined again since, in the order joined. */
+  readonly rooms: readonly string[];
+}
+
+/**
+ * Whether two hellos came from one run of a broker: the same instance, or (for brokers that name none) the same pid.
+ */
+export function sameBroker(a: BrokerHello, b: BrokerHello): boolean {
+  return a.brokerInstance !== undefined || b.brokerInstance !== undefined
+    ? a.brokerInstance === b.brokerInstance
+    : a.brokerPid === b.brokerPid;
+}
 
 /** Options of {@link RoundtableClient}. */
 export interface RoundtableClientOptions {
@@ -74,11 +112,10 @@ export interface RoundtableClientOptions {
   readonly postAttempts?: number;
   /** Process id sent in hello and used for the fallback role name; default process.pid. */
   readonly pid?: number;
-  readonly timers?: Timers;
+  readonly timers?: ClientTimers;
+  /** Source of the jitter of the pauses between connect rounds, in [0, 1); default Math.random. */
+  readonly random?: () => number;
 }
-
-/** Connect attempts in one call when the broker we reached is shutting down or drops us during hello. */
-const MAX_CONNECT_ROUNDS = 3;
 
 /** Listener of raw broker events (membership churn included). */
 export type EventListener = (event: RoundtableEvent) => void;
@@ -94,7 +131,8 @@ function isRetryableHelloFailure(error: unknown): boolean {
  * A lazy connection to the roundtable broker. Constructing it opens no socket and spawns nothing; the first call
  * connects (every concurrent first call waits on the same connect), and a lost connection is replaced on the next
  * call. Joins are never replayed: after a broker restart, posting to a room joined before fails with the broker's
- * `Not a member of room "<name>"; join it first`.
+ * `Not a member of room "<name>"; join it first`, and {@link RoundtableClient.takeBrokerRestart} tells of the
+ * restart once, naming the rooms joined before it.
  */
 export class RoundtableClient {
   /** The role this client speaks as. */
@@ -102,7 +140,8 @@ export class RoundtableClient {
   /** True when the role is the `session-<pid>` fallback, whose read positions do not survive a restart. */
   readonly ephemeralRole: boolean;
   readonly #connector: Connector;
-  readonly #timers: Timers;
+  readonly #timers: ClientTimers;
+  readonly #random: () => number;
   readonly #requestTimeoutMs: number;
   readonly #postAttempts: number;
   readonly #pid: number;
@@ -120,6 +159,12 @@ export class RoundtableClient {
   #connectingSpawns = true;
   #hello: BrokerHello | undefined;
   #connects = 0;
+  /** Rooms joined through this client on the current broker and not left, in the order joined. */
+  readonly #joinedRooms = new Set<string>();
+  /** Rooms joined on a broker that restarted since, not joined again: a join creating one recreated it. */
+  readonly #lostRooms = new Set<string>();
+  /** A restart not yet taken by {@link RoundtableClient.takeBrokerRestart}. */
+  #restart: BrokerRestart | undefined;
   #warned = false;
   #closed = false;
 
@@ -131,6 +176,7 @@ export class RoundtableClient {
     this.#warning = resolved.warning;
     this.#connector = options.connector;
     this.#timers = options.timers ?? systemTimers;
+    this.#random = options.random ?? Math.random;
     this.#requestTimeoutMs = checkPositiveInteger(
       "requestTimeoutMs",
       options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
@@ -179,14 +225,37 @@ export class RoundtableClient {
     return this.#ensure(op).then((connection) => connection.request(op, params, timeoutMs));
   }
 
-  /** Joins a room (creating it when it does not exist); this connection's role becomes a member. */
-  join(room: string): Promise<ResultFor<"join">> {
-    return this.request("join", { room });
+  /**
+   * Joins a room (creating it when it does not exist); this connection's role becomes a member. A join that creates
+   * a room this client had joined before a broker restart says so (`recreated`).
+   */
+  async join(room: string): Promise<JoinResult> {
+    const result = await this.request("join", { room });
+    const recreated = this.#lostRooms.delete(room) && result.created;
+    this.#joinedRooms.delete(room);
+    this.#joinedRooms.add(room);
+    if (this.#joinedRooms.size > MAX_REMEMBERED_ROOMS) this.#joinedRooms.delete(this.#joinedRooms.values().next().value as string);
+    return recreated ? { ...result, recreated } : result;
   }
 
   /** Leaves a room; idempotent. */
-  leave(room: string): Promise<ResultFor<"leave">> {
-    return this.request("leave", { room });
+  async leave(room: string): Promise<ResultFor<"leave">> {
+    const result = await this.request("leave", { room });
+    this.#joinedRooms.delete(room);
+    this.#lostRooms.delete(room);
+    return result;
+  }
+
+  /**
+   * The broker restart this client met since the last call, if any, once: a host tells the model (the tool puts it
+   * first in the result of its next call). Restarts met in between are taken as one, from the first broker to the
+   * last.
+   */
+  takeBrokerRestart(): BrokerRestart | undefined {
+    const restart = this.#restart;
+    this.#restart = undefined;
+    // Rooms joined again since are no longer to join.
+    return restart === undefined ? undefined : { ...restart, rooms: restart.rooms.filter((room) => this.#lostRooms.has(room)) };
   }
 
   /**
@@ -302,6 +371,22 @@ export class RoundtableClient {
     });
   }
 
+  /**
+   * Says that the posts of `room` up to `throughSeq` reached the model another way (the tool's wait reports them):
+   * activity pings leave them out, whether pending or still to come, so no ping repeats what a wait said.
+   */
+  markReported(room: string, throughSeq: number): void {
+    this.#coalescer?.markReported(room, throughSeq);
+  }
+
+  /**
+   * The newest seq of `room` reported another way ({@link RoundtableClient.markReported}) on the current broker, if any: a host that
+   * holds a notice back (a busy session) drops the rooms it covers before showing it.
+   */
+  reportedThrough(room: string): number | undefined {
+    return this.#coalescer?.reportedThrough(room);
+  }
+
   /** Delivers any pending activity notice now. */
   flushActivity(): ActivityNotice | undefined {
     return this.#coalescer?.flush();
@@ -350,7 +435,7 @@ export class RoundtableClient {
       const now = this.#hello;
       if (broker === undefined || now === undefined) return undefined;
       const shared = broker.store !== "memory" && sameStore(broker.store, now.store);
-      return now.brokerPid === broker.brokerPid || shared ? next : undefined;
+      return sameBroker(now, broker) || shared ? next : undefined;
     } catch {
       return undefined;
     }
@@ -376,7 +461,13 @@ export class RoundtableClient {
       this.#warned = true;
       this.#onWarning(this.#warning, "ORPHUS_ROUNDTABLE_EPHEMERAL_ROLE");
     }
+    const previous = this.#hello;
     for (let round = 1; ; round++) {
+      if (round > 1) {
+        // The broker dropped the last round: come back after a jittered pause, so a crowd it dropped is spread out.
+        await sleep(this.#timers, jittered(CONNECT_ROUND_DELAY_MS * 2 ** (round - 2), this.#random));
+        if (this.#closed) throw new ClientClosedError("connect");
+      }
       const stream = await this.#connector({ spawn });
       if (this.#closed) {
         stream.destroy();
@@ -390,6 +481,8 @@ export class RoundtableClient {
       });
       this.#connects++;
       try {
+        // A broker that dropped us may be full and refusing at once: hear it out before writing into its close.
+        if (round > 1) await this.#listenFirst(connection);
         this.#hello = await connection.request("hello", {
           protocol: PROTOCOL_NAME,
           version: PROTOCOL_VERSION,
@@ -407,10 +500,39 @@ export class RoundtableClient {
         connection.close();
         throw new ClientClosedError("connect");
       }
+      if (previous !== undefined && !sameBroker(previous, this.#hello)) this.#restarted(previous, this.#hello);
       this.#checkStore(this.#hello);
       this.#connection = connection;
       return connection;
     }
+  }
+
+  /**
+   * Waits {@link LISTEN_FIRST_MS} for the broker to speak first, writing nothing; ends early when the connection
+   * closes, whose refusal (if the broker sent one) the hello that follows then fails with.
+   */
+  #listenFirst(connection: BrokerConnection): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = this.#timers.setTimeout(() => {
+        unwatch();
+        resolve();
+      }, LISTEN_FIRST_MS);
+      const unwatch = this.#onConnectionClosed(connection, () => {
+        this.#timers.clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  /** Another broker answered than the one before: its rooms may be new, and the host has a restart to tell. */
+  #restarted(previous: BrokerHello, current: BrokerHello): void {
+    // Seqs name posts of one broker's rooms: marks of another broker's would silence a new one's posts.
+    this.#coalescer?.forgetReported();
+    const rooms = [...(this.#restart?.rooms ?? []), ...this.#joinedRooms];
+    for (const room of this.#joinedRooms) this.#lostRooms.add(room);
+    for (const room of this.#lostRooms) if (this.#lostRooms.size > MAX_REMEMBERED_ROOMS) this.#lostRooms.delete(room);
+    this.#joinedRooms.clear();
+    this.#restart = { previous: this.#restart?.previous ?? previous, current, rooms: [...new Set(rooms)].slice(-MAX_REMEMBERED_ROOMS) };
   }
 
   /** Warns, once per broker, when the broker keeps its rooms elsewhere than this client's setting says. */

@@ -18,7 +18,7 @@ import {
   type SpawnFunction,
   type SpawnedBroker,
 } from "./spawner.js";
-import { sleep, systemTimers, type Timers } from "./timers.js";
+import { jittered, sleep, systemTimers, type ClientTimers, type Timers } from "./timers.js";
 
 /** How to start a broker when nothing answers. */
 export interface BrokerSpawnPlan {
@@ -44,7 +44,7 @@ export interface OpenBrokerSocketOptions {
   readonly connectTimeoutMs?: number;
   /** Called with each broker process this call starts. */
   readonly onSpawn?: (broker: SpawnedBroker) => void;
-  readonly timers?: Timers;
+  readonly timers?: ClientTimers;
   /** One connection attempt; default {@link connectBrokerSocket}. Injected so tests choose what the socket does. */
   readonly connect?: (socketPath: string, timeoutMs: number, timers: Timers) => Promise<Socket>;
 }
@@ -55,11 +55,6 @@ export interface OpenBrokerSocketOptions {
  * file where a directory of the path should be (then preparing the broker folder names it).
  */
 const NOT_ANSWERING = new Set(["ENOENT", "ECONNREFUSED", "ETIMEDOUT", "ECONNRESET", "ENOTDIR"]);
-
-/** The pause before the next retry of a busy socket: the delay with jitter, so a crowd does not retry in step. */
-function jittered(delayMs: number): number {
-  return Math.max(1, Math.round(delayMs * (0.5 + Math.random() / 2)));
-}
 
 function errorCode(error: unknown): string | undefined {
   return typeof error === "object" && error !== null && "code" in error && typeof error.code === "string"
@@ -99,11 +94,11 @@ function describeExit(broker: SpawnedBroker, exit: BrokerExit): string {
 /**
  * Returns a socket connected to the broker, starting one when nothing answers: the broker is spawned detached and
  * the socket is retried with a doubling pause until it answers or `startTimeoutMs` passes. A spawned broker that
- * stands down (exit 0: another one won the race) or is killed by a signal is replaced, at most
- * {@link MAX_BROKER_SPAWNS} times per call; one that exits with a failure code fails the call at once.
+ * stands down (exit 0: another one won the race) or is killed by a signal is replaced, at most 3 times per call
+ * (MAX_BROKER_SPAWNS); one that exits with a failure code fails the call at once.
  * Failure throws BrokerStartError quoting the tail of the broker log. A full accept queue (EAGAIN) means a broker
- * is there and busy: the connection is retried with a short jittered backoff, at most
- * {@link MAX_CONNECT_BUSY_RETRIES} times, never spawning, then BrokerBusyError. The spawn plan's `prepare` runs
+ * is there and busy: the connection is retried with a short jittered backoff, at most 12 times
+ * (MAX_CONNECT_BUSY_RETRIES), never spawning, then BrokerBusyError. The spawn plan's `prepare` runs
  * before the first spawn; what it throws (the broker folder's typed errors) fails the call.
  */
 export async function openBrokerSocket(options: OpenBrokerSocketOptions): Promise<Socket> {

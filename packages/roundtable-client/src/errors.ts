@@ -63,6 +63,11 @@ export class BrokerNotRunningError extends RoundtableClientError {
   }
 }
 
+/** What a call of `op` was waiting for when its connection went: a wait waits for a post, the rest for a reply. */
+function waitedFor(op: string): string {
+  return op === "wait" ? "another role's post" : op;
+}
+
 /** The connection to the broker closed (or failed) while requests were in flight; each of them is rejected with this. */
 export class ConnectionLostError extends RoundtableClientError {
   override readonly name = "ConnectionLostError";
@@ -73,7 +78,7 @@ export class ConnectionLostError extends RoundtableClientError {
     options?: { cause?: unknown },
   ) {
     super(
-      `Lost the connection to the roundtable broker while waiting for ${op} (${detail}); ` +
+      `Lost the connection to the roundtable broker while waiting for ${waitedFor(op)} (${detail}); ` +
         "the next call reconnects, and rooms must be joined again",
       options,
     );

@@ -1,6 +1,6 @@
 import { fetchMessageChars, type FetchedMessage, type ResultFor } from "@orphus/roundtable-protocol";
 import { shownName } from "./shown.js";
-import { plural } from "./text.js";
+import { plural } from "@orphus/internal";
 
 /**
  * `text` (sanitised: its line breaks are "\n") with `indent` before every line after the first that holds

@@ -55,14 +55,8 @@ export {
   MAX_PENDING_REQUESTS,
   CONNECT_ATTEMPT_TIMEOUT_MS,
   DEFAULT_BROKER_START_TIMEOUT_MS,
-  BROKER_RETRY_INITIAL_DELAY_MS,
-  BROKER_RETRY_MAX_DELAY_MS,
-  MAX_BROKER_SPAWNS,
-  MAX_CONNECT_BUSY_RETRIES,
-  CONNECT_BUSY_INITIAL_DELAY_MS,
   DEFAULT_POST_ATTEMPTS,
   BROKER_LOG_TAIL_BYTES,
-  MAX_BROKER_LOG_BYTES,
   TOOL_DEFAULT_DIGEST_BUDGET,
   TOOL_MAX_DIGEST_BUDGET,
   TOOL_DEFAULT_FETCH_LIMIT,
@@ -76,7 +70,6 @@ export {
   MAX_ERROR_TEXT_CHARS,
   MAX_LISTED_NAMES,
   MAX_LISTED_ROOMS,
-  MAX_SHOWN_PATH_CHARS,
 } from "./limits.js";
 export {
   RoundtableClientError,
@@ -110,6 +103,8 @@ export type {
   ConnectOptions,
   PostOptions,
   BrokerHello,
+  BrokerRestart,
+  JoinResult,
   EventListener,
 } from "./client.js";
 export type { CreateRoundtableClientOptions, BrokerLocation } from "./create.js";
@@ -118,7 +113,7 @@ export type { ActivityNotice, RoomActivity, ActivityEventLike, ActivityCoalescer
 export type { ResolvedRole } from "./role.js";
 export type { OpenBrokerSocketOptions, BrokerSpawnPlan } from "./ensure.js";
 export type { BrokerCommand, SpawnFunction, SpawnBrokerOptions, SpawnedBroker, BrokerExit } from "./spawner.js";
-export type { Timers, TimerHandle } from "./timers.js";
+export type { ClientTimers, Timers, TimerHandle } from "./timers.js";
 export type { BoundedTextOptions, CutKeep } from "./shown.js";
 export type { FetchPageStyle } from "./fetch-text.js";
 // The protocol's types of what the client's methods resolve with and its listeners hear, so a caller types them

@@ -46,6 +46,28 @@ export const MAX_CONNECT_BUSY_RETRIES = 12;
 /** First pause before retrying a connection refused with EAGAIN; it doubles up to {@link BROKER_RETRY_MAX_DELAY_MS}, with jitter. */
 export const CONNECT_BUSY_INITIAL_DELAY_MS = 10;
 
+/** Connect rounds in one call when the broker reached drops the connection before hello's reply, or is shutting down. */
+export const MAX_CONNECT_ROUNDS = 3;
+
+/**
+ * Pause before a connect's second round, doubled before each later one, with jitter: a crowd dropped together (a
+ * full broker closing at once) comes back spread out rather than in step.
+ */
+export const CONNECT_ROUND_DELAY_MS = 50;
+
+/**
+ * How long a round after the first listens before it writes hello. A full broker past its pending refusals writes
+ * its refusal and closes at once; a hello written into that closing socket fails (EPIPE) and the refusal is lost
+ * unread, so a round that follows a dropped connection lets the broker speak first.
+ */
+export const LISTEN_FIRST_MS = 100;
+
+/**
+ * Rooms a client remembers having joined on its broker, so that after a restart it can name them and say which
+ * join recreated one; past it the earliest joined is forgotten.
+ */
+export const MAX_REMEMBERED_ROOMS = 256;
+
 /** Attempts a post makes, the first included, when a timeout or a lost connection leaves its fate unknown. */
 export const DEFAULT_POST_ATTEMPTS = 2;
 
@@ -100,6 +122,9 @@ export const TOOL_MAX_POST_CHARS = 32 * 1024;
  * its log's tail (BROKER_LOG_TAIL_BYTES) and socket path.
  */
 export const MAX_ERROR_TEXT_CHARS = 2_500;
+
+/** Rooms the notice of a broker restart names (to join again); further ones are counted, not named. */
+export const MAX_RESTART_ROOMS = 8;
 
 /** Names a tool result lists (the members of a room); further names are counted, not named. */
 export const MAX_LISTED_NAMES = 32;

@@ -1,4 +1,4 @@
-import { MAX_PING_AUTHORS, MAX_PING_LINE_CHARS, MAX_PING_ROOMS, PING_MAX_DELAY_MS, PING_WINDOW_MS } from "./limits.js";
+import { MAX_PING_AUTHORS, MAX_PING_ROOMS, PING_MAX_DELAY_MS, PING_WINDOW_MS } from "./limits.js";
 import { ClientOptionError } from "./errors.js";
 import { sanitizeText } from "@orphus/digest";
 import { MAX_POSTS_PER_EVENT } from "@orphus/roundtable-protocol";
@@ -27,6 +27,11 @@ export interface RoomActivity {
   readonly authors: readonly string[];
   /** Further distinct authors, counted rather than named. */
   readonly otherAuthors: number;
+  /**
+   * The newest seq the notice counts in the room, so a host that holds a notice back can tell whether something
+   * reported it meanwhile (`RoundtableClient.reportedThrough`). Absent in a notice built elsewhere.
+   */
+  readonly throughSeq?: number;
 }
 
 /** One coalesced activity notice: what arrives unasked, per quiet period. */
@@ -55,10 +60,45 @@ export interface ActivityCoalescerOptions {
 /** Authors tracked per room; the broker's member limit keeps real rooms far below it. */
 const MAX_TRACKED_AUTHORS = 64;
 
-interface RoomTally {
+/**
+ * Runs of posts kept one by one per room, so that a report (a wait's answer) can take exactly the posts it covered
+ * out of a pending notice; older runs past it are folded into one tally, which a report takes out only whole.
+ */
+const MAX_TRACKED_RUNS = 256;
+
+/** Rooms whose reported high-water mark is kept; the broker's room limit keeps real fleets far below it. */
+const MAX_REPORTED_ROOMS = 256;
+
+/** Posts in a row by one author: seq, seq + 1, ..., seq + count - 1. */
+interface Run {
+  seq: number;
+  readonly author: string;
   count: number;
-  authors: Map<string, number>;
-  untrackedAuthors: boolean;
+}
+
+/** Posts folded out of the runs: counted and attributed, their seqs known only as a whole (through `throughSeq`). */
+interface Folded {
+  count: number;
+  readonly authors: Map<string, number>;
+  throughSeq: number;
+}
+
+/** What one room's pending notice counts: its runs, newest last, and what was folded out of them. */
+interface RoomTally {
+  runs: Run[];
+  folded: Folded | undefined;
+}
+
+/** Adds `posts` posts by `author` to an author tally of at most MAX_TRACKED_AUTHORS authors. */
+function tallyAuthor(authors: Map<string, number>, author: string, posts: number): void {
+  const seen = authors.get(author);
+  if (seen !== undefined) authors.set(author, seen + posts);
+  else if (authors.size < MAX_TRACKED_AUTHORS) authors.set(author, posts);
+}
+
+/** The last seq of a run. */
+function runEnd(run: Run): number {
+  return run.seq + run.count - 1;
 }
 
 function checkDelay(option: string, value: number): number {
@@ -80,6 +120,8 @@ export class ActivityCoalescer {
   readonly #ignoreAuthor: string | undefined;
   readonly #timers: Timers;
   #tallies = new Map<string, RoomTally>();
+  /** Per room, the newest seq reported another way (a wait's answer): posts up to it are never counted. */
+  readonly #reported = new Map<string, number>();
   #otherMessages = 0;
   #quietTimer: TimerHandle | undefined;
   #maxTimer: TimerHandle | undefined;
@@ -96,8 +138,44 @@ export class ActivityCoalescer {
   /** Messages counted and not yet delivered in a notice. */
   get pending(): number {
     let total = this.#otherMessages;
-    for (const tally of this.#tallies.values()) total += tally.count;
+    for (const tally of this.#tallies.values()) total += tallyCount(tally);
     return total;
+  }
+
+  /**
+   * Says that the posts of `room` up to `throughSeq` reached the reader another way (a wait's answer names the
+   * room's unread posts): a pending notice leaves them out, and their events are not counted if they come later.
+   * Only a higher seq moves the mark. Posts of rooms past the {@link MAX_PING_ROOMS} named ones are counted only,
+   * and stay in the notice.
+   */
+  markReported(room: string, throughSeq: number): void {
+    if (this.#disposed || !Number.isSafeInteger(throughSeq) || throughSeq < 1) return;
+    const mark = Math.max(this.#reported.get(room) ?? 0, throughSeq);
+    // Newest last, so the mark that goes when the map is full is the one set longest ago.
+    this.#reported.delete(room);
+    this.#reported.set(room, mark);
+    if (this.#reported.size > MAX_REPORTED_ROOMS) this.#reported.delete(this.#reported.keys().next().value as string);
+    const tally = this.#tallies.get(room);
+    if (tally === undefined) return;
+    if (tally.folded !== undefined && tally.folded.throughSeq <= mark) tally.folded = undefined;
+    tally.runs = tally.runs.flatMap((run) => {
+      if (runEnd(run) <= mark) return [];
+      if (run.seq > mark) return [run];
+      return [{ seq: mark + 1, author: run.author, count: runEnd(run) - mark }];
+    });
+    if (tallyCount(tally) > 0) return;
+    this.#tallies.delete(room);
+    if (this.#tallies.size === 0 && this.#otherMessages === 0) this.#clearTimers();
+  }
+
+  /** The newest seq of `room` reported another way ({@link ActivityCoalescer.markReported}), if any. */
+  reportedThrough(room: string): number | undefined {
+    return this.#reported.get(room);
+  }
+
+  /** Forgets every reported mark: the seqs they name belong to a broker that is gone (a new one numbers from 1). */
+  forgetReported(): void {
+    this.#reported.clear();
   }
 
   /**
@@ -121,23 +199,33 @@ export class ActivityCoalescer {
     return true;
   }
 
-  /** Counts `posts` posts in a row by `author`; false when they are no content (seq 0) or the ignored author's own. */
+  /**
+   * Counts `posts` posts in a row by `author` from `seq`; false when they are no content (seq 0), the ignored
+   * author's own, or reported already (up to the room's mark).
+   */
   #count(room: string, seq: number, author: string, posts = 1): boolean {
     if (seq === 0 || author === this.#ignoreAuthor) return false;
+    const mark = this.#reported.get(room) ?? 0;
+    const end = seq + posts - 1;
+    if (end <= mark) return false;
+    const first = Math.max(seq, mark + 1);
+    const counted = end - first + 1;
     let tally = this.#tallies.get(room);
     if (tally === undefined && this.#tallies.size >= MAX_PING_ROOMS) {
-      this.#otherMessages += posts;
+      this.#otherMessages += counted;
       return true;
     }
     if (tally === undefined) {
-      tally = { count: 0, authors: new Map(), untrackedAuthors: false };
+      tally = { runs: [], folded: undefined };
       this.#tallies.set(room, tally);
     }
-    tally.count += posts;
-    const seen = tally.authors.get(author);
-    if (seen !== undefined) tally.authors.set(author, seen + posts);
-    else if (tally.authors.size < MAX_TRACKED_AUTHORS) tally.authors.set(author, posts);
-    else tally.untrackedAuthors = true;
+    const last = tally.runs.at(-1);
+    if (last !== undefined && last.author === author && runEnd(last) + 1 === first) {
+      last.count += counted;
+      return true;
+    }
+    tally.runs.push({ seq: first, author, count: counted });
+    if (tally.runs.length > MAX_TRACKED_RUNS) fold(tally, tally.runs.shift() as Run);
     return true;
   }
 
@@ -148,9 +236,15 @@ export class ActivityCoalescer {
     const rooms = [...this.#tallies]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([room, tally]): RoomActivity => {
-        const ranked = [...tally.authors].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0));
+        const ranked = [...tallyAuthors(tally)].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0));
         const authors = ranked.slice(0, MAX_PING_AUTHORS).map(([author]) => author);
-        return { room, count: tally.count, authors, otherAuthors: ranked.length - authors.length };
+        return {
+          room,
+          count: tallyCount(tally),
+          authors,
+          otherAuthors: ranked.length - authors.length,
+          throughSeq: tallyThroughSeq(tally),
+        };
       });
     const notice: ActivityNotice = {
       rooms,
@@ -177,6 +271,31 @@ export class ActivityCoalescer {
     this.#quietTimer = undefined;
     this.#maxTimer = undefined;
   }
+}
+
+/** Moves the oldest run into the folded tally of its room. */
+function fold(tally: RoomTally, run: Run): void {
+  tally.folded ??= { count: 0, authors: new Map(), throughSeq: 0 };
+  tally.folded.count += run.count;
+  tally.folded.throughSeq = Math.max(tally.folded.throughSeq, runEnd(run));
+  tallyAuthor(tally.folded.authors, run.author, run.count);
+}
+
+/** Posts a room's tally counts. */
+function tallyCount(tally: RoomTally): number {
+  return tally.runs.reduce((sum, run) => sum + run.count, tally.folded?.count ?? 0);
+}
+
+/** Posts per author in a room's tally, at most MAX_TRACKED_AUTHORS authors. */
+function tallyAuthors(tally: RoomTally): Map<string, number> {
+  const authors = new Map(tally.folded?.authors);
+  for (const run of tally.runs) tallyAuthor(authors, run.author, run.count);
+  return authors;
+}
+
+/** The newest seq a room's tally counts. */
+function tallyThroughSeq(tally: RoomTally): number {
+  return tally.runs.reduce((newest, run) => Math.max(newest, runEnd(run)), tally.folded?.throughSeq ?? 0);
 }
 
 /** `3 new` / `1 new`. */

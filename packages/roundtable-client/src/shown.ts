@@ -22,9 +22,9 @@ export function shownName(name: string): string {
 }
 
 /**
- * A file system path as the client's texts show it: escapeIdentity, at most {@link MAX_SHOWN_PATH_CHARS}
- * characters. Escaped rather than cleaned, so two directories that differ by an invisible character never look
- * alike (a split fleet would hide behind that).
+ * A file system path as the client's texts show it: escapeIdentity, at most 512 characters (MAX_SHOWN_PATH_CHARS).
+ * Escaped rather than cleaned, so two directories that differ by an invisible character never look alike (a split
+ * fleet would hide behind that).
  */
 export function shownPath(path: string): string {
   return escapeIdentity(path, { maxLength: MAX_SHOWN_PATH_CHARS });

@@ -8,12 +8,13 @@ import {
   type RoomSummary,
   type WireRefusalError,
 } from "@orphus/roundtable-protocol";
-import type { RoundtableClient } from "./client.js";
+import type { BrokerRestart, JoinResult, RoundtableClient } from "./client.js";
 import { checkActionArguments, checkToolCall, toolJsonSchema, type ArgumentCheck } from "@orphus/shared-tool";
 import { NotJoinedError, RoundtableClientError, ToolInputError } from "./errors.js";
 import {
   MAX_ERROR_TEXT_CHARS,
   MAX_LISTED_ROOMS,
+  MAX_RESTART_ROOMS,
   TOOL_DEFAULT_DIGEST_BUDGET,
   TOOL_DEFAULT_FETCH_CHARS,
   TOOL_DEFAULT_FETCH_LIMIT,
@@ -27,7 +28,7 @@ import {
 } from "./limits.js";
 import { indentContinuation, renderFetchPage } from "./fetch-text.js";
 import { boundedText, shownName, shownNames } from "./shown.js";
-import { plural } from "./text.js";
+import { plural } from "@orphus/internal";
 import { systemTimers, type TimerHandle, type Timers } from "./timers.js";
 
 /** The tool's name, as the builtin and the MCP server register it. */
@@ -177,11 +178,15 @@ export interface RoundtableToolResult {
   readonly isError: boolean;
 }
 
-/** The part of a client the tool uses. */
+/**
+ * The part of a client the tool uses. `markReported` and `takeBrokerRestart` are optional: without the first a
+ * wait's answer may be followed by a ping about the same posts, without the second no result tells of a restart.
+ */
 export type RoundtableToolClient = Pick<
   RoundtableClient,
   "role" | "join" | "leave" | "post" | "digest" | "fetch" | "rooms" | "members" | "waitForPost"
->;
+> &
+  Partial<Pick<RoundtableClient, "markReported" | "takeBrokerRestart">>;
 
 /** Options of a tool call. */
 export interface RoundtableToolCallOptions {
@@ -196,6 +201,11 @@ export interface RoundtableToolCallOptions {
   readonly waitPollMs?: number;
   /** Timers of a wait's polling; default the real ones. */
   readonly timers?: Timers;
+  /**
+   * False leaves a broker restart the client met untold, for the next call to tell: for a host's own text that the
+   * model never reads (a status command). Default true.
+   */
+  readonly tellRestart?: boolean;
 }
 
 /** The checked input, or the refusal as the tool's own error. */
@@ -237,11 +247,35 @@ export async function runRoundtableTool(
     const call =
       options.action === undefined ? parseRoundtableToolInput(input) : parseRoundtableActionArguments(options.action, input);
     action = call.action;
+    const text = await handle(client, call, options);
     // The last pass of the one sanitiser: names were escaped where they were put in, so it drops nothing of them.
-    return { text: sanitizeText(await handle(client, call, options)), isError: false };
+    return { text: sanitizeText(`${restartNotice(client, options)}${text}`), isError: false };
   } catch (error) {
-    return { text: describeToolError(action, error), isError: true };
+    return { text: `${sanitizeText(restartNotice(client, options))}${describeToolError(action, error)}`, isError: true };
   }
+}
+
+/**
+ * The line that tells the model of a broker restart the client met, on the first call after it (empty when there
+ * is none): what was lost and what to do. At most MAX_RESTART_ROOMS rooms are named; the rest are counted.
+ */
+function restartNotice(client: RoundtableToolClient, options: RoundtableToolCallOptions): string {
+  const restart = options.tellRestart === false ? undefined : client.takeBrokerRestart?.();
+  return restart === undefined ? "" : `${restartText(restart)}\n`;
+}
+
+function restartText({ previous, current, rooms }: BrokerRestart): string {
+  const pids =
+    previous.brokerPid === current.brokerPid
+      ? `pid ${current.brokerPid}, started again`
+      : `pid ${previous.brokerPid} before, pid ${current.brokerPid} now`;
+  const lost =
+    previous.store === "memory"
+      ? "kept its rooms in memory, so every room started empty: your memberships and the rooms' history are gone"
+      : "keeps its rooms on a shared store, which kept them, but your memberships ended with it";
+  const again =
+    rooms.length === 0 ? "Join the rooms you need again." : `Join your rooms again: ${shownNames(rooms, MAX_RESTART_ROOMS)}.`;
+  return `The roundtable broker restarted (${pids}) and ${lost}. ${again}`;
 }
 
 /**
@@ -304,11 +338,17 @@ async function handle(
   }
 }
 
-function joinText(role: string, result: ResultFor<"join">): string {
+function joinText(role: string, result: JoinResult): string {
   const unread =
     result.unread === 0 ? "Nothing unread." : `${plural(result.unread, "unread message")}: digest to catch up.`;
+  const created =
+    result.recreated === true
+      ? " (room recreated: the broker restarted, and its earlier history is gone)"
+      : result.created
+        ? " (new room)"
+        : "";
   return (
-    `Joined "${shownName(result.room)}" as ${shownName(role)}${result.created ? " (new room)" : ""}. ` +
+    `Joined "${shownName(result.room)}" as ${shownName(role)}${created}. ` +
     `Members: ${shownNames(result.members)}. ${unread}`
   );
 }
@@ -356,6 +396,15 @@ function unreadRooms(rooms: readonly RoomSummary[], only: string | undefined): R
   return rooms.filter((r) => r.joined && (r.unread ?? 0) > 0 && (only === undefined || r.room === only));
 }
 
+/**
+ * What a wait answers about rooms with unread posts; the posts it names are marked reported, so the pings do not
+ * announce them again.
+ */
+function reportUnread(client: RoundtableToolClient, rooms: readonly RoomSummary[]): string {
+  for (const room of rooms) client.markReported?.(room.room, room.newestSeq);
+  return unreadText(rooms);
+}
+
 function unreadText(rooms: readonly RoomSummary[]): string {
   const { listed, rest } = listedRooms(rooms);
   const parts = listed.map((r) => `${shownName(r.room)}: ${r.unread ?? 0} unread`);
@@ -394,7 +443,7 @@ async function waitText(
       const rooms = (await client.rooms()).rooms;
       if (!rooms.some((r) => r.joined && (only === undefined || r.room === only))) throw new NotJoinedError(only);
       const unread = unreadRooms(rooms, only);
-      return unread.length > 0 ? unreadText(unread) : undefined;
+      return unread.length > 0 ? reportUnread(client, unread) : undefined;
     };
     const already = await look();
     if (already !== undefined) return already;
@@ -411,9 +460,9 @@ async function waitText(
         return signal?.aborted === true ? "Wait cancelled." : `No new posts in ${Math.round(timeoutMs / 1000)} s.`;
       }
       const after = unreadRooms((await client.rooms()).rooms, only);
-      return after.length > 0
-        ? unreadText(after)
-        : `${shownName(outcome.room)}: new post by ${shownName(outcome.author)} (#${outcome.seq}). Digest to read.`;
+      if (after.length > 0) return reportUnread(client, after);
+      client.markReported?.(outcome.room, outcome.seq);
+      return `${shownName(outcome.room)}: new post by ${shownName(outcome.author)} (#${outcome.seq}). Digest to read.`;
     }
   } finally {
     if (tick !== undefined) timers.clearTimeout(tick);

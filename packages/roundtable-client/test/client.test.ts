@@ -5,11 +5,13 @@ import {
   ConnectionLostError,
   RoundtableClient,
   connectBrokerSocket,
+  runRoundtableTool,
   type ActivityNotice,
   type Connector,
 } from "@orphus/roundtable-client";
-import { useFramedServer, type Script } from "./support/framed-server.js";
-import { until } from "./support/tmp.js";
+import { useFramedServer, type Script } from "../../../test-support/framed-server.js";
+import { manualTimers } from "../../../test-support/manual-timers.js";
+import { until } from "../../../test-support/poll.js";
 
 const fixture = useFramedServer();
 
@@ -56,8 +58,12 @@ async function joinedPlanner(
 test("constructing a client connects to nothing and warns about nothing", async () => {
   const { connector, calls } = await countingConnector();
   const warnings: string[] = [];
-  const client = new RoundtableClient({ connector, onWarning: (w) => warnings.push(w), onActivity: () => undefined });
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  // Anything a client deferred would run on its timers or in a later turn: an hour of its clock passes, then a turn.
+  const timers = manualTimers();
+  const client = new RoundtableClient({ connector, timers, onWarning: (w) => warnings.push(w), onActivity: () => undefined });
+  expect(timers.pending()).toEqual([]);
+  timers.advance(3_600_000);
+  await new Promise((resolve) => setImmediate(resolve));
   expect(calls()).toBe(0);
   expect(fixture.current().requests).toEqual([]);
   expect(warnings).toEqual([]);
@@ -149,7 +155,7 @@ test("activity pings reach onActivity coalesced, without the client's own posts 
   send({ event: "post", room: "design", seq: 3, author: "critic" });
   await until(() => notices.length === 1);
   expect(notices[0]).toEqual({
-    rooms: [{ room: "design", count: 2, authors: ["critic"], otherAuthors: 0 }],
+    rooms: [{ room: "design", count: 2, authors: ["critic"], otherAuthors: 0, throughSeq: 3 }],
     otherMessages: 0,
     total: 2,
   });
@@ -169,7 +175,7 @@ test("a merged posts event reaches onActivity as every post it lists, the client
   send({ event: "posts", room: "design", posts });
   await until(() => notices.length === 1);
   expect(notices[0]).toEqual({
-    rooms: [{ room: "design", count: 5, authors: ["reviewer", "critic"], otherAuthors: 0 }],
+    rooms: [{ room: "design", count: 5, authors: ["reviewer", "critic"], otherAuthors: 0, throughSeq: 10 }],
     otherMessages: 0,
     total: 5,
   });
@@ -206,5 +212,49 @@ test("waitForPost resolves on another role's post, times out quietly, and reject
   const lost = client.waitForPost({ timeoutMs: 5000 });
   socket.destroy();
   await expect(lost).rejects.toBeInstanceOf(ConnectionLostError);
+  // What was waited for is a post, not a reply to an op called "wait".
+  await expect(lost).rejects.toThrow(
+    "Lost the connection to the roundtable broker while waiting for another role's post (the broker closed the " +
+      "connection); the next call reconnects, and rooms must be joined again",
+  );
+  client.close();
+});
+
+test("a post that a wait reported is not pinged again, and a later post still is", async () => {
+  let newestSeq = 0;
+  const server = await fixture.start((request) => {
+    if (request["op"] === "join") {
+      return ok(request, { room: "design", created: false, members: ["critic", "planner"], newestSeq, unread: 0 });
+    }
+    if (request["op"] !== "rooms") return undefined;
+    return ok(request, { rooms: [{ room: "design", members: 2, newestSeq, joined: true, unread: newestSeq === 0 ? 0 : 1 }] });
+  });
+  const notices: ActivityNotice[] = [];
+  const timers = manualTimers();
+  const client = new RoundtableClient({
+    connector: () => connectBrokerSocket(server.socketPath, 2000),
+    role: "planner",
+    onActivity: (n) => notices.push(n),
+    timers,
+  });
+  await client.join("design");
+  const socket = [...server.sockets][0] as Socket;
+  const waiting = runRoundtableTool(client, { action: "wait", room: "design" }, { timers });
+  await until(() => server.requests.some((r) => r["op"] === "rooms"));
+  newestSeq = 1;
+  server.send(socket, { event: "post", room: "design", seq: 1, author: "critic" });
+  expect(await waiting).toEqual({ text: "design: 1 unread. Digest to read.", isError: false });
+  // The quiet period passes: the wait said it all, so no ping repeats it.
+  timers.advance(60_000);
+  expect(notices).toEqual([]);
+  // An event of the reported post that comes late is not counted either; the next post is.
+  server.send(socket, { event: "post", room: "design", seq: 1, author: "critic" });
+  server.send(socket, { event: "posts", room: "design", posts: [{ seq: 1, author: "critic", count: 2 }] });
+  // A marker: the server wrote the events before its reply, so the client has read them once this answers.
+  await client.rooms();
+  timers.advance(60_000);
+  expect(notices).toEqual([
+    { rooms: [{ room: "design", count: 1, authors: ["critic"], otherAuthors: 0, throughSeq: 2 }], otherMessages: 0, total: 1 },
+  ]);
   client.close();
 });

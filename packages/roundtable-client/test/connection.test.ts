@@ -3,8 +3,8 @@ import { expect, test } from "vitest";
 import { encodeFrame } from "@orphus/framing";
 import { WireRefusalError, type RoundtableEvent } from "@orphus/roundtable-protocol";
 import { BrokerConnection, ConnectionLostError, RequestTimeoutError, connectBrokerSocket } from "@orphus/roundtable-client";
-import { useFramedServer, type Script } from "./support/framed-server.js";
-import { until } from "./support/tmp.js";
+import { useFramedServer, type Script } from "../../../test-support/framed-server.js";
+import { until } from "../../../test-support/poll.js";
 
 const fixture = useFramedServer();
 

@@ -5,8 +5,10 @@ import { expect, test } from "vitest";
 import { WireRefusalError } from "@orphus/roundtable-protocol";
 import { startBroker } from "@orphus/roundtable-broker";
 import { ConnectionLostError, renderActivityNotice, runRoundtableTool } from "@orphus/roundtable-client";
-import { alive, gone, useAgentDir } from "./support/brokers.js";
-import { until } from "./support/tmp.js";
+import { useAgentDir } from "../../../test-support/brokers.js";
+import { manualTimers } from "../../../test-support/manual-timers.js";
+import { alive, gone } from "../../../test-support/processes.js";
+import { until } from "../../../test-support/poll.js";
 
 const agent = useAgentDir();
 
@@ -16,8 +18,12 @@ function processGroup(pid: number): number {
 
 test("a client that never touches a room connects to nothing and spawns nothing", async () => {
   const spawns: number[] = [];
-  const client = agent.client({ role: "planner", onSpawn: (b) => spawns.push(b.pid ?? -1), onActivity: () => undefined });
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  // Anything a client deferred would run on its timers or in a later turn: an hour of its clock passes, then a turn.
+  const timers = manualTimers();
+  const client = agent.client({ role: "planner", timers, onSpawn: (b) => spawns.push(b.pid ?? -1), onActivity: () => undefined });
+  expect(timers.pending()).toEqual([]);
+  timers.advance(3_600_000);
+  await new Promise((resolve) => setImmediate(resolve));
   expect(spawns).toEqual([]);
   expect(client.connected).toBe(false);
   expect(readdirSync(agent.dir())).toEqual([]);
@@ -74,8 +80,18 @@ test("after kill -9 of the broker, pending calls fail, the next post is a loud n
   const rejoined = await planner.join("design");
   expect(rejoined).toMatchObject({ created: true, newestSeq: 0 });
   expect(await planner.post("design", "after the rejoin")).toMatchObject({ seq: 1 });
+  // The tool's first call after the restart tells of it (the client's own calls above leave it to the tool), naming
+  // no room to join again: design was.
   const tool = await runRoundtableTool(planner, { action: "post", room: "elsewhere", body: "x" });
-  expect(tool).toEqual({ text: 'roundtable post: Not a member of room "elsewhere"; join it first', isError: true });
+  expect(tool).toEqual({
+    text:
+      `The roundtable broker restarted (pid ${firstPid} before, pid ${secondPid} now) and kept its rooms in memory, so ` +
+      "every room started empty: your memberships and the rooms' history are gone. Join the rooms you need again.\n" +
+      'roundtable post: Not a member of room "elsewhere"; join it first',
+    isError: true,
+  });
+  const again = await runRoundtableTool(planner, { action: "post", room: "elsewhere", body: "x" });
+  expect(again).toEqual({ text: 'roundtable post: Not a member of room "elsewhere"; join it first', isError: true });
 });
 
 test("pings and the tool's wait run over a real broker", async () => {

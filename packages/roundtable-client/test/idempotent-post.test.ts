@@ -12,10 +12,10 @@ import {
   RoundtableClient,
   connectBrokerSocket,
   runRoundtableTool,
-  type Timers,
 } from "@orphus/roundtable-client";
-import { FaultyRelay, type PostFault } from "./support/relay.js";
-import { shortTempDir } from "./support/tmp.js";
+import { manualTimers } from "../../../test-support/manual-timers.js";
+import { FaultyRelay, type PostFault } from "../../../test-support/relay.js";
+import { shortTempDir } from "../../../test-support/tmp.js";
 
 const ROOM = "model";
 const TIMEOUT_MS = 60_000;
@@ -25,27 +25,6 @@ const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-/** Timers whose request timeouts fire only when the test says (the relay holding a reply), never by the clock. */
-function manualTimers(): Timers & { fireTimeouts: () => void } {
-  const pending = new Map<number, { callback: () => void; ms: number }>();
-  let next = 1;
-  return {
-    now: () => Date.now(),
-    setTimeout: (callback, ms) => {
-      pending.set(next, { callback, ms });
-      return next++;
-    },
-    clearTimeout: (handle) => void pending.delete(handle as number),
-    fireTimeouts: () => {
-      for (const [handle, timer] of [...pending]) {
-        if (timer.ms !== TIMEOUT_MS) continue;
-        pending.delete(handle);
-        timer.callback();
-      }
-    },
-  };
-}
 
 interface World {
   readonly broker: Broker;
@@ -63,7 +42,8 @@ async function world(): Promise<World> {
   const relay = await FaultyRelay.start(temp.dir, start.broker.socketPath);
   cleanups.push(() => relay.close());
   const timers = manualTimers();
-  relay.onStall = () => timers.fireTimeouts();
+  // Request timeouts fire only when the relay holds a reply back, never by the clock.
+  relay.onStall = () => timers.fire(TIMEOUT_MS);
   const client = new RoundtableClient({
     role: "writer",
     connector: () => connectBrokerSocket(relay.socketPath, 2_000),

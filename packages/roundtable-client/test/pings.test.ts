@@ -1,20 +1,16 @@
 import fc from "fast-check";
-import { afterEach, beforeEach, expect, test, vi } from "vitest";
+import { expect, test } from "vitest";
 import { ActivityCoalescer, renderActivityNotice, type ActivityNotice } from "@orphus/roundtable-client";
-
-beforeEach(() => {
-  vi.useFakeTimers();
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+import { manualTimers } from "../../../test-support/manual-timers.js";
 
 const post = (room: string, author: string, seq: number) => ({ event: "post", room, seq, author });
 
+/** A coalescer on manual timers: its windows pass when the test advances `clock`. */
 function collect(options: { ignoreAuthor?: string } = {}) {
   const notices: ActivityNotice[] = [];
-  const coalescer = new ActivityCoalescer({ onNotice: (n) => notices.push(n), ...options });
-  return { notices, coalescer };
+  const clock = manualTimers();
+  const coalescer = new ActivityCoalescer({ onNotice: (n) => notices.push(n), timers: clock, ...options });
+  return { notices, coalescer, clock };
 }
 
 test("a posts event counts every post it lists, as the same post events one by one would", () => {
@@ -34,32 +30,36 @@ test("a posts event counts every post it lists, as the same post events one by o
   expect(merged.coalescer.flush()).toEqual(single.coalescer.flush());
   // Only the ignored author's own posts: nothing counted, no timer armed.
   expect(merged.coalescer.push({ event: "posts", room: "design", posts: [{ seq: 5, author: "me" }] })).toBe(false);
-  expect(vi.getTimerCount()).toBe(0);
+  expect([...merged.clock.pending(), ...single.clock.pending()]).toEqual([]);
 });
 
 test("events within 1.5 s of each other make one notice, delivered 1.5 s after the last", () => {
-  const { notices, coalescer } = collect();
+  const { notices, coalescer, clock } = collect();
   coalescer.push(post("design", "critic", 1));
-  vi.advanceTimersByTime(1000);
+  clock.advance(1000);
   coalescer.push(post("design", "reviewer", 2));
-  vi.advanceTimersByTime(1000);
+  clock.advance(1000);
   coalescer.push(post("design", "critic", 3));
-  vi.advanceTimersByTime(1499);
+  clock.advance(1499);
   expect(notices).toEqual([]);
-  vi.advanceTimersByTime(1);
+  clock.advance(1);
   expect(notices).toEqual([
-    { rooms: [{ room: "design", count: 3, authors: ["critic", "reviewer"], otherAuthors: 0 }], otherMessages: 0, total: 3 },
+    {
+      rooms: [{ room: "design", count: 3, authors: ["critic", "reviewer"], otherAuthors: 0, throughSeq: 3 }],
+      otherMessages: 0,
+      total: 3,
+    },
   ]);
-  vi.advanceTimersByTime(60_000);
+  clock.advance(60_000);
   expect(notices).toHaveLength(1);
 });
 
 test("each quiet period gets its own notice", () => {
-  const { notices, coalescer } = collect();
+  const { notices, coalescer, clock } = collect();
   coalescer.push(post("design", "critic", 1));
-  vi.advanceTimersByTime(1500);
+  clock.advance(1500);
   coalescer.push(post("design", "planner", 2));
-  vi.advanceTimersByTime(1500);
+  clock.advance(1500);
   expect(notices.map(renderActivityNotice)).toEqual([
     "[roundtable] design: 1 new from critic — digest to read",
     "[roundtable] design: 1 new from planner — digest to read",
@@ -67,39 +67,39 @@ test("each quiet period gets its own notice", () => {
 });
 
 test("sequence-0 events are membership churn and never count", () => {
-  const { notices, coalescer } = collect();
+  const { notices, coalescer, clock } = collect();
   expect(coalescer.push({ event: "join", room: "design", seq: 0, author: "critic" })).toBe(false);
   expect(coalescer.push({ event: "post", room: "design", seq: 0, author: "critic" })).toBe(false);
   expect(coalescer.push({ event: "leave", room: "design", seq: 0 })).toBe(false);
-  vi.advanceTimersByTime(10_000);
+  clock.advance(10_000);
   expect(notices).toEqual([]);
   expect(coalescer.pending).toBe(0);
 });
 
 test("own posts are not announced", () => {
-  const { notices, coalescer } = collect({ ignoreAuthor: "planner" });
+  const { notices, coalescer, clock } = collect({ ignoreAuthor: "planner" });
   expect(coalescer.push(post("design", "planner", 1))).toBe(false);
-  vi.advanceTimersByTime(2000);
+  clock.advance(2000);
   expect(notices).toEqual([]);
 });
 
 test("a room that never goes quiet still pings after the maximum delay", () => {
-  const { notices, coalescer } = collect();
+  const { notices, coalescer, clock } = collect();
   for (let i = 1; i <= 25; i++) {
     coalescer.push(post("busy", "critic", i));
-    vi.advanceTimersByTime(500);
+    clock.advance(500);
   }
   expect(notices.length).toBeGreaterThanOrEqual(1);
   expect(notices[0]?.total).toBe(20);
 });
 
 test("rooms past the eighth and authors past the sixth are counted, not named", () => {
-  const { notices, coalescer } = collect();
+  const { notices, coalescer, clock } = collect();
   let seq = 1;
   for (let r = 0; r < 10; r++) coalescer.push(post(`room-${r}`, "critic", seq++));
   for (let a = 0; a < 8; a++) coalescer.push(post("room-0", `author-${a}`, seq++));
   coalescer.push(post("room-0", "author-7", seq++));
-  vi.advanceTimersByTime(1500);
+  clock.advance(1500);
   const notice = notices[0] as ActivityNotice;
   expect(notice.rooms.map((r) => r.room)).toEqual([
     "room-0",
@@ -118,6 +118,7 @@ test("rooms past the eighth and authors past the sixth are counted, not named", 
     count: 10,
     authors: ["author-7", "author-0", "author-1", "author-2", "author-3", "author-4"],
     otherAuthors: 3,
+    throughSeq: 19,
   });
   expect(renderActivityNotice(notice)).toBe(
     "[roundtable] room-0: 10 new from author-7, author-0, author-1, author-2, author-3, author-4 and 3 others · " +
@@ -136,13 +137,13 @@ test("a rendered notice is one line whatever the names hold", () => {
 });
 
 test("flush delivers now and dispose drops what is pending", () => {
-  const { notices, coalescer } = collect();
+  const { notices, coalescer, clock } = collect();
   coalescer.push(post("design", "critic", 1));
   expect(coalescer.flush()?.total).toBe(1);
   expect(coalescer.flush()).toBeUndefined();
   coalescer.push(post("design", "critic", 2));
   coalescer.dispose();
-  vi.advanceTimersByTime(20_000);
+  clock.advance(20_000);
   expect(notices).toHaveLength(1);
   expect(coalescer.push(post("design", "critic", 3))).toBe(false);
 });
@@ -167,7 +168,7 @@ test("property: notices count exactly the content events, per room, and nothing 
   });
   fc.assert(
     fc.property(fc.array(event, { maxLength: 60 }), (events) => {
-      const { notices, coalescer } = collect({ ignoreAuthor: "me" });
+      const { notices, coalescer, clock } = collect({ ignoreAuthor: "me" });
       const expected = new Map<string, { count: number; authors: Set<string> }>();
       for (const e of events) {
         const first = e.posts[0] as { author: string; seq: number };
@@ -183,9 +184,9 @@ test("property: notices count exactly the content events, per room, and nothing 
           entry.authors.add(p.author);
           expected.set(e.room, entry);
         }
-        vi.advanceTimersByTime(e.gap);
+        clock.advance(e.gap);
       }
-      vi.advanceTimersByTime(20_000);
+      clock.advance(20_000);
       const got = new Map<string, { count: number; authors: Set<string> }>();
       for (const notice of notices) {
         expect(notice.total).toBeGreaterThan(0);
@@ -197,6 +198,111 @@ test("property: notices count exactly the content events, per room, and nothing 
         }
       }
       expect(got).toEqual(expected);
+      coalescer.dispose();
+    }),
+  );
+});
+
+test("a report takes exactly the posts it covers out of a pending notice, and their late events stay uncounted", () => {
+  const { notices, coalescer, clock } = collect();
+  coalescer.push({ event: "posts", room: "design", posts: [{ seq: 1, author: "critic", count: 3 }] });
+  coalescer.push(post("design", "reviewer", 4));
+  coalescer.push(post("ops", "critic", 1));
+  // Through #2: one run cut in two, and #4 untouched.
+  coalescer.markReported("design", 2);
+  expect(coalescer.pending).toBe(3);
+  expect(coalescer.reportedThrough("design")).toBe(2);
+  // A lower mark moves nothing; an event at or below the mark counts for nothing, a straddling entry for its rest.
+  coalescer.markReported("design", 1);
+  expect(coalescer.push(post("design", "critic", 2))).toBe(false);
+  expect(coalescer.push({ event: "posts", room: "design", posts: [{ seq: 2, author: "planner", count: 2 }] })).toBe(true);
+  clock.advance(1500);
+  expect(notices).toEqual([
+    {
+      rooms: [
+        { room: "design", count: 3, authors: ["critic", "planner", "reviewer"], otherAuthors: 0, throughSeq: 4 },
+        { room: "ops", count: 1, authors: ["critic"], otherAuthors: 0, throughSeq: 1 },
+      ],
+      otherMessages: 0,
+      total: 4,
+    },
+  ]);
+});
+
+test("a report of everything pending leaves no notice and no timer", () => {
+  const { notices, coalescer, clock } = collect();
+  coalescer.push(post("design", "critic", 1));
+  coalescer.push(post("design", "critic", 2));
+  coalescer.markReported("design", 2);
+  expect(coalescer.pending).toBe(0);
+  expect(clock.pending()).toEqual([]);
+  clock.advance(60_000);
+  expect(notices).toEqual([]);
+  // Forgotten marks (another broker numbers from 1 again) count its posts anew.
+  coalescer.forgetReported();
+  expect(coalescer.reportedThrough("design")).toBeUndefined();
+  expect(coalescer.push(post("design", "critic", 1))).toBe(true);
+});
+
+test("runs past the tracked ones are folded, and a report through the folded part takes it out whole", () => {
+  const { notices, coalescer, clock } = collect();
+  // 300 posts alternating between two authors: 300 runs, the oldest 44 folded.
+  for (let seq = 1; seq <= 300; seq++) coalescer.push(post("design", seq % 2 === 0 ? "critic" : "reviewer", seq));
+  coalescer.markReported("design", 40);
+  expect(coalescer.pending).toBe(300);
+  coalescer.markReported("design", 290);
+  expect(coalescer.pending).toBe(10);
+  clock.advance(1500);
+  expect(notices.map(renderActivityNotice)).toEqual(["[roundtable] design: 10 new from critic, reviewer — digest to read"]);
+});
+
+test("property: with reports between the events, notices count exactly the posts no report covered", () => {
+  const step = fc.oneof(
+    fc.record({
+      kind: fc.constant("post" as const),
+      room: fc.constantFrom("a", "b"),
+      author: fc.constantFrom("critic", "me"),
+      count: fc.integer({ min: 1, max: 3 }),
+    }),
+    fc.record({ kind: fc.constant("report" as const), room: fc.constantFrom("a", "b"), back: fc.nat({ max: 4 }) }),
+    fc.record({ kind: fc.constant("pause" as const), ms: fc.integer({ min: 0, max: 2000 }) }),
+  );
+  fc.assert(
+    fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
+      const { notices, coalescer, clock } = collect({ ignoreAuthor: "me" });
+      const newest = new Map<string, number>();
+      // The naive reference: every post by someone else, each dropped once a report covers it before its notice.
+      let waiting: { room: string; seq: number }[] = [];
+      const mark = new Map<string, number>();
+      let counted = 0;
+      const notice = (): void => {
+        counted += waiting.length;
+        waiting = [];
+      };
+      for (const s of steps) {
+        if (s.kind === "post") {
+          const seq = (newest.get(s.room) ?? 0) + 1;
+          newest.set(s.room, seq + s.count - 1);
+          const before = notices.length;
+          const listed = { seq, author: s.author, ...(s.count > 1 ? { count: s.count } : {}) };
+          coalescer.push({ event: "posts", room: s.room, posts: [listed] });
+          expect(notices.length).toBe(before);
+          if (s.author === "me") continue;
+          for (let i = 0; i < s.count; i++) if (seq + i > (mark.get(s.room) ?? 0)) waiting.push({ room: s.room, seq: seq + i });
+        } else if (s.kind === "report") {
+          const through = Math.max(0, (newest.get(s.room) ?? 0) - s.back);
+          coalescer.markReported(s.room, through);
+          mark.set(s.room, Math.max(mark.get(s.room) ?? 0, through));
+          waiting = waiting.filter((p) => p.room !== s.room || p.seq > through);
+        } else {
+          const before = notices.length;
+          clock.advance(s.ms);
+          if (notices.length > before) notice();
+        }
+        expect(coalescer.pending).toBe(waiting.length);
+      }
+      if (coalescer.flush() !== undefined) notice();
+      expect(notices.reduce((sum, n) => sum + n.total, 0)).toBe(counted);
       coalescer.dispose();
     }),
   );

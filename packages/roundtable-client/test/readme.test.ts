@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
+import { tableNames as readmeTableNames } from "../../../test-support/readme-tables.js";
 
 const root = join(import.meta.dirname, "..");
 const readme = readFileSync(join(root, "README.md"), "utf8");
@@ -20,16 +21,8 @@ function fields(body: string): string[] {
   return [...body.matchAll(/^ {2}readonly (\w+)\??:/gm)].map((m) => m[1] as string);
 }
 
-/** The first-column names of the markdown table that follows `heading`. */
-function tableNames(heading: string): string[] {
-  const start = readme.indexOf(heading);
-  if (start === -1) throw new Error(`README has no ${heading}`);
-  const table = readme.slice(start).split("\n\n").find((block) => block.startsWith("| ")) ?? "";
-  return table
-    .split("\n")
-    .slice(2)
-    .map((row) => /^\| `([A-Za-z]+)/.exec(row)?.[1] ?? `?${row}`);
-}
+/** The first-column names of the README's table that follows `heading`. */
+const tableNames = (heading: string): string[] => readmeTableNames(readme, heading);
 
 test("every option of createRoundtableClient is in the README's options table, and nothing else", () => {
   const created = fields(interfaceBody(source("create.ts"), "CreateRoundtableClientOptions"));

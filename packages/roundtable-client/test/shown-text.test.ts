@@ -7,7 +7,6 @@ import { describe, expect, test } from "vitest";
 import { sanitizeText } from "@orphus/digest";
 import { fetchMessageChars, type FetchedMessage, type PostEvent, type ResultFor, type RoomSummary } from "@orphus/roundtable-protocol";
 import {
-  boundedText,
   renderActivityNotice,
   runRoundtableTool,
   shownName,

@@ -11,18 +11,13 @@ import {
   createRoundtableClient,
   type SpawnFunction,
 } from "@orphus/roundtable-client";
-import { shortTempDir } from "./support/tmp.js";
+import { tempDir } from "../../../test-support/tmp.js";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function tempDir(): string {
-  const temp = shortTempDir("rtf-");
-  cleanups.push(temp.remove);
-  return temp.dir;
-}
 
 test("20 clients meeting a full broker each get BrokerFullError saying so, and what helps", async () => {
   const start = await startBroker({ agentDir: tempDir(), registryDir: false, maxConnections: 1 });

@@ -2,18 +2,13 @@
 // with its code, the store masked. (The doctor's and status's view: roundtable-cli's test/store.test.ts.)
 import { afterEach, expect, test } from "vitest";
 import { BrokerStartError, createRoundtableClient } from "@orphus/roundtable-client";
-import { shortTempDir } from "./support/tmp.js";
+import { tempDir } from "../../../test-support/tmp.js";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function tempDir(): string {
-  const temp = shortTempDir("rts-");
-  cleanups.push(temp.remove);
-  return temp.dir;
-}
 
 const env = { ORPHUS_ROUNDTABLE_ROLE: "planner" };
 

@@ -141,6 +141,12 @@ test("bad input comes back as readable text naming what is wrong", async () => {
     text: 'Invalid roundtable call: action must be one of join, leave, post, digest, fetch, rooms, members, wait; got "shout"',
     isError: true,
   });
+  expect(await runRoundtableTool(client, { room: "design" })).toEqual({
+    text:
+      "Invalid roundtable call: action is missing; it must be one of join, leave, post, digest, fetch, rooms, " +
+      'members, wait; got {"room":"design"}',
+    isError: true,
+  });
   // Arguments that are not an object: one sentence saying what a call is, not an action error.
   expect(await runRoundtableTool(client, [1, 2])).toEqual({
     text:

@@ -1,6 +1,5 @@
 import { dirname } from "node:path";
-import { brandErrorClass } from "@orphus/internal";
-import { previewValue } from "@orphus/roundtable-protocol";
+import { brandErrorClass, previewValue } from "@orphus/internal";
 
 /**
  * Base class of every broker failure: the locator's own (the socket path, the broker folder, the registry, the store

@@ -58,8 +58,6 @@ export { brokerBinPath, brokerSourceBinPath, brokerCommand, runningFromSource } 
 export {
   LINUX_SOCKET_PATH_LIMIT,
   BSD_SOCKET_PATH_LIMIT,
-  MAX_REGISTRY_ENTRIES,
-  MAX_REGISTRY_ENTRY_BYTES,
   MAX_STORE_PASSWORD_FILE_BYTES,
 } from "./limits.js";
 export {

@@ -69,7 +69,7 @@ export function socketPathLimit(platform: NodeJS.Platform = process.platform): n
  * Throws SocketPathTooLongError when `socketPath` does not fit the platform's `sun_path`. Node would otherwise
  * truncate it silently or fail with a cryptic EINVAL or EADDRINUSE. `setting` is what the user set the agent
  * directory with (`--agent-dir`, a variable, or "default"), so the advice names what they can change; default
- * {@link AGENT_DIR_ENV}.
+ * `AGENT_DIR_ENV` (of @orphus/agent-env).
  */
 export function checkSocketPath(
   socketPath: string,

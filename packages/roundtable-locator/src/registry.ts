@@ -47,7 +47,7 @@ export interface RegistryListing {
   readonly entries: readonly RegisteredBroker[];
   /** Files that are not valid entries (too large, not JSON, wrong fields), by path. */
   readonly invalid: readonly string[];
-  /** True when the directory held more than {@link MAX_REGISTRY_ENTRIES} entry files and the rest were not read. */
+  /** True when the directory held more entry files than are read (256) and the rest were not read. */
   readonly truncated: boolean;
 }
 
@@ -121,8 +121,8 @@ function readEntry(file: string): RegistryEntry | undefined {
 }
 
 /**
- * Lists the registry: every entry file parsed, at most {@link MAX_REGISTRY_ENTRIES} of them, each at most
- * {@link MAX_REGISTRY_ENTRY_BYTES}. A missing directory is an empty registry. An entry says a broker started; only
+ * Lists the registry: every entry file parsed, at most 256 of them (MAX_REGISTRY_ENTRIES), each at most 4,096 bytes
+ * (MAX_REGISTRY_ENTRY_BYTES). A missing directory is an empty registry. An entry says a broker started; only
  * its socket says whether it still runs (a broker killed with SIGKILL leaves its entry behind).
  */
 export function readBrokerRegistry(dir: string): RegistryListing {

@@ -6,13 +6,12 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import {
   AgentDirError,
-  AgentDirNotDirectoryError,
   AgentDirPermissionError,
   AgentDirReadOnlyError,
   agentDirError,
   ensureBrokerDir,
 } from "@orphus/roundtable-locator";
-import { tempAgentDir } from "./helpers.js";
+import { tempDir } from "../../../test-support/tmp.js";
 
 function errno(code: string, path: string): NodeJS.ErrnoException {
   return Object.assign(new Error(`${code}: failed, mkdir '${path}'`), { code, path, syscall: "mkdir" });
@@ -20,7 +19,7 @@ function errno(code: string, path: string): NodeJS.ErrnoException {
 
 describe("an agent directory the broker cannot use", () => {
   test("a file further up the path is the one named", () => {
-    const parent = tempAgentDir();
+    const parent = tempDir();
     writeFileSync(join(parent, "blocker"), "");
     const agentDir = join(parent, "blocker", "deeper", "agent");
     expect(() => ensureBrokerDir(agentDir)).toThrow(
@@ -29,7 +28,7 @@ describe("an agent directory the broker cannot use", () => {
   });
 
   test("missing parents are created one level at a time, each private", () => {
-    const parent = tempAgentDir();
+    const parent = tempDir();
     const agentDir = join(parent, "a", "b");
     ensureBrokerDir(agentDir);
     for (const dir of [join(parent, "a"), agentDir, join(agentDir, "roundtable")]) {

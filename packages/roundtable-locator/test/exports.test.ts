@@ -16,8 +16,6 @@ test("the public export list", () => {
       "BrokerRegistryError",
       "LINUX_SOCKET_PATH_LIMIT",
       "LOG_FILE_NAME",
-      "MAX_REGISTRY_ENTRIES",
-      "MAX_REGISTRY_ENTRY_BYTES",
       "MAX_STORE_PASSWORD_FILE_BYTES",
       "MEMORY_STORE",
       "PID_FILE_NAME",
@@ -62,14 +60,10 @@ test("limits and names", () => {
   expect({
     linux: locator.LINUX_SOCKET_PATH_LIMIT,
     bsd: locator.BSD_SOCKET_PATH_LIMIT,
-    registryEntries: locator.MAX_REGISTRY_ENTRIES,
-    registryEntryBytes: locator.MAX_REGISTRY_ENTRY_BYTES,
     storePasswordFile: locator.MAX_STORE_PASSWORD_FILE_BYTES,
   }).toEqual({
     linux: 108,
     bsd: 104,
-    registryEntries: 256,
-    registryEntryBytes: 4096,
     storePasswordFile: 4096,
   });
   expect([locator.BROKER_DIR_NAME, locator.SOCKET_FILE_NAME, locator.PID_FILE_NAME]).toEqual([

@@ -3,14 +3,15 @@
 import { mkdirSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
-import { describe, expect, test } from "vitest";
+import { describe, expect, onTestFinished, test } from "vitest";
 import { FrameDecoder, encodeFrame } from "@orphus/framing";
 import { PROBE_ROLE, probeBroker } from "@orphus/roundtable-locator";
-import { onCleanup, staleSocket, tempAgentDir } from "./helpers.js";
+import { staleSocket } from "../../../test-support/sockets.js";
+import { tempDir } from "../../../test-support/tmp.js";
 
 /** Listens on a fresh socket path; `onConnection` decides what a peer gets. Closed after the test. */
 async function listen(onConnection: (socket: Socket) => void): Promise<string> {
-  const dir = join(tempAgentDir(), "roundtable");
+  const dir = join(tempDir(), "roundtable");
   mkdirSync(dir, { mode: 0o700 });
   const socketPath = join(dir, "broker.sock");
   const server: Server = createServer(onConnection);
@@ -20,7 +21,7 @@ async function listen(onConnection: (socket: Socket) => void): Promise<string> {
     socket.on("close", () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(socketPath, resolve));
-  onCleanup(async () => {
+  onTestFinished(async () => {
     for (const socket of sockets) socket.destroy();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
@@ -42,11 +43,11 @@ function answering(reply: (hello: Record<string, unknown>) => unknown, heard: un
 
 describe("probeBroker", () => {
   test("nothing at the path is absent", async () => {
-    expect(await probeBroker(join(tempAgentDir(), "broker.sock"), 1000)).toEqual({ state: "absent" });
+    expect(await probeBroker(join(tempDir(), "broker.sock"), 1000)).toEqual({ state: "absent" });
   });
 
   test("a socket file nobody listens on is stale: refused", async () => {
-    const socketPath = join(tempAgentDir(), "roundtable", "broker.sock");
+    const socketPath = join(tempDir(), "roundtable", "broker.sock");
     await staleSocket(socketPath);
     expect(await probeBroker(socketPath, 1000)).toEqual({ state: "stale", reason: "refused" });
   });

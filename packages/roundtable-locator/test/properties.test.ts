@@ -15,7 +15,7 @@ import {
   registerBroker,
   type RegistryEntry,
 } from "@orphus/roundtable-locator";
-import { tempAgentDir } from "./helpers.js";
+import { tempDir } from "../../../test-support/tmp.js";
 
 /** The naive rule: a path fits when its UTF-8 bytes leave room for the NUL of `sun_path`. */
 const LIMITS: Record<string, number | undefined> = { linux: 108, android: 108, darwin: 104, freebsd: 104, openbsd: 104, win32: undefined };
@@ -89,7 +89,7 @@ describe("the registry", () => {
         fc.uniqueArray(entryArbitrary, { maxLength: 8, selector: (entry) => entry.pid }),
         fc.array(fc.oneof(fc.string({ maxLength: 50 }), fc.json()), { maxLength: 3 }),
         (entries, junk) => {
-          const dir = join(tempAgentDir(), "registry");
+          const dir = join(tempDir(), "registry");
           for (const entry of entries) registerBroker(dir, entry);
           mkdirSync(dir, { recursive: true });
           // Files with the entries' suffix that hold no entry: text, JSON of the wrong shape, an entry's fields wrong.

@@ -3,7 +3,6 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import {
   BrokerRegistryError,
-  MAX_REGISTRY_ENTRIES,
   readBrokerRegistry,
   registerBroker,
   registryEntryPath,
@@ -11,7 +10,7 @@ import {
   resolveRegistryDir,
   type RegistryEntry,
 } from "@orphus/roundtable-locator";
-import { tempAgentDir } from "./helpers.js";
+import { tempDir } from "../../../test-support/tmp.js";
 
 function entry(pid: number, overrides: Partial<RegistryEntry> = {}): RegistryEntry {
   return {
@@ -40,7 +39,7 @@ describe("where the registry lives", () => {
 
 describe("writing an entry", () => {
   test("a registry that cannot be written is a BrokerRegistryError", () => {
-    const registryDir = join(tempAgentDir(), "registry");
+    const registryDir = join(tempDir(), "registry");
     writeFileSync(registryDir, "not a directory");
     expect(() => registerBroker(registryDir, entry(7))).toThrow(BrokerRegistryError);
     expect(() => registerBroker(registryDir, entry(7))).toThrow(expect.objectContaining({ code: "ERR_BROKER_REGISTRY" }));
@@ -49,7 +48,7 @@ describe("writing an entry", () => {
 
 describe("reading the registry", () => {
   test("a missing directory is an empty registry", () => {
-    const dir = join(tempAgentDir(), "none");
+    const dir = join(tempDir(), "none");
     expect(readBrokerRegistry(dir)).toEqual({
       dir,
       entries: [],
@@ -59,7 +58,7 @@ describe("reading the registry", () => {
   });
 
   test("files that are not entries are reported as invalid, other names ignored", () => {
-    const dir = join(tempAgentDir(), "registry");
+    const dir = join(tempDir(), "registry");
     registerBroker(dir, entry(11));
     writeFileSync(join(dir, "12-aa.json"), "{ not json");
     writeFileSync(join(dir, "13-bb.json"), JSON.stringify({ ...entry(13), pid: "13" }));
@@ -72,8 +71,8 @@ describe("reading the registry", () => {
     expect(removeRegistryEntry(join(dir, "12-aa.json"))).toBe(false);
   });
 
-  test(`at most ${MAX_REGISTRY_ENTRIES} entries are read`, () => {
-    const dir = join(tempAgentDir(), "registry");
+  test("at most 256 entries are read", () => {
+    const dir = join(tempDir(), "registry");
     for (let pid = 1; pid <= 257; pid++) registerBroker(dir, entry(pid));
     const listing = readBrokerRegistry(dir);
     expect(listing.entries).toHaveLength(256);

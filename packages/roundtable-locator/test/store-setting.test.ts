@@ -4,7 +4,7 @@ import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { describeStoreSetting, resolveStoreSetting, sameStore, type StoreSetting } from "@orphus/roundtable-locator";
-import { tempAgentDir } from "./helpers.js";
+import { tempDir } from "../../../test-support/tmp.js";
 
 function settingError(resolve: () => StoreSetting): Error & { code?: string } {
   try {
@@ -40,7 +40,7 @@ describe("resolveStoreSetting", () => {
   });
 
   test("a password file completes a URL without one; its trailing line break is not part of it", () => {
-    const file = join(tempAgentDir(), "password");
+    const file = join(tempDir(), "password");
     writeFileSync(file, "p@ss:w/rd\n", { mode: 0o600 });
     const fromFlag = resolveStoreSetting({ env: {}, flag: "redis://orphus@redis.internal:6379", passwordFile: file });
     expect(fromFlag.url).toBe("redis://orphus:p%40ss%3Aw%2Frd@redis.internal:6379");
@@ -54,7 +54,7 @@ describe("resolveStoreSetting", () => {
   });
 
   test("a password from two places, or a file that is missing, empty or too large, is refused without quoting it", () => {
-    const dir = tempAgentDir();
+    const dir = tempDir();
     const file = join(dir, "password");
     writeFileSync(file, "hunter2");
     const env = { ORPHUS_ROUNDTABLE_STORE: "redis://orphus:hunter2@h", ORPHUS_ROUNDTABLE_STORE_PASSWORD_FILE: file };

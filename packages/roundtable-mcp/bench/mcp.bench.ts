@@ -9,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { createRoundtableClient } from "@orphus/roundtable-client";
 import { compareInBlocks } from "../../../bench-support/harness.js";
 import { benchNotes } from "../../../bench-support/report.js";

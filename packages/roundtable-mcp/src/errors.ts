@@ -1,4 +1,4 @@
-import { brandErrorClass } from "@orphus/internal";
+import { brandErrorClass, previewValue } from "@orphus/internal";
 
 /** Base class of every error this package throws; `code` is stable across releases. */
 export abstract class RoundtableMcpError extends Error {
@@ -6,20 +6,6 @@ export abstract class RoundtableMcpError extends Error {
   static {
     brandErrorClass(this);
   }
-}
-
-/** How many characters of an offending value a message quotes. */
-const PREVIEW_CHARS = 60;
-
-/** Renders a value for an error message, cut short. */
-export function preview(value: unknown): string {
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}… (${text.length} characters)` : text;
 }
 
 /**
@@ -39,6 +25,6 @@ export class McpOptionError extends RoundtableMcpError {
   override readonly name = "McpOptionError";
   readonly code = "ERR_MCP_INVALID_OPTION";
   constructor(option: string, expected: string, got: unknown, options?: { cause?: unknown }) {
-    super(`Invalid roundtable MCP server option ${option}: expected ${expected}, got ${preview(got)}`, options);
+    super(`Invalid roundtable MCP server option ${option}: expected ${expected}, got ${previewValue(got)}`, options);
   }
 }

@@ -27,7 +27,6 @@ export {
   MAX_MCP_INPUT_BYTES,
   MAX_MCP_ERROR_MESSAGE_CHARS,
   MAX_MCP_DIAGNOSTIC_CHARS,
-  MAX_MCP_LOG_TAIL_CHARS,
 } from "./limits.js";
 export { RoundtableMcpError, McpUsageError, McpOptionError } from "./errors.js";
 export type { RoundtableMcpServerOptions } from "./server.js";

@@ -14,6 +14,7 @@ import {
   shownName,
   type RoundtableToolClient,
 } from "@orphus/roundtable-client";
+import { isRecord, typeName } from "@orphus/internal";
 import { McpOptionError } from "./errors.js";
 import { createMemoryMcpTools, MEMORY_MCP_TOOLS } from "./memory-tools.js";
 import { findRoundtableMcpTool, mcpToolName, ROUNDTABLE_MCP_TOOLS, type RoundtableMcpTool } from "./tools.js";
@@ -53,17 +54,6 @@ function toolResult(text: string, isError: boolean): CallToolResult {
   return { content: [{ type: "text", text }], isError };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** How a JSON value is named in a refusal: its kind, never its content. */
-function kindOf(value: unknown): string {
-  if (Array.isArray(value)) return "an array";
-  if (value === null) return "null";
-  return typeof value === "object" ? "an object" : `a ${typeof value}`;
-}
-
 const TOOL_NAMES = [...ROUNDTABLE_MCP_TOOLS, ...MEMORY_MCP_TOOLS].map((t) => t.name).join(", ");
 
 /**
@@ -83,7 +73,7 @@ function checkCall(params: unknown): { tool: { readonly name: string }; args: Re
   if (args !== undefined && args !== null && !isRecord(args)) {
     throw new McpError(
       ErrorCode.InvalidParams,
-      `The arguments of ${tool.name} must be a JSON object of named arguments; got ${kindOf(args)}`,
+      `The arguments of ${tool.name} must be a JSON object of named arguments; got ${typeName(args)}`,
     );
   }
   return { tool, args: args ?? {} };

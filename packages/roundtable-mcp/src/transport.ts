@@ -3,6 +3,7 @@ import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { TOOL_MAX_POST_CHARS, boundedText } from "@orphus/roundtable-client";
 import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { isRecord } from "@orphus/internal";
 import { MAX_MCP_ERROR_MESSAGE_CHARS, MAX_MCP_INPUT_BYTES } from "./limits.js";
 import { TopLevelFieldScanner } from "./top-level-fields.js";
 
@@ -29,10 +30,6 @@ function parseRequestId(raw: string | undefined): RequestId | undefined {
   } catch {
     return undefined;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**

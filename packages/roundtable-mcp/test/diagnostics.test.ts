@@ -3,7 +3,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
-import { connectSdkStdio, endBroker, shortAgentDir, until } from "./support/stdio.js";
+import { until } from "../../../test-support/poll.js";
+import { connectSdkStdio, endBroker, shortAgentDir } from "./support/stdio.js";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -31,6 +32,34 @@ test("spawned (pid, socket), then lost when the broker dies: one prefixed line e
     expect.stringMatching(/^orphus-roundtable-mcp: broker lost \(.+\); the next call reconnects, starting a broker if none answers, and rooms must be joined again$/),
   ]);
   for (const line of stderrLines(server.stderr())) expect(line).toMatch(/^orphus-roundtable-mcp: /);
+}, 30_000);
+
+test("after the broker is killed, the model's first call says it restarted, and join that the room was recreated", async () => {
+  const agent = shortAgentDir();
+  cleanups.push(() => agent.remove());
+  const server = await connectSdkStdio("codex", agent.dir);
+  cleanups.push(() => server.client.close());
+  cleanups.push(() => endBroker(agent.dir));
+  const call = async (name: string, args: Record<string, unknown>): Promise<string | undefined> => {
+    const result = (await server.client.callTool({ name, arguments: args })) as { content: { text: string }[] };
+    return result.content[0]?.text;
+  };
+  expect(await call("roundtable_join", { room: "design" })).toContain('Joined "design" as codex (new room)');
+  await until(() => server.stderr().includes("seated as"));
+  const pid = Number(/broker spawned: pid (\d+)/.exec(server.stderr())?.[1]);
+  process.kill(pid, "SIGKILL");
+  await until(() => server.stderr().includes("broker lost"));
+  const first = await call("roundtable_post", { room: "design", body: "still there?" });
+  expect(first).toMatch(
+    new RegExp(
+      `^The roundtable broker restarted \\(pid ${pid} before, pid \\d+ now\\) and kept its rooms in memory, so every ` +
+        "room started empty: your memberships and the rooms' history are gone\\. Join your rooms again: design\\.\n" +
+        'roundtable post: Not a member of room "design"; join it first$',
+    ),
+  );
+  expect(await call("roundtable_join", { room: "design" })).toBe(
+    'Joined "design" as codex (room recreated: the broker restarted, and its earlier history is gone). Members: codex. Nothing unread.',
+  );
 }, 30_000);
 
 test("a broker that cannot start: one line with the reason and the log's tail folded in; calls say so too", async () => {

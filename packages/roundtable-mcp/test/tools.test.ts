@@ -16,7 +16,6 @@ test("the public surface is exactly these names", () => {
     "MAX_MCP_DIAGNOSTIC_CHARS",
     "MAX_MCP_ERROR_MESSAGE_CHARS",
     "MAX_MCP_INPUT_BYTES",
-    "MAX_MCP_LOG_TAIL_CHARS",
     "MCP_SERVER_NAME",
     "MCP_SERVER_VERSION",
     "MCP_USAGE",
@@ -33,7 +32,7 @@ test("the public surface is exactly these names", () => {
   ]);
   expect(MCP_SERVER_NAME).toBe("orphus-roundtable");
   expect(MAX_MCP_INPUT_BYTES).toBe(1_048_576);
-  expect([api.MAX_MCP_ERROR_MESSAGE_CHARS, api.MAX_MCP_DIAGNOSTIC_CHARS, api.MAX_MCP_LOG_TAIL_CHARS]).toEqual([1000, 1000, 400]);
+  expect([api.MAX_MCP_ERROR_MESSAGE_CHARS, api.MAX_MCP_DIAGNOSTIC_CHARS]).toEqual([1000, 1000]);
 });
 
 test("one tool per action, named roundtable_<action>, with every annotation explicit and truthful", () => {
@@ -108,7 +107,7 @@ test("errors carry stable codes and names", () => {
   const option = new McpOptionError("role", "a role name", "x".repeat(100));
   expect([option.name, option.code]).toEqual(["McpOptionError", "ERR_MCP_INVALID_OPTION"]);
   expect(option.message).toBe(
-    `Invalid roundtable MCP server option role: expected a role name, got "${"x".repeat(59)}… (102 characters)`,
+    `Invalid roundtable MCP server option role: expected a role name, got "${"x".repeat(60)}"… (100 characters)`,
   );
   expect(usage).toBeInstanceOf(api.RoundtableMcpError);
 });

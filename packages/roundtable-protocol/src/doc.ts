@@ -261,6 +261,10 @@ export function renderProtocolDoc(): string {
       "store codes, except that a reset refusal of a request naming a room goes to them as `ERR_NOT_MEMBER` (the " +
       "same message, details `{ room }`): that is the code that makes a version-1 client join again. So a " +
       "version-1 client learns of a reset on its next request naming a room, as a version-2 client does.",
+    "- Version 2 also carries `brokerInstance` in the hello result, a random id new at every start of a broker, " +
+      "without a bump: it is optional, a client that does not know it strips it, and a client that meets a broker " +
+      "without it tells one broker from another by `brokerPid` alone. A client that meets another instance than " +
+      "before knows the broker restarted: on the memory store its rooms, memberships and history are gone.",
     "",
     "## Error codes",
     "",

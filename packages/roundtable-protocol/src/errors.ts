@@ -1,20 +1,6 @@
-import { brandErrorClass } from "@orphus/internal";
+import { brandErrorClass, previewValue } from "@orphus/internal";
 import type { WireErrorCode } from "./codes.js";
 import type { WireError } from "./types.js";
-
-/** How many characters of an offending value a message quotes. */
-const PREVIEW_CHARS = 80;
-
-/** Renders a value for an error message as JSON, cut short, so a message says what arrived without quoting it whole. */
-export function previewValue(value: unknown): string {
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? typeof value;
-  } catch {
-    text = typeof value;
-  }
-  return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}… (${text.length} characters)` : text;
-}
 
 /** Base class of every error this package throws; `code` is stable across releases. */
 export abstract class RoundtableProtocolError extends Error {

@@ -52,6 +52,7 @@ export const PROTOCOL_EXAMPLES: readonly ProtocolExample[] = [
       brokerPid: 4100,
       brokerVersion: "0.1.0",
       store: "memory",
+      brokerInstance: "9f2c41d07ab35e68",
     },
   }),
   request<"join">({ id: 2, op: "join", room: "design-review" }),

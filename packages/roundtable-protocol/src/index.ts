@@ -100,7 +100,7 @@ export {
   clipMessage,
 } from "./parse.js";
 export { PROTOCOL_EXAMPLES } from "./examples.js";
-export { RoundtableProtocolError, WireRefusalError, ServerFrameInvalidError, previewValue } from "./errors.js";
+export { RoundtableProtocolError, WireRefusalError, ServerFrameInvalidError } from "./errors.js";
 export type { WireErrorCode, ProtocolMismatch } from "./codes.js";
 export type { RequestParse, PeerProtocol } from "./parse.js";
 export type { ProtocolExample } from "./examples.js";

@@ -1,3 +1,4 @@
+import { typeName } from "@orphus/internal";
 import type * as z from "zod";
 import { MAX_ERROR_MESSAGE_LENGTH, OLDEST_PEER_VERSION, PROTOCOL_NAME, PROTOCOL_VERSION } from "./constants.js";
 import { ServerFrameInvalidError } from "./errors.js";
@@ -45,7 +46,7 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
  */
 export function parseRequest(value: unknown): RequestParse {
   if (!isRecord(value)) {
-    return refuse(null, undefined, `Invalid request: expected a JSON object with id and op, got ${kindOf(value)}`);
+    return refuse(null, undefined, `Invalid request: expected a JSON object with id and op, got ${typeName(value)}`);
   }
   const rawOp = value["op"];
   // The most frequent request, checked by hand when plainly valid (the same result, a fraction of the cost).
@@ -72,11 +73,6 @@ export function parseRequest(value: unknown): RequestParse {
 
 function refuse(id: number | null, op: string | undefined, message: string): RequestParse {
   return { ok: false, id, op, error: { code: "ERR_INVALID_REQUEST", message: clipMessage(message) } };
-}
-
-function kindOf(value: unknown): string {
-  if (value === null) return "null";
-  return Array.isArray(value) ? "an array" : typeof value;
 }
 
 /** The protocol name and version a hello claims, read loosely so a peer of any version can be told which it is. */

@@ -293,6 +293,14 @@ export const helloResultSchema = z
     brokerPid: z.number().int().min(0),
     brokerVersion: z.string().describe("Package version of the broker."),
     store: storeDescriptionSchema,
+    brokerInstance: z
+      .string()
+      .regex(/^[0-9a-f]{1,64}$/)
+      .optional()
+      .describe(
+        "Random id of this run of the broker, new at every start (lowercase hex): a client that meets another one " +
+          "knows the broker restarted, and rooms on the memory store started empty. Brokers before it leave it out.",
+      ),
   })
   .meta({ title: "hello result" });
 

@@ -63,7 +63,6 @@ test("the public export list", () => {
       "okReplySchemas",
       "parseRequest",
       "parseServerFrame",
-      "previewValue",
       "postEventSchema",
       "postRequestSchema",
       "postResultSchema",

@@ -66,6 +66,12 @@ describe("parseRequest", () => {
       },
     });
     expect(parseRequest(null)).toMatchObject({ ok: false, id: null, error: { code: "ERR_INVALID_REQUEST" } });
+    // Named by kind in the one wording every package uses (typeName of @orphus/internal).
+    expect([null, "status", 7].map((value) => parseRequest(value)).map((parsed) => !parsed.ok && parsed.error.message)).toEqual([
+      "Invalid request: expected a JSON object with id and op, got null",
+      "Invalid request: expected a JSON object with id and op, got a string",
+      "Invalid request: expected a JSON object with id and op, got a number",
+    ]);
   });
 
   test("an unreadable id is refused with id null", () => {
@@ -281,6 +287,16 @@ describe("parseServerFrame", () => {
     expect(reply).toEqual({ id: 2, ok: true, op: "post", result: { room: "r", seq: 9, postedAt: 5 } });
   });
 
+  test("a hello result may name the broker's instance; a broker before it leaves it out", () => {
+    const result = { protocol: "orphus-roundtable", version: 2, role: "critic", brokerPid: 4100, brokerVersion: "0.1.0", store: "memory" };
+    expect(parseServerFrame({ id: 1, ok: true, op: "hello", result })).toEqual({ id: 1, ok: true, op: "hello", result });
+    const withInstance = { ...result, brokerInstance: "9f2c41d07ab35e68" };
+    expect(parseServerFrame({ id: 1, ok: true, op: "hello", result: withInstance })).toMatchObject({ result: withInstance });
+    expect(() => parseServerFrame({ id: 1, ok: true, op: "hello", result: { ...result, brokerInstance: "Not hex" } })).toThrow(
+      ServerFrameInvalidError
+    );
+  });
+
   test("a post event never carries a seq of 0 and a member event never anything else", () => {
     expect(() => parseServerFrame({ event: "post", room: "r", seq: 0, author: "a" })).toThrow(ServerFrameInvalidError);
     expect(() => parseServerFrame({ event: "join", room: "r", seq: 4, role: "a" })).toThrow(ServerFrameInvalidError);
@@ -355,7 +371,10 @@ describe("parseServerFrame", () => {
     })();
     expect(error).toBeInstanceOf(ServerFrameInvalidError);
     expect((error as ServerFrameInvalidError).code).toBe("ERR_SERVER_FRAME_INVALID");
-    expect((error as Error).message).toContain('got {"hello":"there"}');
+    expect((error as Error).message).toBe(
+      "Invalid frame from the broker: expected a reply or an event ((request): Invalid input), got an object",
+    );
+    expect((error as ServerFrameInvalidError).value).toEqual({ hello: "there" });
   });
 });
 

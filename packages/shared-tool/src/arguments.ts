@@ -54,7 +54,8 @@ function parseAction<S extends ActionSchemas>(
 
 /**
  * Checks a call of a tool with an `action` member (one tool for every action). Refuses, each in one line: arguments
- * that are not an object, an action the tool does not have, and whatever the action's schema refuses.
+ * that are not an object, a missing action (quoting the arguments that came), an action the tool does not have, and
+ * whatever the action's schema refuses.
  */
 export function checkToolCall<S extends ActionSchemas>(schemas: S, input: unknown): ArgumentCheck<ActionInput<S>> {
   const actions = Object.keys(schemas);
@@ -63,6 +64,11 @@ export function checkToolCall<S extends ActionSchemas>(schemas: S, input: unknow
     return { ok: false, problem: `the arguments must be a JSON object with an action, one of ${actions.join(", ")}`, received: cleaned };
   }
   const action = cleaned["action"];
+  // No action at all is its own problem: quoting the absent value would read "got undefined", so the arguments that
+  // did come are quoted instead.
+  if (action === undefined) {
+    return { ok: false, problem: `action is missing; it must be one of ${actions.join(", ")}`, received: cleaned };
+  }
   if (typeof action !== "string" || !Object.hasOwn(schemas, action)) {
     return { ok: false, problem: `action must be one of ${actions.join(", ")}`, received: action };
   }

@@ -1,4 +1,5 @@
 import { sanitizeText } from "@orphus/digest";
+import { isHighSurrogate, isLowSurrogate } from "@orphus/internal";
 
 /** Where a cut keeps its text: the start (the default; what failed comes first) or the end (a log's last lines). */
 export type CutKeep = "start" | "end";
@@ -9,14 +10,6 @@ export interface BoundedTextOptions {
   readonly keep?: CutKeep;
   /** Folds every line break into ` | `, for a text that must stay one line (a log line, a diagnostic). */
   readonly oneLine?: boolean;
-}
-
-function isHigh(c: number): boolean {
-  return c >= 0xd800 && c <= 0xdbff;
-}
-
-function isLow(c: number): boolean {
-  return c >= 0xdc00 && c <= 0xdfff;
 }
 
 /** The note that says how much a cut left out, its length independent of the kept part. */
@@ -36,11 +29,11 @@ function cut(text: string, max: number, keep: CutKeep): string {
   const room = max - (noted ? cutNote(text.length, keep).length : 1);
   if (keep === "start") {
     let end = room;
-    if (end > 0 && isHigh(text.charCodeAt(end - 1))) end--;
+    if (end > 0 && isHighSurrogate(text.charCodeAt(end - 1))) end--;
     return `${text.slice(0, end)}${noted ? cutNote(text.length - end, keep) : "…"}`;
   }
   let start = text.length - room;
-  if (start < text.length && isLow(text.charCodeAt(start))) start++;
+  if (start < text.length && isLowSurrogate(text.charCodeAt(start))) start++;
   return `${noted ? cutNote(start, keep) : "…"}${text.slice(start)}`;
 }
 

@@ -34,8 +34,8 @@ export { toolJsonSchema, actionArgumentsJsonSchema } from "./json-schema.js";
 export { boundedText } from "./bounded.js";
 export { shownValue } from "./shown-value.js";
 export { showableJson } from "./showable-json.js";
-// Limits: how much of a refusal names and quotes.
-export { MAX_LISTED_UNKNOWN_ARGUMENTS, MAX_LISTED_ARGUMENT_ISSUES, MAX_COMPARED_NAME_CHARS, MAX_QUOTED_NAME_CHARS, SHOWN_VALUE_CHARS } from "./limits.js";
+// The default of shownValue's `maxChars`; how much else a refusal names and quotes is internal (see the README).
+export { SHOWN_VALUE_CHARS } from "./limits.js";
 export type { ActionSchemas, ActionInput, ArgumentCheck } from "./arguments.js";
 export type { ToolInputJsonSchema } from "./json-schema.js";
 export type { BoundedTextOptions, CutKeep } from "./bounded.js";

@@ -26,7 +26,7 @@ function editDistance(a: string, b: string): number {
 /**
  * The known name closest to `name`: the same name spelled another way, else one containing it (or contained in it,
  * `timeout` → `timeoutSeconds`), else the fewest edits (`bugdet` → `budget`); ties go to the earlier known name.
- * Undefined when nothing is known. Reads at most MAX_COMPARED_NAME_CHARS characters of `name`.
+ * Undefined when nothing is known. Reads at most 64 characters of `name` (MAX_COMPARED_NAME_CHARS).
  */
 export function nearestName(name: string, known: readonly string[]): string | undefined {
   const wanted = normalise(name.slice(0, MAX_COMPARED_NAME_CHARS));

@@ -32,6 +32,17 @@ describe("a tool with an action member", () => {
     expect(refused(checkToolCall(schemas, "digest"))).toBe(refused(checkToolCall(schemas, [1, 2])));
     expect(checkToolCall(schemas, { action: "shout" })).toMatchObject({ ok: false, problem: "action must be one of digest, wait, rooms, forget", received: "shout" });
     expect(refused(checkToolCall(schemas, { action: "constructor" }))).toBe("action must be one of digest, wait, rooms, forget");
+    // No action at all: said so, and the arguments that did come are what the refusal quotes.
+    expect(checkToolCall(schemas, { room: "design" })).toMatchObject({
+      ok: false,
+      problem: "action is missing; it must be one of digest, wait, rooms, forget",
+      received: { room: "design" },
+    });
+    expect(checkToolCall(schemas, { action: null })).toMatchObject({
+      ok: false,
+      problem: "action is missing; it must be one of digest, wait, rooms, forget",
+      received: {},
+    });
     expect(refused(checkToolCall(schemas, { action: "wait", room: "design", timeout: 1 }))).toBe(
       'wait: unknown argument "timeout" (nearest known: "timeoutSeconds"); wait takes room, timeoutSeconds',
     );

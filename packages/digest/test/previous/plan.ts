@@ -1,6 +1,7 @@
 // A frozen copy of src/plan.ts as it was before the digest was made fast (issue 13's follow-up): the oracle that
 // test/differential.test.ts compares the optimised renderer with. Keep it as it is; it shares with src/ only the
-// modules the speed work left alone.
+// modules the speed work left alone. Changed since only where the rules changed: no read limit decides a form (every
+// body is read as far as its forms need, see rawLimit).
 // How a digest spends its budget: which form each item takes. The budget is spent so that nothing that could still
 // be shown is left out (maximal), the newest first (newest-first priority), every message seen before any is read
 // at length (visibility), and text decays with age (each message takes at most half of what is left):
@@ -17,7 +18,6 @@
 // what is left grow, so at the end no item has an improvement that fits: the digest is maximal by construction.
 import type { RenderedBlock } from "../../src/block.js";
 import { BlockForms, type BlockForm } from "./block.js";
-import { FULL_SCAN_RATIO, FULL_SCAN_SLACK } from "../../src/limits.js";
 import type { DigestItem, DigestRecovery } from "../../src/types.js";
 
 /** The form an item takes in a digest and its text (one or more lines). */
@@ -51,7 +51,6 @@ class Spending {
 
   constructor(
     private readonly items: readonly DigestItem[],
-    private readonly order: readonly number[],
     budget: number,
     recovery: DigestRecovery,
   ) {
@@ -62,13 +61,11 @@ class Spending {
   }
 
   /**
-   * Raw characters of an item's body read for a block of `maxLength`: all of it for the first item spent on, so
-   * the newest shows whatever fits; for the others in proportion to the room, so that text the sanitiser drops
-   * cannot make the digest cost more than its budget allows.
+   * Raw characters of an item's body read for a block: all of it, for every item. (The frozen copy read the others
+   * in proportion to the room, which let a read limit hide text that the whole body shows.)
    */
-  private rawLimit(index: number, maxLength: number): number {
-    if (index === this.order[0]) return Number.POSITIVE_INFINITY;
-    return FULL_SCAN_RATIO * Math.max(0, maxLength) + FULL_SCAN_SLACK;
+  private rawLimit(): number {
+    return Number.POSITIVE_INFINITY;
   }
 
   /** Whether an item's new form gave budget back since this was last cleared. */
@@ -95,7 +92,7 @@ class Spending {
     let cheapest = this.cheapest[index];
     if (cheapest === undefined) {
       const headline = forms.headline();
-      const full = forms.full(headline.length, this.rawLimit(index, headline.length));
+      const full = forms.full(headline.length, this.rawLimit());
       cheapest = full ?? { form: "headline", text: headline, restChars: 0 };
       this.cheapest[index] = cheapest;
     }
@@ -104,7 +101,7 @@ class Spending {
 
   /** The richest form of an item within `maxLength` when it shows more than `current`, else null. */
   private richer(index: number, current: Placed, maxLength: number): RenderedBlock | null {
-    const best = (this.forms[index] as BlockForms).best(maxLength, this.rawLimit(index, maxLength));
+    const best = (this.forms[index] as BlockForms).best(maxLength, this.rawLimit());
     return best !== null && showsMore(current, best) ? best : null;
   }
 
@@ -149,7 +146,7 @@ export function planDigest(
   budget: number,
   recovery: DigestRecovery,
 ): { placed: readonly (Placed | null)[]; left: number } {
-  const spending = new Spending(items, order, budget, recovery);
+  const spending = new Spending(items, budget, recovery);
   const [newest, ...rest] = order;
   if (newest !== undefined) {
     spending.show(newest);

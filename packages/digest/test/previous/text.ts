@@ -97,20 +97,20 @@ export function openingOf(body: RenderedBody, max: number, min: number): Opening
  * some text when `firstLineOnly`, else across breaks. Reads the first LINE_SCAN_LIMIT characters of `src` at most,
  * and only about `max` + 1 characters of output, enough for `cutAtWord(…, max)` to answer as on the whole line.
  */
-function oneLine(src: string, max: number, firstLineOnly: boolean): string {
+function oneLine(src: string, max: number, firstLineOnly: boolean, squeeze = true): string {
   const scanner = new Scanner(src, LINE_SCAN_LIMIT);
   let out = "";
-  let space = false;
+  let spaces = 0;
   for (;;) {
     const token = scanner.next(max + 1 - out.length);
     if (token === END) return out;
     if (token === SPACE || token === BREAK) {
       if (out === "") continue;
       if (token === BREAK && firstLineOnly) return out;
-      space = true;
+      spaces = squeeze ? 1 : spaces + 1;
     } else {
-      if (space) out += " ";
-      space = false;
+      out += " ".repeat(spaces);
+      spaces = 0;
       out += scanner.text;
       if (out.length > max) return out;
     }
@@ -131,6 +131,7 @@ export function headlineLine(src: string, firstLineOnly: boolean): string {
  * with "[" (escaped as "\[", so it cannot pass for a header or the marker). Empty when it has no visible text.
  */
 export function pinnedLine(pinned: string): string {
-  const line = oneLine(pinned, PINNED_LINE_MAX_LENGTH, false);
+  // Changed with the rule: a stub's spaces are not squeezed.
+  const line = oneLine(pinned, PINNED_LINE_MAX_LENGTH, false, false);
   return cutAtWord(line.startsWith("[") ? `\\${line}` : line, PINNED_LINE_MAX_LENGTH);
 }

@@ -2,6 +2,7 @@
 // snippet() would tokenize and stem the whole entry again in SQLite for every hit, shown or not; this runs only for
 // the hits whose excerpt the budget shows, and reads the entry with one native regular-expression search for the
 // beginnings a matching word must have, stemming just those candidates with the index's own rules (porter.ts).
+import { isHighSurrogate } from "@orphus/internal";
 import { porterStem } from "./porter.js";
 
 /** The characters the index's tokenizer keeps in words (see TOKENIZER), combining marks included (they fold away). */
@@ -152,10 +153,6 @@ function window(text: string, at: number, max: number): string {
     if (end > start && isHighSurrogate(text.charCodeAt(end - 1))) end--;
   }
   return `${head}${text.slice(start, end)}${tail}`;
-}
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
 }
 
 function isLowSurrogate(code: number): boolean {

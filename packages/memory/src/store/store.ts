@@ -164,7 +164,7 @@ export interface QueryAnswer {
   readonly text: string;
   /** The hits shown in `text`, best first. */
   readonly hits: readonly MemoryHit[];
-  /** Entries matching, in all; when not `totalExact`, a lower bound (counting stops MAX_COUNTED_MATCHES past the page). */
+  /** Entries matching, in all; when not `totalExact`, a lower bound (counting stops 100 past the page). */
   readonly total: number;
   /** False when more than `total` entries matched. */
   readonly totalExact: boolean;

@@ -1,4 +1,5 @@
-import { asciiUpperCase, isRecord, ownField } from "../text.js";
+import { isRecord } from "@orphus/internal";
+import { asciiUpperCase, ownField } from "../text.js";
 
 /** What one call declares: it reads, or it executes (changes something, or reaches out). */
 export type ToolAccess = "read" | "execute";

@@ -7,7 +7,7 @@ export type FakeActStep = OrkeonActResult | { readonly reject: unknown };
 
 /**
  * An in-memory `ctx.llm` for tests: each `act` takes the next scripted step, in order, and records its request.
- * Wrap it with `createLlmAdapter` to test code written against the {@link Llm} port.
+ * Wrap it with `createLlmAdapter` to test code written against the `Llm` port of the main entry.
  */
 export class FakeLlm implements OrkeonLlm {
   readonly #steps: FakeActStep[];

@@ -1,5 +1,5 @@
 import { SPENT_BUDGET_BRAND } from "../errors.js";
-import { isRecord } from "../text.js";
+import { isRecord } from "@orphus/internal";
 
 /** The name the runtime's rejection of a spent budget is read by; {@link BudgetExhaustedAnswer} carries it too. */
 export const BUDGET_EXHAUSTED_ERROR_NAME = "BudgetExhaustedAnswer";

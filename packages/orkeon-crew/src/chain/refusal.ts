@@ -1,6 +1,6 @@
 import { OrkeonCrewOptionError } from "../errors.js";
 import { MAX_CHAIN_REFUSAL_LENGTH, MAX_COMMAND_NAME_LENGTH } from "../limits.js";
-import { isRecord } from "../text.js";
+import { isRecord } from "@orphus/internal";
 
 /** The runtime's refusal of a climbing launch past `MaxChainDepth`. */
 export interface ChainRefusal {

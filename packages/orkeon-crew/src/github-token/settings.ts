@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { SettingsInvalidError } from "../errors.js";
-import { asciiUpperCase, isRecord, sameIgnoringAsciiCase } from "../text.js";
+import { isRecord, typeName } from "@orphus/internal";
+import { asciiUpperCase, sameIgnoringAsciiCase } from "../text.js";
 
 /** Reads one settings key (`Orkeon:Tools:GitHub:Token`), or undefined when unset. */
 export type SettingsReader = (key: string) => string | undefined;
@@ -41,7 +42,7 @@ export function createSettingsReader(sources: { readonly json?: unknown; readonl
   if (json !== undefined && json !== null) {
     const root = settingsFileSchema.safeParse(json);
     if (!root.success) {
-      throw new SettingsInvalidError(`The settings file's root must be a JSON object, got ${kindOf(json)}`, {
+      throw new SettingsInvalidError(`The settings file's root must be a JSON object, got ${typeName(json)}`, {
         cause: root.error,
       });
     }
@@ -86,17 +87,13 @@ function fileSetting(json: unknown, key: string): string | undefined {
   const setting = settingValueSchema.safeParse(value);
   if (!setting.success) {
     // Never the value: a setting in the wrong shape may still be a token.
-    throw new SettingsInvalidError(`${key} in the settings file must be a string or null, got ${kindOf(value)}`, {
+    throw new SettingsInvalidError(`${key} in the settings file must be a string or null, got ${typeName(value)}`, {
       cause: setting.error,
     });
   }
   return setting.data ?? undefined;
 }
 
-/** What kind of value arrived, never the value: a setting in the wrong place or shape may still be a token. */
-function kindOf(value: unknown): string {
-  return Array.isArray(value) ? "an array" : `a ${typeof value}`;
-}
 
 /** A value counts as set when it is not blank. */
 export function isSet(value: string | undefined): value is string {

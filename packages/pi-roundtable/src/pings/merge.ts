@@ -4,6 +4,8 @@ interface RoomTally {
   count: number;
   authors: string[];
   otherAuthors: number;
+  /** The newest seq counted; undefined once a notice without one is folded in (it could hold newer posts). */
+  throughSeq: number | undefined;
 }
 
 /**
@@ -19,18 +21,22 @@ export function mergeActivityNotices(older: ActivityNotice, newer: ActivityNotic
     for (const room of notice.rooms) {
       let tally = tallies.get(room.room);
       if (tally === undefined) {
-        tally = { count: 0, authors: [], otherAuthors: 0 };
+        tally = { count: 0, authors: [], otherAuthors: 0, throughSeq: room.throughSeq };
         tallies.set(room.room, tally);
       }
       tally.count += room.count;
       tally.otherAuthors += room.otherAuthors;
+      const known = tally.throughSeq !== undefined && room.throughSeq !== undefined;
+      tally.throughSeq = known ? Math.max(tally.throughSeq as number, room.throughSeq as number) : undefined;
       for (const author of room.authors) if (!tally.authors.includes(author)) tally.authors.push(author);
     }
   }
   const named = [...tallies].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const rooms = named.slice(0, MAX_PING_ROOMS).map(([room, tally]): RoomActivity => {
     const authors = tally.authors.slice(0, MAX_PING_AUTHORS);
-    return { room, count: tally.count, authors, otherAuthors: tally.otherAuthors + tally.authors.length - authors.length };
+    const otherAuthors = tally.otherAuthors + tally.authors.length - authors.length;
+    const through = tally.throughSeq === undefined ? {} : { throughSeq: tally.throughSeq };
+    return { room, count: tally.count, authors, otherAuthors, ...through };
   });
   const spilled = named.slice(MAX_PING_ROOMS).reduce((sum, [, tally]) => sum + tally.count, 0);
   return {
@@ -38,4 +44,22 @@ export function mergeActivityNotices(older: ActivityNotice, newer: ActivityNotic
     otherMessages: older.otherMessages + newer.otherMessages + spilled,
     total: older.total + newer.total,
   };
+}
+
+/**
+ * `notice` without the rooms whose posts were all reported another way meanwhile (a wait's answer: `reported(room)`
+ * is the newest seq it covered), or undefined when nothing is left. A room of a notice that names no `throughSeq`
+ * stays, and so does a room with posts past the report: those are news.
+ */
+export function withoutReported(
+  notice: ActivityNotice,
+  reported: (room: string) => number | undefined,
+): ActivityNotice | undefined {
+  const rooms = notice.rooms.filter((room) => {
+    const mark = reported(room.room);
+    return room.throughSeq === undefined || mark === undefined || room.throughSeq > mark;
+  });
+  if (rooms.length === notice.rooms.length) return notice;
+  const total = rooms.reduce((sum, room) => sum + room.count, notice.otherMessages);
+  return total === 0 ? undefined : { rooms, otherMessages: notice.otherMessages, total };
 }

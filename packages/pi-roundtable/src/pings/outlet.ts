@@ -4,10 +4,10 @@ import {
   systemTimers,
   type ActivityNotice,
   type TimerHandle,
-  type Timers,
+  type ClientTimers,
 } from "@orphus/roundtable-client";
 import { MAX_PENDING_NOTES, PING_RECHECK_MS } from "../limits.js";
-import { mergeActivityNotices } from "./merge.js";
+import { mergeActivityNotices, withoutReported } from "./merge.js";
 
 /** What the `details` of a message this extension adds say about it (kept in the session file, never sent to a model). */
 export type RoundtableMessageDetails =
@@ -32,7 +32,12 @@ export interface SessionOutletOptions {
   readonly windowMs?: number;
   /** How often a waiting line looks again for a safe point while the session is busy; default PING_RECHECK_MS. */
   readonly recheckMs?: number;
-  readonly timers?: Timers;
+  /**
+   * The newest seq of a room reported to the model another way (the client's `reportedThrough`: a wait's answer):
+   * a held ping leaves out the rooms it covered, so no line repeats what a wait said. Default: nothing reported.
+   */
+  readonly reportedThrough?: (room: string) => number | undefined;
+  readonly timers?: ClientTimers;
 }
 
 /**
@@ -42,13 +47,15 @@ export interface SessionOutletOptions {
  * A line enters when the session is idle (appended to the transcript), or right after a tool call of a run finished
  * (a run that called tools goes on to another model call, and the line is queued for it). A line arriving while a
  * model streams its last answer, or while a tool call runs, waits: a line queued then would make pi start one more
- * model call just for it, or would land in the middle of a batch. Pings that wait are folded into one line.
+ * model call just for it, or would land in the middle of a batch. Pings that wait are folded into one line, and the
+ * rooms a wait of the session reported meanwhile are left out of it.
  */
 export class SessionOutlet {
   readonly #host: SessionOutletHost;
   readonly #windowMs: number;
   readonly #recheckMs: number;
-  readonly #timers: Timers;
+  readonly #reportedThrough: (room: string) => number | undefined;
+  readonly #timers: ClientTimers;
   #parked: ActivityNotice | undefined;
   #notes: string[] = [];
   #lastPingAt = Number.NEGATIVE_INFINITY;
@@ -60,6 +67,7 @@ export class SessionOutlet {
     this.#host = options.host;
     this.#windowMs = options.windowMs ?? PING_WINDOW_MS;
     this.#recheckMs = options.recheckMs ?? PING_RECHECK_MS;
+    this.#reportedThrough = options.reportedThrough ?? (() => undefined);
     this.#timers = options.timers ?? systemTimers;
   }
 
@@ -107,7 +115,9 @@ export class SessionOutlet {
     try {
       if (!afterTool && !this.#host.isIdle()) return this.#arm(this.#recheckMs);
       for (const note of this.#notes.splice(0)) this.#host.send(note, { kind: "warning" });
-      const parked = this.#parked;
+      // Rooms a wait reported while the ping was held are no news any more.
+      const parked = this.#parked === undefined ? undefined : withoutReported(this.#parked, this.#reportedThrough);
+      this.#parked = parked;
       if (parked === undefined) return;
       const wait = this.#lastPingAt + this.#windowMs - this.#timers.now();
       if (wait > 0) return this.#arm(wait);

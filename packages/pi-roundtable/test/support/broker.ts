@@ -1,10 +1,7 @@
-// Brokers for the tests: the roundtable client's own test support (a temporary agent directory per test, the
-// broker bin bundled once per file, every spawned broker killed afterwards), reused rather than copied.
-import { useAgentDir } from "../../../roundtable-client/test/support/brokers.js";
+// Brokers for the tests: the shared broker support (test-support/brokers.ts: a temporary agent directory per test,
+// the broker bin bundled once per file, every spawned broker killed afterwards), as extension options.
 import type { RoundtableExtensionOptions } from "@orphus/pi-roundtable";
-
-export { alive, gone, TEST_IDLE_MS } from "../../../roundtable-client/test/support/brokers.js";
-export { until } from "../../../roundtable-client/test/support/tmp.js";
+import { useAgentDir } from "../../../../test-support/brokers.js";
 
 /** Per test: a temporary agent directory, and extension options whose client spawns its broker there. */
 export function useBroker(): {

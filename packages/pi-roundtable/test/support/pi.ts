@@ -240,7 +240,15 @@ export function pingsOf(messages: readonly StoredMessage[]): string[] {
   return messages.flatMap((m) => (m.role === "custom" && m.customType === "roundtable" ? [m.text] : []));
 }
 
-/** Resolves after `ms`: a quiet period in a test, never a measurement. */
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Resolves once the session's client has handled every event the broker sent it before this call: `/roundtable
+ * status` asks the broker over the client's own connection (a rooms request), and the broker writes to a connection
+ * in order, so each event sent before has been read first. The status goes to the UI, never into the context; a
+ * session whose client is not connected has no such round trip, and fails here.
+ */
+export async function caughtUp(session: PiSession): Promise<void> {
+  const before = session.notices.length;
+  await session.command("/roundtable status");
+  const status = session.notices.slice(before).map((notice) => notice.text).join("\n");
+  if (!/^broker: .*, connected$/m.test(status)) throw new Error(`no round trip to the broker in the status:\n${status}`);
 }

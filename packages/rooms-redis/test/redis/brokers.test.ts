@@ -3,7 +3,8 @@
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
 import type { RedisRoomStore } from "@orphus/rooms-redis";
 import { startRedisServer, type RedisServer } from "../../../../test-support/redis-server.js";
-import { codeOf, eventually, openStore, record } from "./support.js";
+import { eventually } from "../../../../test-support/poll.js";
+import { codeOf, openStore, record } from "./support.js";
 
 let server: RedisServer;
 const opened: RedisRoomStore[] = [];

@@ -4,7 +4,8 @@
 import { afterEach, expect, test } from "vitest";
 import type { RedisRoomStore } from "@orphus/rooms-redis";
 import { startRedisServer, type RedisServer } from "../../../../test-support/redis-server.js";
-import { eventually, openStore, record } from "./support.js";
+import { eventually } from "../../../../test-support/poll.js";
+import { openStore, record } from "./support.js";
 
 const TIMEOUT_MS = 500;
 /** Generous room above the timeout for a loaded machine: this bounds the wait, it measures nothing. */

@@ -5,7 +5,8 @@ import { Redis } from "ioredis";
 import { afterEach, describe, expect, test } from "vitest";
 import type { RedisRoomStore } from "@orphus/rooms-redis";
 import { startRedisServer, type RedisServer } from "../../../../test-support/redis-server.js";
-import { codeOf, eventually, openStore, record } from "./support.js";
+import { eventually } from "../../../../test-support/poll.js";
+import { codeOf, openStore, record } from "./support.js";
 
 const opened: RedisRoomStore[] = [];
 let server: RedisServer | undefined;
@@ -17,17 +18,22 @@ afterEach(async () => {
   await server?.close();
 });
 
-/** Runs `action` again, at once, while the store is still reconnecting or has just found the reset. */
+/** Runs `action` again while the store is still reconnecting or has just found the reset; any other error fails at once. */
 async function served<T>(action: () => Promise<T>): Promise<T> {
-  for (let tries = 0; ; tries++) {
-    try {
-      return await action();
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      if ((code !== "ERR_STORE_UNAVAILABLE" && code !== "ERR_STORE_RESET") || tries > 500) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
+  const outcome = await eventually(
+    () =>
+      action().then(
+        (value) => ({ value }),
+        (error: unknown) => {
+          const code = (error as { code?: unknown }).code;
+          if (code === "ERR_STORE_UNAVAILABLE" || code === "ERR_STORE_RESET") throw error;
+          return { error };
+        },
+      ),
+    { everyMs: 20, what: "the store serves again" },
+  );
+  if ("error" in outcome) throw outcome.error;
+  return outcome.value;
 }
 
 describe("a Redis restart", () => {

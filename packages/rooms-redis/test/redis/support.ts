@@ -13,19 +13,6 @@ export async function openStore(
   return store;
 }
 
-/** Retries `action` until it succeeds, or throws its last error after `timeoutMs`. */
-export async function eventually<T>(action: () => Promise<T>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await action();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
-
 /** The code of what `action` threw or rejected with, or "ok". */
 export async function codeOf(action: () => Promise<unknown>): Promise<string> {
   try {

@@ -8,7 +8,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { startRedisServer, type RedisServer } from "../../../../test-support/redis-server.js";
 import { brokerBin, type BrokerBin } from "../../../../test-support/target.js";
-import { RawPeer, eventually, hello, onCleanup, tempAgentDir } from "../helpers.js";
+import { RawPeer, hello, onCleanup } from "../helpers.js";
+import { tempDir } from "../../../../test-support/tmp.js";
+import { eventually } from "../../../../test-support/poll.js";
 
 let redis: RedisServer;
 let bin: BrokerBin;
@@ -30,7 +32,7 @@ afterAll(async () => {
 
 /** The shipped bin serving a fresh agent directory on the test Redis; killed after the test. */
 async function startBin(): Promise<string> {
-  const agentDir = tempAgentDir();
+  const agentDir = tempDir();
   const child: ChildProcess = spawn(process.execPath, [bin.bin, "--agent-dir", agentDir, "--idle-ms", "60000"], {
     env: { ...process.env, ORPHUS_ROUNDTABLE_STORE: redis.url },
     stdio: "ignore",
@@ -40,16 +42,9 @@ async function startBin(): Promise<string> {
   });
   const socketPath = join(agentDir, "roundtable", "broker.sock");
   // Waits for the socket to answer: the bin opens the store first, then claims the socket.
-  let peer: RawPeer | undefined;
-  await eventually(() => child.exitCode === null, 1_000);
-  for (let attempt = 0; attempt < 200 && peer === undefined; attempt++) {
-    try {
-      peer = await RawPeer.hello(socketPath, "probe");
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-  if (peer === undefined) throw new Error(`the bin never answered on ${socketPath} (exit ${String(child.exitCode)})`);
+  const peer = await eventually(() => RawPeer.hello(socketPath, "probe"), {
+    what: `the bin answers on ${socketPath}`,
+  });
   peer.socket.destroy();
   return socketPath;
 }
@@ -126,14 +121,17 @@ describe("the shipped bin on a Redis store", () => {
     // Redis restarted without persistence: everything it held is gone.
     await redis.stop();
     await redis.start();
-    let reset: { code: string; message: string } | undefined;
-    for (let id = 10; reset === undefined; id++) {
-      const reply = await planner.request({ id, op: "post", room: "outage", body: "after the loss" });
-      const error = reply["error"] as { code: string; message: string } | undefined;
-      // While the store reconnects a request may find it unavailable first; then it finds the reset.
-      if (error?.code !== "ERR_STORE_UNAVAILABLE") reset = error ?? { code: "ok", message: "" };
-      else await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    let id = 10;
+    const reset = await eventually(
+      async () => {
+        const reply = await planner.request({ id: id++, op: "post", room: "outage", body: "after the loss" });
+        const error = reply["error"] as { code: string; message: string } | undefined;
+        // While the store reconnects a request may find it unavailable first; then it finds the reset.
+        if (error?.code === "ERR_STORE_UNAVAILABLE") throw new Error("the store is still unavailable");
+        return error ?? { code: "ok", message: "" };
+      },
+      { everyMs: 100, what: "the store answers again after its restart" },
+    );
     expect(reset.code).toBe("ERR_STORE_RESET");
     expect(reset.message).toContain("join the room again, then repeat the request");
   });

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startRedisServer, type RedisServer } from "../../../../test-support/redis-server.js";
 import { RawPeer, hello, startTestBroker } from "../helpers.js";
+import { eventually } from "../../../../test-support/poll.js";
 
 let redis: RedisServer;
 beforeAll(async () => {
@@ -18,13 +19,16 @@ type Frame = Record<string, unknown>;
 const codeOf = (reply: Frame): unknown => (reply["error"] as { code?: unknown } | undefined)?.code;
 
 /** Sends `request` (a fresh id each time) until the store is back and the reply is not about the loss itself. */
-async function served(peer: RawPeer, request: Frame, next: () => number): Promise<Frame> {
-  for (let tries = 0; ; tries++) {
-    const reply = await peer.request({ ...request, id: next() });
-    const code = codeOf(reply);
-    if ((code !== "ERR_STORE_UNAVAILABLE" && code !== "ERR_STORE_RESET") || tries > 500) return reply;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+function served(peer: RawPeer, request: Frame, next: () => number): Promise<Frame> {
+  return eventually(
+    async () => {
+      const reply = await peer.request({ ...request, id: next() });
+      const code = codeOf(reply);
+      if (code === "ERR_STORE_UNAVAILABLE" || code === "ERR_STORE_RESET") throw new Error(`still refused: ${String(code)}`);
+      return reply;
+    },
+    { everyMs: 20, what: `${String(request["op"])} is served again` },
+  );
 }
 
 test("Redis killed and restarted empty: the broker that never saw the room continues it, and every connection is told", async () => {

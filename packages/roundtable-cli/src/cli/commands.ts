@@ -14,7 +14,7 @@ import {
   shownPath,
   type RoundtableClient,
 } from "@orphus/roundtable-client";
-import { plural } from "../text.js";
+import { plural } from "@orphus/internal";
 import type { ClientCommand, FetchCommand, PostCommand } from "./arguments.js";
 import { CLI_EXIT } from "./usage.js";
 

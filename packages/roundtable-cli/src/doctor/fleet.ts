@@ -1,7 +1,7 @@
 import { probeBroker, readBrokerRegistry, removeRegistryEntry, type RegisteredBroker } from "@orphus/roundtable-locator";
 import { PROTOCOL_NAME, PROTOCOL_VERSION } from "@orphus/roundtable-protocol";
 import { shownName, shownPath } from "@orphus/roundtable-client";
-import { plural } from "../text.js";
+import { plural } from "@orphus/internal";
 import { protocolMismatch, splitFleet, splitStores, staleSocket, unreachableBroker, type DoctorFinding } from "./findings.js";
 import { checkPrivateDir } from "./paths.js";
 import { isBrokerProcessAlive } from "./process.js";

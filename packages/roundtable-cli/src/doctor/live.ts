@@ -10,7 +10,7 @@ import {
   type ConnectionLostError,
   type RequestTimeoutError,
 } from "@orphus/roundtable-client";
-import { plural } from "../text.js";
+import { plural } from "@orphus/internal";
 import { checkBrokerStore, isStoreRefusal } from "./store.js";
 import {
   brokerFull,

@@ -5,7 +5,7 @@
 import * as path from "node:path";
 import { AGENT_DIR_ENV, resolveMemoryDir } from "@orphus/agent-env";
 import { boundedText, shownPath } from "@orphus/roundtable-client";
-import { plural } from "../text.js";
+import { plural } from "@orphus/internal";
 import { emptyMemory, unusableMemory, type DoctorFinding } from "./findings.js";
 
 /** File name of the store in the memory directory (as @orphus/memory names it). */

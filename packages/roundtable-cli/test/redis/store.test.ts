@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startBroker, type Broker } from "@orphus/roundtable-broker";
 import { REDIS_TEST_PASSWORD, startRedisServer, type RedisServer } from "../../../../test-support/redis-server.js";
-import { shortTempDir, until } from "../../../roundtable-client/test/support/tmp.js";
+import { until } from "../../../../test-support/poll.js";
+import { shortTempDir } from "../../../../test-support/tmp.js";
 import { renderDoctorReport, runCli, runDoctor, type DoctorReport } from "@orphus/roundtable-cli";
 
 let redis: RedisServer;
@@ -61,7 +62,9 @@ test("a Redis that stops answering is unavailable in status and a doctor finding
   try {
     // Status is the broker's own and answers at once; the doctor's listing of rooms goes to the store and is refused
     // (ERR_STORE_UNAVAILABLE): that is the finding, whether or not the broker's status has noticed yet.
-    await until(async () => (await doctor()).findings.some((finding) => finding.code === "store-unavailable"), 200);
+    await until(async () => (await doctor()).findings.some((finding) => finding.code === "store-unavailable"), {
+      everyMs: 200,
+    });
     const report = await doctor();
     expect(report.findings.map((finding) => finding.code)).toEqual(["store-unavailable"]);
     expect(report.findings[0]?.summary).toContain(`cannot reach its room store ${masked()}`);
@@ -70,6 +73,6 @@ test("a Redis that stops answering is unavailable in status and a doctor finding
   } finally {
     await redis.start();
   }
-  await until(async () => (await doctor()).findings.length === 0, 200);
+  await until(async () => (await doctor()).findings.length === 0, { everyMs: 200 });
   expect(await status()).toContain(`store     ${masked()} (shared by the brokers on it)\n`);
 });

@@ -7,7 +7,10 @@ import { expect, test } from "vitest";
 import { resolveRegistryDir } from "@orphus/roundtable-locator";
 import { createRoundtableClient, type RoundtableClient } from "@orphus/roundtable-client";
 import { renderDoctorReport, runDoctor } from "@orphus/roundtable-cli";
-import { bundledClient, isGone, onCleanup, report, spawnBroker, tempDir, useHarness, within } from "../../../roundtable-client/test/reliability/support/harness.js";
+import { until } from "../../../../test-support/poll.js";
+import { alive, gone } from "../../../../test-support/processes.js";
+import { bundledClient, onCleanup, report, spawnBroker, useHarness } from "../../../../test-support/reliability/harness.js";
+import { tempDir } from "../../../../test-support/tmp.js";
 
 const harness = useHarness();
 
@@ -18,7 +21,7 @@ test("after a kill -9 the doctor finds the stale socket; after the next session'
   const agentDir = tempDir();
   const killed = await spawnBroker(bundles, agentDir, ["--idle-ms", "60000"]);
   process.kill(killed.pid, "SIGKILL");
-  await within("the broker is gone", 5000, () => isGone(killed.pid));
+  await gone(killed.pid, { timeoutMs: 5000 });
   const registryDir = resolveRegistryDir();
 
   const broken = await runDoctor({ agentDir, env, registryDir });
@@ -64,7 +67,7 @@ test("a broker cut off from its path is a split fleet while it is stopped, and c
   // Stopped, it cannot watch its path; meanwhile its socket file is removed and a new broker takes the path.
   process.kill(orphan.pid, "SIGSTOP");
   onCleanup(() => {
-    if (!isGone(orphan.pid)) process.kill(orphan.pid, "SIGCONT");
+    if (alive(orphan.pid)) process.kill(orphan.pid, "SIGCONT");
   });
   unlinkSync(orphan.socketPath);
   const { client } = bundledClient(bundles, agentDir, { idleMs: 60_000 });
@@ -116,7 +119,11 @@ test("a broker process at its connection limit is called full, never a broker to
   expect(full.findings[0]?.summary).toContain(`(pid ${broker.pid}) serves its maximum of ${LIMIT} connections`);
   expect(renderDoctorReport(full)).not.toMatch(/\bkill\b/);
   seated.pop()?.close();
-  await within("the doctor gets a seat again", 10_000, async () => (await runDoctor({ agentDir, env, registryDir })).findings.length === 0, 50);
+  await until(async () => (await runDoctor({ agentDir, env, registryDir })).findings.length === 0, {
+    timeoutMs: 10_000,
+    everyMs: 50,
+    what: "the doctor gets a seat again",
+  });
   report("doctor on a full broker", {
     maxConnections: LIMIT,
     finding: "broker-full",

@@ -1,6 +1,6 @@
 import { REGISTRY_DIR_ENV } from "@orphus/roundtable-locator";
 import type { CliIo } from "../../src/cli/run.js";
-import { TEST_IDLE_MS, type useAgentDir } from "../../../roundtable-client/test/support/brokers.js";
+import { TEST_IDLE_MS, type useAgentDir } from "../../../../test-support/brokers.js";
 
 /** What a CLI run wrote, beside the io it ran with. */
 export type RecordedCliIo = CliIo & { out: () => string; err: () => string };

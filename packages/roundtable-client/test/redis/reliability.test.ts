@@ -1,12 +1,13 @@
 // Reliability on a shared Redis store: two brokers (two agent directories, as two hosts would have) on one real
-// redis-server. Load: 2 brokers x 16 client processes x 200 posts into rooms whose members sit on both brokers,
-// accounted message by message as the memory store's load scenario is. Outage: Redis stopped for 5 s in the middle
-// of a steady load: every call ends (acknowledged or refused with a code) within its timeout, nothing acknowledged is
-// lost or stored twice, and service resumes by itself. Figures are printed as `[reliability] …` lines for
-// docs/reliability.md.
+// redis-server. Load: the memory store's load scenario (test-support/reliability/load-scenario.ts), 2 brokers x 16
+// client processes x 200 posts into rooms whose members sit on both brokers, accounted message by message. Outage:
+// Redis stopped for 5 s in the middle of a steady load: every call ends (acknowledged or refused with a code) within
+// its timeout, nothing acknowledged is lost or stored twice, and service resumes by itself. Figures are printed as
+// `[reliability] …` lines for docs/reliability.md.
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startRedisServer, type RedisServer } from "../../../../test-support/redis-server.js";
 import { createRoundtableClient } from "@orphus/roundtable-client";
+import { until } from "../../../../test-support/poll.js";
 import {
   fixed,
   onCleanup,
@@ -14,13 +15,13 @@ import {
   sleep,
   spawnBroker,
   startDriver,
-  tempDir,
   useHarness,
-  within,
+  type Driver,
   type DriverMessage,
-} from "../reliability/support/harness.js";
-import { auditLoad } from "../reliability/support/audit.js";
-import { bodyOf, type Ledger } from "../reliability/support/ledger.js";
+} from "../../../../test-support/reliability/harness.js";
+import { tempDir } from "../../../../test-support/tmp.js";
+import { bodyOf } from "../../../../test-support/reliability/ledger.js";
+import { runLoadScenario } from "../../../../test-support/reliability/load-scenario.js";
 
 const harness = useHarness();
 
@@ -42,39 +43,24 @@ const BUDGET = 800;
 const RING = 500;
 
 test(`${BROKERS} brokers x ${CLIENTS_PER_BROKER} clients x ${POSTS} posts on one Redis: nothing lost, nothing twice`, async () => {
-  const bundles = harness.bundles();
   const prefix = `load-${Date.now()}`;
-  const env = { ORPHUS_ROUNDTABLE_STORE: redis.url };
-  const agentDirs = Array.from({ length: BROKERS }, () => tempDir());
-  const brokers = await Promise.all(agentDirs.map((dir) => spawnBroker(bundles, dir, ["--idle-ms", "60000"], { env })));
   const processes = BROKERS * CLIENTS_PER_BROKER;
-  const perRoom = (processes / ROOMS) * POSTS;
-  const started = Date.now();
-  // Driver i sits on broker i % 2, in room (i / 2) % 4: every room has members on both brokers.
-  const drivers = Array.from({ length: processes }, (_, i) =>
-    startDriver(bundles, "load", {
-      agentDir: agentDirs[i % BROKERS],
-      role: `r${String(i).padStart(2, "0")}`,
-      room: `${prefix}-${Math.floor(i / BROKERS) % ROOMS}`,
-      posts: POSTS,
-      readEvery: i === processes - 1 ? POSTS + 1 : READ_EVERY,
-      budget: BUDGET,
-      capacity: RING,
-      expectedTotal: perRoom,
-      deadlineMs: 110_000,
-    }),
-  );
-  await Promise.all(drivers.map((d) => d.next("ready")));
-  const ready = Date.now();
-  for (const driver of drivers) driver.send("go");
-  const results = (await Promise.all(drivers.map((d) => d.next("result")))) as (DriverMessage & Ledger & { postMs: number })[];
-  const done = Date.now();
-  expect((await Promise.all(drivers.map((d) => d.exit))).map((e) => e.code)).toEqual(drivers.map(() => 0));
-
-  // Per room the seqs are exactly 1..N though two brokers allocated them, and every member accounts for every message.
-  const rooms = Array.from({ length: ROOMS }, (_, room) => `${prefix}-${room}`);
-  const { read, evicted } = auditLoad(results, rooms, perRoom, RING, BUDGET);
-  const postMs = Math.max(...results.map((r) => r.postMs));
+  const run = await runLoadScenario(harness.bundles(), {
+    agentDirs: Array.from({ length: BROKERS }, () => tempDir()),
+    env: { ORPHUS_ROUNDTABLE_STORE: redis.url },
+    processes,
+    rooms: ROOMS,
+    posts: POSTS,
+    readEvery: READ_EVERY,
+    budget: BUDGET,
+    ring: RING,
+    deadlineMs: 110_000,
+    // Process i sits on broker i % 2, in room (i / 2) % 4: every room has members on both brokers, and its seqs must
+    // still be exactly 1..N though two brokers allocated them.
+    roomOf: (i) => Math.floor(i / BROKERS) % ROOMS,
+    roomName: (room) => `${prefix}-${room}`,
+  });
+  const { results, perRoom, audit } = run;
   report("redis-load", {
     brokers: BROKERS,
     processes,
@@ -83,16 +69,15 @@ test(`${BROKERS} brokers x ${CLIENTS_PER_BROKER} clients x ${POSTS} posts on one
     acked: results.reduce((sum, r) => sum + r.acks.length, 0),
     perRoomSeqs: `1..${perRoom}`,
     digests: results.reduce((sum, r) => sum + r.digests, 0),
-    messagesRead: read,
-    reportedEvicted: evicted,
+    messagesRead: audit.read,
+    reportedEvicted: audit.evicted,
     maxBudgetedChars: Math.max(...results.map((r) => r.maxBudgetedChars)),
     budget: BUDGET,
-    startToReadyMs: ready - started,
-    postingMs: postMs,
-    postsPerSecond: fixed((processes * POSTS) / (postMs / 1000), 0),
-    totalMs: done - started,
+    startToReadyMs: run.startToReadyMs,
+    postingMs: run.postingMs,
+    postsPerSecond: fixed((processes * POSTS) / (run.postingMs / 1000), 0),
+    totalMs: run.totalMs,
   });
-  for (const broker of brokers) expect(broker.child.exitCode).toBeNull();
 });
 
 const STEADY_CLIENTS_PER_BROKER = 8;
@@ -122,11 +107,17 @@ test(`Redis stopped for ${OUTAGE_MS / 1000} s mid-load: every call ends within i
   await Promise.all(drivers.map((d) => d.next("ready")));
   for (const driver of drivers) driver.send("go");
   const started = Date.now();
-  // Stop Redis a third of the way into the load, for OUTAGE_MS, then start it again on the same data.
-  await sleep((STEADY_POSTS * EVERY_MS) / 3);
+  const ended = (driver: Driver, ok: boolean): number => driver.messages.filter((m) => m.type === "call" && m["ok"] === ok).length;
+  // Stop Redis a third of the way into the load (once a third of the posts are acknowledged), for OUTAGE_MS and until
+  // every client has met the outage (had a call refused), then start it again on the same data.
+  await until(() => drivers.reduce((sum, d) => sum + ended(d, true), 0) >= (processes * STEADY_POSTS) / 3, {
+    timeoutMs: 60_000,
+    what: "a third of the posts acknowledged",
+  });
   const stoppedAt = Date.now() - started;
   await redis.stop();
   await sleep(OUTAGE_MS);
+  await until(() => drivers.every((d) => ended(d, false) > 0), { what: "every client has met the outage" });
   await redis.start();
   const restartedAt = Date.now() - started;
   const results = (await Promise.all(drivers.map((d) => d.next("result")))) as (DriverMessage & {
@@ -151,7 +142,10 @@ test(`Redis stopped for ${OUTAGE_MS / 1000} s mid-load: every call ends within i
   expect([...acked.keys()].sort((a, b) => a - b)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
   const checker = createRoundtableClient({ agentDir: agentDirs[0], role: "checker", spawnBroker: false, onWarning: () => undefined });
   onCleanup(() => checker.close());
-  await within("the store answers the checker", 10_000, async () => (await checker.join(room).then(() => true, () => false)));
+  await until(async () => (await checker.join(room).then(() => true, () => false)), {
+    timeoutMs: 10_000,
+    what: "the store answers the checker",
+  });
   const stored = new Map<number, string>();
   for (let after = 0; ; ) {
     const page = await checker.fetch(room, { afterSeq: after, limit: 200, maxChars: 500_000 });

@@ -7,8 +7,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { WireRefusalError, announcedPosts, type RoundtableEvent } from "@orphus/roundtable-protocol";
 import { createRoundtableClient, runRoundtableTool, type RoundtableClient } from "@orphus/roundtable-client";
 import { startRedisServer, type RedisServer } from "../../../../test-support/redis-server.js";
-import { alive, gone } from "../support/brokers.js";
-import { shortTempDir, until } from "../support/tmp.js";
+import { alive, gone } from "../../../../test-support/processes.js";
+import { until } from "../../../../test-support/poll.js";
+import { shortTempDir } from "../../../../test-support/tmp.js";
 
 let redis: RedisServer;
 const hosts = { east: "", west: "" };
@@ -123,7 +124,10 @@ describe("two hosts on one Redis", () => {
     await critic.client.join("keep");
     for (let i = 0; i < 5; i++) await planner.client.post("keep", `before ${i}`);
     const killed = await brokerPid(planner.client);
+    // The client hears of the kill on its socket; the process may be gone (a zombie) before it has read that.
+    const lost = new Promise<void>((resolve) => planner.client.onConnectionLost(() => resolve()));
     process.kill(killed, "SIGKILL");
+    await lost;
     await gone(killed);
     // The next call finds the socket stale, spawns a broker with the same setting, and the room is there.
     const rooms = await planner.client.rooms();
@@ -156,10 +160,10 @@ describe("two hosts on one Redis", () => {
         seen.add(error.wireCode);
         return error.wireCode === "ERR_STORE_RESET";
       }
-    }, 100);
+    }, { everyMs: 100 });
     expect([...seen].every((code) => code === "ERR_STORE_RESET" || code === "ERR_STORE_UNAVAILABLE")).toBe(true);
     // Both brokers detect it (the other on its next heartbeat) and tell every member.
-    await until(() => [planner, critic].every(({ events }) => events.some((e) => e.event === "reset")), 50);
+    await until(() => [planner, critic].every(({ events }) => events.some((e) => e.event === "reset")), { everyMs: 50 });
     const reset = critic.events.find((e) => e.event === "reset");
     expect(reset).toEqual({ event: "reset", seq: 0, store: redis.url.replace(/:[^:@/]+@/, ":***@") });
     // The critic sent nothing since: its next request naming a room is refused with the reset, nothing done, and the

@@ -6,7 +6,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { probeBroker, readBrokerRegistry, resolveRegistryDir } from "@orphus/roundtable-locator";
-import { bounded, brokerProcesses, isGone, reap, report, startDriver, tempDir, useHarness, within } from "./support/harness.js";
+import { until } from "../../../../test-support/poll.js";
+import { alive, gone } from "../../../../test-support/processes.js";
+import { bounded, brokerProcesses, reap, report, startDriver, useHarness } from "../../../../test-support/reliability/harness.js";
+import { tempDir } from "../../../../test-support/tmp.js";
 
 const harness = useHarness();
 
@@ -37,7 +40,7 @@ test(`${STORMS} crash-and-restart storms of ${CLIENTS} clients: one broker per p
     const started = Date.now();
     if (previous !== undefined) {
       process.kill(previous, "SIGKILL");
-      await within("the killed broker is gone", 5_000, () => isGone(previous as number));
+      await gone(previous as number, { timeoutMs: 5_000 });
     }
     for (const driver of drivers) driver.send("go");
     const results = await bounded(
@@ -52,10 +55,13 @@ test(`${STORMS} crash-and-restart storms of ${CLIENTS} clients: one broker per p
     expect(reached.size, `storm ${storm}: every client reached one broker`).toBe(1);
     const [winner] = reached as Set<number>;
     // Every broker that lost the race has stood down and exited; the winner alone runs, and owns the path.
-    await within(`storm ${storm}: the losers exit`, 15_000, () => brokerProcesses(bundles.broker, agentDir).length === 1);
+    await until(() => brokerProcesses(bundles.broker, agentDir).length === 1, {
+      timeoutMs: 15_000,
+      what: `storm ${storm}: the losers exit`,
+    });
     expect(brokerProcesses(bundles.broker, agentDir)).toEqual([winner]);
     expect(await probeBroker(socketPath, 2_000)).toMatchObject({ state: "answered", pid: winner });
-    const live = readBrokerRegistry(resolveRegistryDir()).entries.filter((e) => e.agentDir === agentDir && !isGone(e.pid));
+    const live = readBrokerRegistry(resolveRegistryDir()).entries.filter((e) => e.agentDir === agentDir && alive(e.pid));
     expect(live.map((e) => e.pid)).toEqual([winner]);
     // The room is new on each broker: the first join created it, and the 8 posts are 1..8.
     expect(results.filter((r) => r["created"] === true)).toHaveLength(1);

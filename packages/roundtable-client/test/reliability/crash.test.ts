@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
+import { until } from "../../../../test-support/poll.js";
 import {
   bounded,
   brokerProcesses,
@@ -11,10 +12,9 @@ import {
   report,
   spawnBroker,
   startDriver,
-  tempDir,
   useHarness,
-  within,
-} from "./support/harness.js";
+} from "../../../../test-support/reliability/harness.js";
+import { tempDir } from "../../../../test-support/tmp.js";
 
 const harness = useHarness();
 
@@ -69,7 +69,10 @@ test(`kill -9 of the broker under ${CLIENTS} posting clients: clear errors, one 
   expect(second).not.toBe(first.pid);
   // One new broker for all of them, on the reclaimed path; the rooms start over. Brokers other clients spawned in the
   // same moment stand down and exit, some after the clients are done (a node start-up on a loaded machine).
-  await within("the brokers that lost the restart race exit", 15_000, () => brokerProcesses(bundles.broker, agentDir).length <= 1);
+  await until(() => brokerProcesses(bundles.broker, agentDir).length <= 1, {
+    timeoutMs: 15_000,
+    what: "the brokers that lost the restart race exit",
+  });
   expect(brokerProcesses(bundles.broker, agentDir)).toEqual([second]);
   const log = readFileSync(join(agentDir, "roundtable", "broker.log"), "utf8");
   expect(log).toContain("info reclaimed a stale socket");

@@ -9,7 +9,9 @@ import fc from "fast-check";
 import { expect, test } from "vitest";
 import { FrameDecoder } from "@orphus/framing";
 import { ConnectionLostError, createRoundtableClient, type RoundtableClient } from "@orphus/roundtable-client";
-import { fixed, onCleanup, report, rssKiB, sampleRss, sleep, spawnBroker, tempDir, useHarness, within } from "./support/harness.js";
+import { until } from "../../../../test-support/poll.js";
+import { fixed, onCleanup, report, rssKiB, sampleRss, sleep, spawnBroker, useHarness } from "../../../../test-support/reliability/harness.js";
+import { tempDir } from "../../../../test-support/tmp.js";
 
 const harness = useHarness();
 
@@ -35,6 +37,14 @@ interface Attack {
   readonly expect: Outcome;
   /** Well-framed after hello: the broker must answer it (a refusal, or by chance a result) and keep the connection. */
   readonly answered: boolean;
+}
+
+/** Connects to the broker, says nothing, and resolves once the broker has closed the connection (its hello timeout). */
+async function closedForSilence(socketPath: string): Promise<void> {
+  const witness = connect(socketPath);
+  witness.on("error", () => undefined);
+  witness.resume(); // the broker's last word (ERR_HELLO_REQUIRED) is read, so its end closes the socket
+  await new Promise<void>((resolve) => witness.on("close", () => resolve()));
 }
 
 function frame(payload: Buffer): Buffer {
@@ -240,23 +250,30 @@ async function assault(socketPath: string, item: Attack): Promise<Seen> {
   });
   if (item.hello) {
     socket.write(json(HELLO));
-    await within("hello reply", 10_000, () => frames.length > 0 || closed);
+    await until(() => frames.length > 0 || closed, { timeoutMs: 10_000, what: "hello reply" });
     expect(frames[0]).toMatchObject({ id: 1, ok: true });
   }
   let offset = 0;
   for (const size of item.splits) {
     if (offset >= item.bytes.length || closed) break;
-    socket.write(item.bytes.subarray(offset, offset + size));
+    // Each piece handed to the kernel before the next is written, so the broker may well read them apart.
+    await new Promise<void>((resolve) => socket.write(item.bytes.subarray(offset, offset + size), () => resolve()));
     offset += size;
-    await sleep(1);
   }
   if (offset < item.bytes.length && !closed) socket.write(item.bytes.subarray(offset));
   if (item.expect === "closed") {
-    await within(`${item.kind} (hello: ${item.hello}) closed by the broker`, HELLO_TIMEOUT_MS + 5000, () => closed);
+    await until(() => closed, {
+      timeoutMs: HELLO_TIMEOUT_MS + 5000,
+      what: `${item.kind} (hello: ${item.hello}) closed by the broker`,
+    });
   } else {
-    // Long enough for the broker to have read and answered everything, short of the hello timeout.
-    await Promise.race([closing, sleep(HELLO_TIMEOUT_MS / 2)]);
-    if (item.answered) await within(`${item.kind} after hello answered`, 5000, () => frames.length > 1 || closed);
+    // Long enough for the broker to have read and answered everything, by the broker's own clock: a witness that
+    // connected after the bytes went out and never says hello is closed by the hello timeout. Awaited even when this
+    // connection closes first, so that no witness is left open when the attack is over.
+    await closedForSilence(socketPath);
+    if (item.answered) {
+      await until(() => frames.length > 1 || closed, { timeoutMs: 5000, what: `${item.kind} after hello answered` });
+    }
     if (item.expect === "open") expect(closed, `${item.kind} after hello: the connection was closed`).toBe(false);
   }
   const closedByBroker = closed;

@@ -5,7 +5,10 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { readBrokerRegistry, resolveRegistryDir } from "@orphus/roundtable-locator";
-import { bounded, bundledClient, isGone, report, sleep, startDriver, tempDir, useHarness } from "./support/harness.js";
+import { until } from "../../../../test-support/poll.js";
+import { alive } from "../../../../test-support/processes.js";
+import { bounded, bundledClient, report, spawnBroker, startDriver, useHarness } from "../../../../test-support/reliability/harness.js";
+import { tempDir } from "../../../../test-support/tmp.js";
 
 const harness = useHarness();
 
@@ -24,11 +27,19 @@ test(`an owned broker exits within idle (${IDLE_MS} ms) + 1 s of the last client
   expect(second.spawned).toEqual([]);
   expect(readBrokerRegistry(resolveRegistryDir()).entries.map((e) => e.pid)).toContain(pid);
 
-  // One client leaves: the other is still there, so the broker stays past its idle time.
+  // One client leaves: the other is still there, so the broker stays past its idle time. The time is the brokers'
+  // own: once the broker has seen the client go, a witness broker with the same idle time and no client at all is
+  // started, and exits by itself once that time has passed.
   first.client.close();
-  await sleep(IDLE_MS + 500);
-  expect(isGone(pid)).toBe(false);
+  await until(async () => (await second.client.status()).connections === 1, {
+    what: "the broker sees the first client leave",
+  });
+  const witness = await spawnBroker(bundles, tempDir(), ["--idle-ms", String(IDLE_MS)]);
+  expect(await bounded("the witness exits once idle", IDLE_MS + 10_000, witness.exit)).toBe(0);
+  // Asked only then, the broker answers over the client still there: it did not close for being idle (a timer that
+  // was due would have run before it read the request).
   expect((await second.client.status()).connections).toBe(1);
+  expect(alive(pid)).toBe(true);
 
   // The last one leaves.
   second.client.close();

@@ -7,7 +7,8 @@ import { chmodSync, existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { readBrokerRegistry, resolveRegistryDir } from "@orphus/roundtable-locator";
-import { report, spawnBroker, tempDir, useHarness } from "./support/harness.js";
+import { report, spawnBroker, useHarness } from "../../../../test-support/reliability/harness.js";
+import { tempDir } from "../../../../test-support/tmp.js";
 
 const harness = useHarness();
 

@@ -17,8 +17,9 @@ import {
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { AgentDirReadOnlyError, BrokerStartError } from "@orphus/roundtable-client";
-import { staleSocket } from "../support/sockets.js";
-import { bounded, brokerProcesses, bundledClient, onCleanup, report, tempDir, useHarness } from "./support/harness.js";
+import { staleSocket } from "../../../../test-support/sockets.js";
+import { bounded, brokerProcesses, bundledClient, onCleanup, report, useHarness } from "../../../../test-support/reliability/harness.js";
+import { tempDir } from "../../../../test-support/tmp.js";
 
 const harness = useHarness();
 

@@ -5,7 +5,8 @@
 // blindly shows what the keys prevent.
 import { expect, test } from "vitest";
 import { RequestTimeoutError, createRoundtableClient, type RoundtableClient } from "@orphus/roundtable-client";
-import { bounded, onCleanup, report, sleep, spawnBroker, tempDir, useHarness } from "./support/harness.js";
+import { bounded, onCleanup, report, sleep, spawnBroker, useHarness } from "../../../../test-support/reliability/harness.js";
+import { tempDir } from "../../../../test-support/tmp.js";
 
 const harness = useHarness();
 

@@ -9,8 +9,10 @@ import { join } from "node:path";
 import { expect, test } from "vitest";
 import { FrameDecoder, encodeFrame } from "@orphus/framing";
 import { createRoundtableClient } from "@orphus/roundtable-client";
-import { fixed, onCleanup, report, sampleRss, spawnBroker, startDriver, tempDir, useHarness, within } from "./support/harness.js";
 import { announcedPosts, parseServerFrame, type RoundtableEvent } from "@orphus/roundtable-protocol";
+import { until } from "../../../../test-support/poll.js";
+import { fixed, onCleanup, report, sampleRss, spawnBroker, startDriver, useHarness } from "../../../../test-support/reliability/harness.js";
+import { tempDir } from "../../../../test-support/tmp.js";
 
 const harness = useHarness();
 
@@ -42,7 +44,7 @@ async function rawMember(
   await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
   socket.write(encodeFrame({ id: 1, op: "hello", protocol: "orphus-roundtable", version: 2, role, pid: process.pid }));
   socket.write(encodeFrame({ id: 2, op: "join", room }));
-  await within(`${role} joined`, 10_000, () => replies.some((r) => r["id"] === 2));
+  await until(() => replies.some((r) => r["id"] === 2), { timeoutMs: 10_000, what: `${role} joined` });
   return {
     socket,
     frames: () => frames,
@@ -89,7 +91,10 @@ test("a member that stops reading: bounded broker memory, the others barely slow
     const dropped = (await observer.status()).pingsDropped;
     const started = performance.now();
     for (const writer of writers) writer.send("go");
-    await within(`round ${round} done`, 60_000, () => writers.every((w) => w.messages.filter((m) => m.type === "round").length > round));
+    await until(() => writers.every((w) => w.messages.filter((m) => m.type === "round").length > round), {
+      timeoutMs: 60_000,
+      what: `round ${round} done`,
+    });
     if (round > 0) roundMs.push({ slow, ms: performance.now() - started });
     if (sloth === undefined || hog === undefined) continue;
     // The hog passed the high-water mark and was closed; the sloth at most lost pings and is still a member.
@@ -101,7 +106,7 @@ test("a member that stops reading: bounded broker memory, the others barely slow
     const { socket, posts, replied, closed } = sloth;
     socket.resume();
     socket.write(encodeFrame({ id: 99, op: "status" }));
-    await within("the sloth reads again", 10_000, () => replied(99));
+    await until(() => replied(99), { timeoutMs: 10_000, what: "the sloth reads again" });
     expect(closed()).toBe(false);
     expect(posts()).toBeLessThanOrEqual(WRITERS * POSTS_PER_ROUND);
     expect(posts() + droppedInRound).toBeGreaterThanOrEqual(WRITERS * POSTS_PER_ROUND);
@@ -109,7 +114,7 @@ test("a member that stops reading: bounded broker memory, the others barely slow
     socket.destroy();
     const gone = hog;
     gone.socket.resume();
-    await within("the hog sees its connection closed", 10_000, () => gone.closed());
+    await until(() => gone.closed(), { timeoutMs: 10_000, what: "the hog sees its connection closed" });
   }
   rss.stop();
   expect((await Promise.all(writers.map((w) => w.exit))).map((e) => e.code)).toEqual(writers.map(() => 0));

@@ -5,7 +5,10 @@ import { join } from "node:path";
 import { expect, test } from "vitest";
 import { readBrokerRegistry, resolveRegistryDir } from "@orphus/roundtable-locator";
 import { createRoundtableClient } from "@orphus/roundtable-client";
-import { brokerProcesses, isGone, reap, report, startDriver, tempDir, useHarness, within } from "./support/harness.js";
+import { until } from "../../../../test-support/poll.js";
+import { alive } from "../../../../test-support/processes.js";
+import { brokerProcesses, reap, report, startDriver, useHarness } from "../../../../test-support/reliability/harness.js";
+import { tempDir } from "../../../../test-support/tmp.js";
 
 const harness = useHarness();
 
@@ -31,7 +34,7 @@ test(`${PROCESSES} processes ensure the broker at once: one broker, all connecte
 
   // Every loser stood down and exited; exactly one broker process serves the directory.
   const losers = spawned.filter((pid) => pid !== winner);
-  await within("every spawned loser exits", 15_000, () => losers.every(isGone));
+  await until(() => losers.every((pid) => !alive(pid)), { timeoutMs: 15_000, what: "every spawned loser exits" });
   expect(brokerProcesses(bundles.broker, agentDir)).toEqual([winner]);
 
   // All 32 at once on that broker, and only the winner ever listened or registered.

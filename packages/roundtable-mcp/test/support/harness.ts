@@ -9,7 +9,15 @@ export function harness(argv: string[], env: NodeJS.ProcessEnv = {}, fake = new 
   const stderr = new PassThrough();
   let out = "";
   let err = "";
-  stdout.on("data", (chunk: Buffer) => (out += chunk.toString("utf8")));
+  /** Woken by every chunk the server writes, and when it ends: a request waits for its reply on these, never on a clock. */
+  const waiters = new Set<() => void>();
+  const wake = (): void => {
+    for (const waiter of [...waiters]) waiter();
+  };
+  stdout.on("data", (chunk: Buffer) => {
+    out += chunk.toString("utf8");
+    wake();
+  });
   stderr.on("data", (chunk: Buffer) => (err += chunk.toString("utf8")));
   const created: { role: string; agentDir?: string }[] = [];
   const exit = runStdioServer(argv, {
@@ -23,6 +31,14 @@ export function harness(argv: string[], env: NodeJS.ProcessEnv = {}, fake = new 
       return fake;
     },
   });
+  let ended = false;
+  // Once what the server wrote last has been read (the stream hands it on in a later tick), nothing more comes.
+  const end = (): void =>
+    void setImmediate(() => {
+      ended = true;
+      wake();
+    });
+  exit.then(end, end);
   const lines = (): unknown[] =>
     out
       .split("\n")
@@ -33,7 +49,14 @@ export function harness(argv: string[], env: NodeJS.ProcessEnv = {}, fake = new 
     for (;;) {
       const reply = lines().find((line) => (line as { id?: unknown }).id === id);
       if (reply !== undefined) return reply as Record<string, unknown>;
-      await new Promise((resolve) => setTimeout(resolve, 2));
+      if (ended) throw new Error(`the server ended before it answered request ${id} (${method})`);
+      await new Promise<void>((resolve) => {
+        const waiter = (): void => {
+          waiters.delete(waiter);
+          resolve();
+        };
+        waiters.add(waiter);
+      });
     }
   };
   const initialize = async (): Promise<void> => {

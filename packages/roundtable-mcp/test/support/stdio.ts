@@ -1,13 +1,14 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { alive, gone } from "../../../../test-support/processes.js";
 import { binCommand, packageDir } from "../../../../test-support/target.js";
+import { shortTempDir } from "../../../../test-support/tmp.js";
 
 /** The temporary broker registry test-support/global-setup.ts names, passed on so no broker registers in the home. */
 const registryDir: string =
@@ -25,9 +26,8 @@ export function serverArgs(args: readonly string[]): string[] {
 }
 
 /** A short temporary agent directory (the broker socket path must stay well under 108 bytes). */
-export function shortAgentDir(): { dir: string; remove: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), "rtm-"));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+export function shortAgentDir(): ReturnType<typeof shortTempDir> {
+  return shortTempDir("rtm-");
 }
 
 /** The SDK's own Client over the SDK's own stdio transport, spawning the server as `role`; stderr is collected. */
@@ -123,11 +123,6 @@ export class RecordingStdioTransport implements Transport {
   }
 }
 
-/** Polls a condition every few milliseconds until it holds (the test's own timeout bounds it). */
-export async function until(condition: () => boolean | Promise<boolean>, everyMs = 10): Promise<void> {
-  while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, everyMs));
-}
-
 /**
  * Ends the broker of an agent directory a test started (through a server or a client it spawned), by its pid: the
  * one a client's hello reported, else the one in the broker's diagnostic pid file (set-up may have failed before a
@@ -143,15 +138,6 @@ export async function endBroker(agentDir: string, pid?: number): Promise<void> {
     }
   }
   if (target === undefined) return;
-  const known = target;
-  const alive = (): boolean => {
-    try {
-      process.kill(known, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  if (alive()) process.kill(known, "SIGTERM");
-  await until(() => !alive());
+  if (alive(target)) process.kill(target, "SIGTERM");
+  await gone(target);
 }

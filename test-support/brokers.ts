@@ -1,3 +1,6 @@
+// Brokers for the tests of the packages that run one: a short temporary agent directory per test, clients that
+// spawn the broker bin (bundled once per file, or the installed one in `pnpm test:installed`), and clean-up that
+// closes the clients and kills every broker still running.
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import {
   createRoundtableClient,
@@ -5,23 +8,8 @@ import {
   type CreateRoundtableClientOptions,
   type RoundtableClient,
 } from "@orphus/roundtable-client";
-import { brokerBin, type BrokerBin } from "../../../../test-support/target.js";
-import { shortTempDir, until } from "./tmp.js";
-
-/** True while a process with this pid exists. */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Resolves once the process is gone. */
-export function gone(pid: number): Promise<void> {
-  return until(() => !alive(pid), 20);
-}
+import { brokerBin, type BrokerBin } from "./target.js";
+import { shortTempDir } from "./tmp.js";
 
 /** Idle time of the brokers the tests spawn: short, so a finished test leaves nothing running for long. */
 export const TEST_IDLE_MS = 400;

@@ -116,8 +116,9 @@ async function load(): Promise<void> {
 
 /**
  * Steady: post `posts` messages, one every `everyMs`, each under its own idempotency key; a post that fails is sent
- * again with its key every 100 ms until it is acknowledged. Records every call: when it started, how long it took,
- * and how it ended (`#seq`, or the error's code), so the test can tell that each ended within its timeout.
+ * again with its key every 100 ms until it is acknowledged. Says how each call ended as it ends (`call`, ok or not),
+ * so the test can act on the load's progress, and records every call: when it started, how long it took, and how it
+ * ended (`#seq`, or the error's code), so the test can tell that each ended within its timeout.
  */
 async function steady(): Promise<void> {
   const role = String(config["role"]);
@@ -142,10 +143,12 @@ async function steady(): Promise<void> {
         const posted = await me.post(room, bodyOf(role, i), { idempotencyKey: `${role}-${i}` });
         calls.push([i, attempt, at - started, Date.now() - at, `#${posted.seq}`]);
         acks.push([i, posted.seq]);
+        say({ type: "call", ok: true });
         break;
       } catch (error) {
         const { code, wireCode } = describe(error);
         calls.push([i, attempt, at - started, Date.now() - at, String(wireCode ?? code)]);
+        say({ type: "call", ok: false });
         await sleep(100);
       }
     }

@@ -1,7 +1,7 @@
 // What every reliability scenario shares: the broker's bin as it ships and the client driver bundled into one file
 // (plain node starts them fast, so 32 can start on a small machine), child processes speaking JSON lines, a broker
 // spawned from the bin, and readings of real processes from /proc. In an installed run (`pnpm test:installed`) the bin
-// is the installed one and the driver is bundled from the installed packages (test-support/target.ts).
+// is the installed one and the driver is bundled from the installed packages (../target.ts).
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,14 +9,16 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { REGISTRY_DIR_ENV, probeBroker } from "@orphus/roundtable-locator";
-import { brokerBin, bundlePrograms, type BrokerBin, type BundledPrograms } from "../../../../../test-support/target.js";
 import { createRoundtableClient, type CreateRoundtableClientOptions, type RoundtableClient, type SpawnedBroker } from "@orphus/roundtable-client";
+import { until } from "../poll.js";
+import { alive } from "../processes.js";
+import { brokerBin, bundlePrograms, type BrokerBin, type BundledPrograms } from "../target.js";
 
 /** The bundled programs of one test file. */
 export interface Bundles {
   /** The broker bin, as a published install ships it. */
   readonly broker: string;
-  /** The client driver (support/driver.ts). */
+  /** The client driver (driver.ts, beside this file). */
   readonly driver: string;
   /** Instrumentation preloaded into a broker whose live memory a test reads (see {@link spawnBroker}). */
   readonly memoryProbe: string;
@@ -97,7 +99,7 @@ export function useHarness(): { bundles: () => Bundles } {
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
     for (const pid of pids) {
-      if (!isGone(pid)) process.kill(pid, "SIGKILL");
+      if (alive(pid)) process.kill(pid, "SIGKILL");
     }
     pids.clear();
   });
@@ -112,13 +114,6 @@ export function useHarness(): { bundles: () => Bundles } {
       return bundles;
     },
   };
-}
-
-/** A short temporary directory (socket paths stay well under 108 bytes), removed after the test. */
-export function tempDir(prefix = "rtr-"): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  onCleanup(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
 }
 
 /** Starts a driver process in `mode` with `config`; it is killed after the test if still running. */
@@ -230,42 +225,39 @@ export async function spawnBroker(
   reap(pid);
   const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   const socketPath = join(agentDir, "roundtable", "broker.sock");
-  for (let attempt = 0; ; attempt++) {
-    const probe = await probeBroker(socketPath, 1000).catch(() => undefined);
-    if (probe?.state === "answered" && probe.pid === pid) break;
-    if (attempt > 300) throw new Error(`the broker ${pid} did not answer on ${socketPath}`);
-    await sleep(20);
-  }
+  await until(
+    async () => {
+      const probe = await probeBroker(socketPath, 1000).catch(() => undefined);
+      return probe?.state === "answered" && probe.pid === pid;
+    },
+    { everyMs: 20, what: `the broker ${pid} answers on ${socketPath}` },
+  );
   let readings = 0;
   const liveMemory = async (): Promise<LiveMemory> => {
     if (options.probeMemory !== true) throw new Error("spawn the broker with { probeMemory: true } to read its live memory");
     readings++;
     process.kill(pid, "SIGUSR2");
     let memory: (LiveMemory & { reading: number }) | undefined;
-    await within("the memory probe answers", 10_000, () => {
-      if (!existsSync(memoryFile)) return false;
-      memory = JSON.parse(readFileSync(memoryFile, "utf8")) as LiveMemory & { reading: number };
-      return memory.reading === readings;
-    });
+    await until(
+      () => {
+        if (!existsSync(memoryFile)) return false;
+        memory = JSON.parse(readFileSync(memoryFile, "utf8")) as LiveMemory & { reading: number };
+        return memory.reading === readings;
+      },
+      { timeoutMs: 10_000, what: "the memory probe answers" },
+    );
     return memory as LiveMemory;
   };
   return { child, pid, socketPath, exit, liveMemory };
 }
 
+/**
+ * Resolves after `ms`: for a scenario's pacing (a client posting every 200 ms) or the length of a fault it holds (a
+ * broker stopped for a while), never to wait for something to happen: wait for that with `until` (test-support/poll.ts)
+ * or on its event.
+ */
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/**
- * Polls `condition` every `everyMs` until it holds, or throws after `timeoutMs` naming `what`: a hang guard with a
- * clear message, so a scenario that fails never waits out the test timeout in silence.
- */
-export async function within(what: string, timeoutMs: number, condition: () => boolean | Promise<boolean>, everyMs = 10): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`${what}: still not so after ${timeoutMs} ms`);
-    await sleep(everyMs);
-  }
 }
 
 /** Rejects with `what` if `promise` takes longer than `timeoutMs`. */
@@ -275,22 +267,6 @@ export function bounded<T>(what: string, timeoutMs: number, promise: Promise<T>)
     timer = setTimeout(() => reject(new Error(`${what}: no answer within ${timeoutMs} ms`)), timeoutMs);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-/** The state letter of /proc/<pid>/stat (R, S, Z, ...), or undefined when there is no such process. */
-function processState(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
-  } catch {
-    return undefined;
-  }
-}
-
-/** True once `pid` has exited: no such process, or a zombie nobody reaped yet (pid 1 here may not reap). */
-export function isGone(pid: number): boolean {
-  const state = processState(pid);
-  return state === undefined || state === "Z" || state === "X";
 }
 
 /** Resident memory of a process in KiB, from /proc/<pid>/status (VmRSS). */
@@ -305,7 +281,7 @@ export function sampleRss(pid: number, everyMs = 20): { readonly baselineKiB: nu
   const baselineKiB = rssKiB(pid);
   let peak = baselineKiB;
   const timer = setInterval(() => {
-    if (!isGone(pid)) peak = Math.max(peak, rssKiB(pid));
+    if (alive(pid)) peak = Math.max(peak, rssKiB(pid));
   }, everyMs);
   const stop = (): void => clearInterval(timer);
   onCleanup(stop);
@@ -323,7 +299,7 @@ export function brokerProcesses(bin: string, agentDir: string): number[] {
     } catch {
       continue;
     }
-    if (argv[1] === bin && argv.includes(agentDir) && !isGone(Number(entry))) found.push(Number(entry));
+    if (argv[1] === bin && argv.includes(agentDir) && alive(Number(entry))) found.push(Number(entry));
   }
   return found;
 }
