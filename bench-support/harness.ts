@@ -4,7 +4,7 @@
 // the figure is the median ratio, printed with its quartiles and range, so a reader sees how far to trust it.
 import { performance } from "node:perf_hooks";
 import { quantile } from "./stats.js";
-import { reportRatio, type RatioReport, type RatioSummary } from "./report.js";
+import { reportRatio, type DeclaredTarget, type RatioSummary } from "./report.js";
 
 /** Measured blocks per side when a benchmark names none: odd, so the median is one block's own ratio. */
 export const DEFAULT_BLOCKS = 11;
@@ -88,6 +88,8 @@ export async function elapsedMs(run: () => unknown): Promise<number> {
 export interface Comparison extends BlockOptions {
   /** Stable figure name, e.g. "framing.decode-throughput". */
   readonly name: string;
+  /** One line: what is measured against what floor or ceiling (BENCHMARKS.md shows it beside the figure). */
+  readonly about: string;
   /** One block of the subject; returns its cost (milliseconds, usually), lower being better. */
   readonly subject: BlockRun<number>;
   /** One block of the floor or ceiling, measured the same way. */
@@ -97,9 +99,11 @@ export interface Comparison extends BlockOptions {
    * baseline / subject, the subject's speed as a share of the ceiling's (1 means as fast).
    */
   readonly ratio?: "cost" | "throughput";
-  readonly target?: RatioReport["target"];
+  readonly target?: DeclaredTarget;
   /** The text after the figure, from each side's median block. */
   readonly detail?: (medians: { readonly subject: number; readonly baseline: number }) => string;
+  /** What one block of each side returns, recorded with the median blocks; default "ms per block". */
+  readonly unit?: string;
 }
 
 export interface ComparisonResult {
@@ -117,13 +121,14 @@ export async function compareInBlocks(comparison: Comparison): Promise<Compariso
   );
   const summary =
     comparison.ratio === "throughput" ? blockRatios(baseline, subject) : blockRatios(subject, baseline);
+  const medians = { subject: quantile(subject, 0.5), baseline: quantile(baseline, 0.5) };
   const met = reportRatio({
     name: comparison.name,
+    about: comparison.about,
     ratio: summary,
     ...(comparison.target === undefined ? {} : { target: comparison.target }),
-    ...(comparison.detail === undefined
-      ? {}
-      : { detail: comparison.detail({ subject: quantile(subject, 0.5), baseline: quantile(baseline, 0.5) }) }),
+    ...(comparison.detail === undefined ? {} : { detail: comparison.detail(medians) }),
+    sides: { ...medians, unit: comparison.unit ?? "ms per block" },
   });
   return { summary, met, subject, baseline };
 }

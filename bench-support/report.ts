@@ -1,6 +1,7 @@
 // Shared by every package's bench/*.bench.ts (not published). Benchmarks print ratios to a floor or ceiling
 // measured in the same run, because the machine is shared and absolute numbers drift. Figures come from the block
-// harness (harness.ts): a median over alternating blocks, printed with its spread.
+// harness (harness.ts): a median over alternating blocks, printed with its spread, and written whole to the runner's
+// results file, from which `pnpm bench --record` keeps them (benchmarks/record.jsonl) and BENCHMARKS.md is made.
 import { appendFileSync } from "node:fs";
 
 /** Direction a ratio must go to meet its target. */
@@ -18,26 +19,74 @@ export interface RatioSummary {
   readonly blocks: number;
 }
 
+/** A target the median must meet. */
+export interface Target {
+  readonly kind: TargetKind;
+  readonly value: number;
+}
+
+/**
+ * A target that differs by Node line, keyed by major version (`{ kind: "at-most", byNode: { 20: 2.5, 24: 3.5 } }`):
+ * for a figure whose floor moves with the runtime (bare `node` starts in about two thirds of the time on Node 24 as on
+ * Node 20). On a line it does not list, the figure is reported without a target.
+ */
+export interface TargetByNode {
+  readonly kind: TargetKind;
+  readonly byNode: Readonly<Record<number, number>>;
+}
+
+/** The target a benchmark declares: one for every Node line, or one per line. */
+export type DeclaredTarget = Target | TargetByNode;
+
+/** The median block of each side, in the unit the sides return: the absolute figures behind a ratio. */
+export interface SideMedians {
+  readonly subject: number;
+  readonly baseline: number;
+  /** E.g. "ms per block of 20 digests", "µs (p50)", "posts/s vs frames/s". */
+  readonly unit: string;
+}
+
 export interface RatioReport {
   /** Stable name, e.g. "framing.decode-throughput". */
   readonly name: string;
+  /** One line: what is measured against what floor or ceiling (BENCHMARKS.md shows it beside the figure). */
+  readonly about: string;
   /** The measured ratio, summarised over blocks (a bare number only for figures that are not timings). */
   readonly ratio: RatioSummary | number;
-  readonly target?: { readonly kind: TargetKind; readonly value: number };
+  readonly target?: DeclaredTarget;
   /** Raw figures behind the ratio, printed beside it. */
   readonly detail?: string;
+  /** The absolute figures behind the ratio, kept in the record. */
+  readonly sides?: SideMedians;
 }
 
-/** One line of the results file the runner reads (`RESULTS_FILE_ENV`), one JSON object per reported figure. */
-export interface ReportedResult {
+/** One figure as the runner's results file holds it (`RESULTS_FILE_ENV`): everything the report printed. */
+export interface ReportedFigure {
+  readonly kind: "figure";
   readonly name: string;
+  readonly about: string;
+  /** The median (the bare ratio for a figure that is not summarised over blocks). */
   readonly ratio: number;
+  readonly summary?: RatioSummary;
+  /** The target judged on this Node line; absent when the figure has none here. */
+  readonly target?: Target;
   /** Whether the target was met; true when the figure has no target. */
   readonly met: boolean;
   readonly hasTarget: boolean;
+  readonly detail?: string;
+  readonly sides?: SideMedians;
 }
 
-/** Environment variable naming the file where `pnpm bench` collects every figure, to name the missed ones. */
+/** A measured explanation a benchmark file declares (`benchNotes`), kept with its figures. */
+export interface ReportedNote {
+  readonly kind: "note";
+  readonly text: string;
+}
+
+/** One line of the results file. */
+export type ReportedLine = ReportedFigure | ReportedNote;
+
+/** Environment variable naming the file where `pnpm bench` collects every figure and note, one JSON object a line. */
 export const RESULTS_FILE_ENV = "ORPHUS_BENCH_RESULTS";
 
 const fixed = (value: number): string => value.toFixed(3);
@@ -51,25 +100,64 @@ export function formatRatio(ratio: RatioSummary | number): string {
   );
 }
 
-/**
- * Prints one line: name, median ratio with its spread, target and whether the median met it; records the figure for
- * the runner's closing line. Returns whether it was met.
- */
-export function reportRatio(report: RatioReport, env: NodeJS.ProcessEnv = process.env): boolean {
-  const value = typeof report.ratio === "number" ? report.ratio : report.ratio.median;
-  const met =
-    report.target === undefined ||
-    (report.target.kind === "at-least" ? value >= report.target.value : value <= report.target.value);
-  const target =
-    report.target === undefined ? "" : ` (target ${report.target.kind === "at-least" ? ">=" : "<="} ${report.target.value}x)`;
-  const verdict = report.target === undefined ? "" : met ? " ok" : " MISSED";
-  const detail = report.detail === undefined ? "" : ` — ${report.detail}`;
-  process.stdout.write(`${report.name}: ${formatRatio(report.ratio)}${target}${verdict}${detail}\n`);
+/** The target judged on Node `nodeVersion` ("20.19.0"): the declared one, or this line's; undefined for none. */
+export function resolveTarget(target: DeclaredTarget | undefined, nodeVersion: string = process.versions.node): Target | undefined {
+  if (target === undefined || "value" in target) return target;
+  const value = target.byNode[Number(nodeVersion.split(".")[0])];
+  return value === undefined ? undefined : { kind: target.kind, value };
+}
+
+function appendResult(line: ReportedLine, env: NodeJS.ProcessEnv): void {
   const resultsFile = env[RESULTS_FILE_ENV];
-  if (resultsFile !== undefined && resultsFile !== "") {
-    const result: ReportedResult = { name: report.name, ratio: value, met, hasTarget: report.target !== undefined };
-    appendFileSync(resultsFile, `${JSON.stringify(result)}\n`);
-  }
+  if (resultsFile !== undefined && resultsFile !== "") appendFileSync(resultsFile, `${JSON.stringify(line)}\n`);
+}
+
+/**
+ * Prints one line: name, median ratio with its spread, target and whether the median met it; writes the figure to
+ * the runner's results file. Returns whether it was met.
+ */
+export function reportRatio(
+  report: RatioReport,
+  env: NodeJS.ProcessEnv = process.env,
+  nodeVersion: string = process.versions.node,
+): boolean {
+  const value = typeof report.ratio === "number" ? report.ratio : report.ratio.median;
+  const target = resolveTarget(report.target, nodeVersion);
+  const met = target === undefined || (target.kind === "at-least" ? value >= target.value : value <= target.value);
+  const line = `Node ${nodeVersion.split(".")[0]}`;
+  const perLine = report.target !== undefined && !("value" in report.target);
+  const shownTarget =
+    target !== undefined
+      ? ` (target ${target.kind === "at-least" ? ">=" : "<="} ${target.value}x${perLine ? ` on ${line}` : ""})`
+      : perLine
+        ? ` (no target on ${line})`
+        : "";
+  const verdict = target === undefined ? "" : met ? " ok" : " MISSED";
+  const detail = report.detail === undefined ? "" : ` — ${report.detail}`;
+  process.stdout.write(`${report.name}: ${formatRatio(report.ratio)}${shownTarget}${verdict}${detail}\n`);
+  appendResult(
+    {
+      kind: "figure",
+      name: report.name,
+      about: report.about,
+      ratio: value,
+      ...(typeof report.ratio === "number" ? {} : { summary: report.ratio }),
+      ...(target === undefined ? {} : { target }),
+      met,
+      hasTarget: target !== undefined,
+      ...(report.detail === undefined ? {} : { detail: report.detail }),
+      ...(report.sides === undefined ? {} : { sides: report.sides }),
+    },
+    env,
+  );
   if (!met) process.exitCode = 1;
   return met;
+}
+
+/**
+ * Declares measured explanations of this file's figures (why a floor was chosen, what moves a figure): not printed,
+ * but kept with the figures when the run is recorded, and shown under them in BENCHMARKS.md. One paragraph each.
+ */
+export function benchNotes(notes: readonly string[], env: NodeJS.ProcessEnv = process.env): void {
+  for (const text of notes) appendResult({ kind: "note", text }, env);
 }

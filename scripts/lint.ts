@@ -7,6 +7,7 @@ import {
   linkFindings,
   packageMentionFindings,
   pathMentionFindings,
+  readmePerformanceFindings,
   unquotedTildeFindings,
 } from "./lib/lint-docs.js";
 import { duplicateErrorCodeFindings, foreignInstanceofFindings, type LineFinding, type SourceText } from "./lib/lint-errors.js";
@@ -200,6 +201,11 @@ for (const doc of markdown) {
   for (const message of linkFindings(text, doc, home, exists, published)) finding(file, message);
   for (const message of packageMentionFindings(text, packageNames)) finding(file, message);
   for (const message of unquotedTildeFindings(text)) finding(file, message);
+  if (published) {
+    const benchDir = join(root, doc, "..", "bench");
+    const hasBenchmarks = existsSync(benchDir) && readdirSync(benchDir).some((file) => file.endsWith(".bench.ts"));
+    for (const message of readmePerformanceFindings(text, hasBenchmarks)) finding(file, message);
+  }
   // The repository's own pages name repository paths; package READMEs also name a user's files (`.mcp.json`).
   if (!doc.startsWith(".changeset/") && !doc.startsWith("packages/")) {
     for (const message of pathMentionFindings(text, paths)) finding(file, message);

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { alternateBlocks, blockRatios, compareInBlocks, summarise } from "../harness.js";
-import { formatRatio, reportRatio, RESULTS_FILE_ENV } from "../report.js";
+import { benchNotes, formatRatio, reportRatio, resolveTarget, RESULTS_FILE_ENV } from "../report.js";
 import { BENCH_CPU_ENV, benchCpu, latencyPlacements, parseCpu, pinnedCommand } from "../cpu.js";
 
 afterEach(() => {
@@ -83,6 +83,7 @@ describe("compareInBlocks and reportRatio", () => {
     const subject = [30, 10, 30, 30, 30];
     const result = await compareInBlocks({
       name: "demo.cost",
+      about: "a demo against its floor",
       blocks: 5,
       warmupBlocks: 0,
       collectGarbage: false,
@@ -104,6 +105,7 @@ describe("compareInBlocks and reportRatio", () => {
     silence();
     const result = await compareInBlocks({
       name: "demo.speed",
+      about: "a demo against its ceiling",
       ratio: "throughput",
       blocks: 3,
       collectGarbage: false,
@@ -115,23 +117,108 @@ describe("compareInBlocks and reportRatio", () => {
     expect(result.met).toBe(true);
   });
 
-  test("every reported figure is appended to the runner's results file", () => {
+  test("every reported figure is appended to the runner's results file, whole, and notes beside them", async () => {
     silence();
     const dir = mkdtempSync(join(tmpdir(), "bench-results-"));
     try {
       const file = join(dir, "results.jsonl");
       const env = { [RESULTS_FILE_ENV]: file };
-      reportRatio({ name: "a.met", ratio: 1, target: { kind: "at-most", value: 2 } }, env);
-      reportRatio({ name: "b.missed", ratio: 3, target: { kind: "at-most", value: 2 } }, env);
-      reportRatio({ name: "c.informative", ratio: 9 }, env);
+      reportRatio({ name: "a.met", about: "a", ratio: 1, target: { kind: "at-most", value: 2 } }, env);
+      reportRatio({ name: "b.missed", about: "b", ratio: 3, target: { kind: "at-most", value: 2 }, detail: "3 ms vs 1 ms" }, env);
+      reportRatio({ name: "c.informative", about: "c", ratio: 9, sides: { subject: 9, baseline: 1, unit: "ms" } }, env);
+      reportRatio(
+        { name: "d.summarised", about: "d", ratio: { median: 2, q1: 1, q3: 3, min: 0.5, max: 4, blocks: 5 } },
+        env,
+      );
+      benchNotes(["Why the floor is what it is."], env);
       expect(readFileSync(file, "utf8").trim().split("\n").map((line) => JSON.parse(line))).toEqual([
-        { name: "a.met", ratio: 1, met: true, hasTarget: true },
-        { name: "b.missed", ratio: 3, met: false, hasTarget: true },
-        { name: "c.informative", ratio: 9, met: true, hasTarget: false },
+        { kind: "figure", name: "a.met", about: "a", ratio: 1, target: { kind: "at-most", value: 2 }, met: true, hasTarget: true },
+        {
+          kind: "figure",
+          name: "b.missed",
+          about: "b",
+          ratio: 3,
+          target: { kind: "at-most", value: 2 },
+          met: false,
+          hasTarget: true,
+          detail: "3 ms vs 1 ms",
+        },
+        {
+          kind: "figure",
+          name: "c.informative",
+          about: "c",
+          ratio: 9,
+          met: true,
+          hasTarget: false,
+          sides: { subject: 9, baseline: 1, unit: "ms" },
+        },
+        {
+          kind: "figure",
+          name: "d.summarised",
+          about: "d",
+          ratio: 2,
+          summary: { median: 2, q1: 1, q3: 3, min: 0.5, max: 4, blocks: 5 },
+          met: true,
+          hasTarget: false,
+        },
+        { kind: "note", text: "Why the floor is what it is." },
       ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  test("compareInBlocks records each side's median block, in the unit it names", async () => {
+    silence();
+    const dir = mkdtempSync(join(tmpdir(), "bench-results-"));
+    const file = join(dir, "results.jsonl");
+    vi.stubEnv(RESULTS_FILE_ENV, file);
+    try {
+      const subject = [4, 8, 6];
+      await compareInBlocks({
+        name: "demo.sides",
+        about: "sides",
+        blocks: 3,
+        warmupBlocks: 0,
+        collectGarbage: false,
+        unit: "ms per 10 calls",
+        subject: () => subject.shift() as number,
+        baseline: () => 2,
+      });
+      expect(JSON.parse(readFileSync(file, "utf8"))).toMatchObject({
+        name: "demo.sides",
+        summary: { median: 3, q1: 2, q3: 4, min: 2, max: 4, blocks: 3 },
+        sides: { subject: 6, baseline: 2, unit: "ms per 10 calls" },
+      });
+    } finally {
+      vi.unstubAllEnvs();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("targets per Node line", () => {
+  const byNode = { kind: "at-most", byNode: { 20: 2.5, 24: 3.5 } } as const;
+
+  test("a target per line resolves to that line's value; a line it does not list has none", () => {
+    expect(resolveTarget(byNode, "20.19.0")).toEqual({ kind: "at-most", value: 2.5 });
+    expect(resolveTarget(byNode, "24.21.0")).toEqual({ kind: "at-most", value: 3.5 });
+    expect(resolveTarget(byNode, "22.12.0")).toBeUndefined();
+    expect(resolveTarget({ kind: "at-least", value: 0.6 }, "22.12.0")).toEqual({ kind: "at-least", value: 0.6 });
+    expect(resolveTarget(undefined, "20.19.0")).toBeUndefined();
+  });
+
+  test("the printed line names the line a per-line target is judged on, or that it has none there", () => {
+    const lines: string[] = [];
+    vi.spyOn(process.stdout, "write").mockImplementation((chunk) => (lines.push(String(chunk)), true));
+    expect(reportRatio({ name: "cold", about: "c", ratio: 3, target: byNode }, {}, "24.21.0")).toBe(true);
+    expect(reportRatio({ name: "cold", about: "c", ratio: 3, target: byNode }, {}, "20.19.0")).toBe(false);
+    expect(reportRatio({ name: "cold", about: "c", ratio: 3, target: byNode }, {}, "22.12.0")).toBe(true);
+    expect(lines).toEqual([
+      "cold: 3.000x (target <= 3.5x on Node 24) ok\n",
+      "cold: 3.000x (target <= 2.5x on Node 20) MISSED\n",
+      "cold: 3.000x (no target on Node 22)\n",
+    ]);
   });
 });
 

@@ -5,10 +5,12 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { BENCH_CPU_ENV, parseCpu, pinnedCommand } from "../../bench-support/cpu.js";
-import { RESULTS_FILE_ENV, type ReportedResult } from "../../bench-support/report.js";
+import { BENCHMARKS_DOC_PATH, CHARTS_DIR } from "./bench-doc.js";
+import { nodeLine, recordedFigure, RECORD_PATH, type RecordedRun } from "./bench-record.js";
+import { RESULTS_FILE_ENV, type ReportedFigure, type ReportedLine } from "../../bench-support/report.js";
 
 /** The one-line form, printed after a usage mistake. */
-export const BENCH_SYNOPSIS = "usage: pnpm bench [package ...] [--cpu N] [--node PATH]";
+export const BENCH_SYNOPSIS = "usage: pnpm bench [package ...] [--cpu N] [--node PATH] [--record]";
 
 export const BENCH_USAGE =
   `${BENCH_SYNOPSIS}\n` +
@@ -17,7 +19,9 @@ export const BENCH_USAGE =
   "  --node PATH   run each benchmark process, and the Node processes it spawns, with the Node binary at PATH\n" +
   "                (default: the Node running this command); a figure can depend on the Node version, e.g.\n" +
   "                --node \"$(npx -y -p node@24 sh -c 'command -v node')\"; a package with a native addon needs\n" +
-  "                it built for that Node\n";
+  "                it built for that Node\n" +
+  "  --record      append the run to benchmarks/record.jsonl (bounded) and regenerate BENCHMARKS.md and its charts\n" +
+  "                (pnpm bench:report regenerates them alone)\n";
 
 /** What the command line asked for. */
 export interface BenchArguments {
@@ -25,6 +29,8 @@ export interface BenchArguments {
   readonly cpu?: number;
   /** The Node binary to run benchmarks with, as given (checked by `nodeVersionOf`). */
   readonly node?: string;
+  /** Whether to append the run to the record and regenerate BENCHMARKS.md. */
+  readonly record: boolean;
   readonly help: boolean;
 }
 
@@ -40,9 +46,11 @@ export function parseBenchArguments(argv: readonly string[]): BenchArguments {
   let cpu: number | undefined;
   let node: string | undefined;
   let help = false;
+  let record = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === "--help" || arg === "-h") help = true;
+    else if (arg === "--record") record = true;
     else if (arg === "--cpu" || arg.startsWith("--cpu=")) {
       const value = arg === "--cpu" ? argv[++i] : arg.slice("--cpu=".length);
       if (value === undefined) throw new BenchUsageError("--cpu needs a CPU number, e.g. --cpu 0");
@@ -57,7 +65,7 @@ export function parseBenchArguments(argv: readonly string[]): BenchArguments {
     } else if (arg.startsWith("-")) throw new BenchUsageError(`unknown option ${JSON.stringify(arg.slice(0, 40))}`);
     else packages.push(arg);
   }
-  return { packages, help, ...(cpu === undefined ? {} : { cpu }), ...(node === undefined ? {} : { node }) };
+  return { packages, help, record, ...(cpu === undefined ? {} : { cpu }), ...(node === undefined ? {} : { node }) };
 }
 
 /**
@@ -119,7 +127,9 @@ export function selectBenchFiles(packagesDir: string, only: readonly string[]): 
 export interface FileOutcome {
   readonly file: BenchFile;
   readonly status: number | null;
-  readonly results: readonly ReportedResult[];
+  readonly results: readonly ReportedFigure[];
+  /** The notes the file declared (`benchNotes`). */
+  readonly notes: readonly string[];
 }
 
 /** How `runBenchFile` runs a file. */
@@ -156,7 +166,13 @@ export function runBenchFile(file: BenchFile, env: NodeJS.ProcessEnv, run: Bench
       },
     });
     const lines = existsSync(resultsFile) ? readFileSync(resultsFile, "utf8").split("\n").filter(Boolean) : [];
-    return { file, status: result.status, results: lines.map((line) => JSON.parse(line) as ReportedResult) };
+    const reported = lines.map((line) => JSON.parse(line) as ReportedLine);
+    return {
+      file,
+      status: result.status,
+      results: reported.filter((line): line is ReportedFigure => line.kind === "figure"),
+      notes: reported.flatMap((line) => (line.kind === "note" ? [line.text] : [])),
+    };
   } finally {
     rmSync(resultsDir, { recursive: true, force: true });
   }
@@ -180,4 +196,56 @@ export function closingLine(outcomes: readonly FileOutcome[]): { line: string; o
   ];
   if (failed.length > 0) parts.push(`failed: ${failed.join(", ")}`);
   return { line: `bench: ${parts.join("; ")}`, ok: missed.length === 0 && failed.length === 0 };
+}
+
+/** The commit a run measures (short), and whether the working tree differs from it. */
+export interface TreeState {
+  readonly commit: string;
+  readonly dirty: boolean;
+}
+
+/**
+ * The commit checked out at `root` and whether the tree has changes, leaving out the record and what is generated
+ * from it (they change with every recorded run and are not what a benchmark measures). Outside git: "unknown".
+ */
+export function treeState(root: string): TreeState {
+  const git = (args: readonly string[]) => spawnSync("git", args, { cwd: root, encoding: "utf8" });
+  const head = git(["rev-parse", "--short", "HEAD"]);
+  if (head.status !== 0) return { commit: "unknown", dirty: true };
+  const outputs = [RECORD_PATH, BENCHMARKS_DOC_PATH, CHARTS_DIR].map((path) => `:(exclude)${path}`);
+  const status = git(["status", "--porcelain", "--", ".", ...outputs]);
+  return { commit: head.stdout.trim(), dirty: status.status !== 0 || status.stdout.trim() !== "" };
+}
+
+/** What a finished run is recorded from. */
+export interface RunFacts extends TreeState {
+  readonly date: Date;
+  readonly nodeVersion: string;
+  readonly cpu: number | undefined;
+  readonly outcomes: readonly FileOutcome[];
+  /** Host steal per file, in percent, in the order of `outcomes`; undefined where not known. */
+  readonly steals: readonly (number | undefined)[];
+}
+
+/** The record's entry for a finished run. */
+export function recordedRun(facts: RunFacts): RecordedRun {
+  return {
+    date: facts.date.toISOString().replace(/\.\d{3}Z$/, "Z"),
+    commit: facts.commit,
+    dirty: facts.dirty,
+    node: facts.nodeVersion,
+    line: nodeLine(facts.nodeVersion),
+    cpu: facts.cpu ?? null,
+    files: facts.outcomes.map((outcome, i) => {
+      const steal = facts.steals[i];
+      return {
+        package: outcome.file.packageName,
+        file: outcome.file.file,
+        status: outcome.status,
+        steal: steal === undefined ? null : Math.round(steal * 10) / 10,
+        figures: outcome.results.map(recordedFigure),
+        notes: [...outcome.notes],
+      };
+    }),
+  };
 }

@@ -34,12 +34,18 @@ export function readCpuTicks(cpu: number | undefined): CpuTicks | undefined {
   }
 }
 
+/** The host's share of the CPU between two readings, in percent; undefined when not known or no time passed. */
+export function stealShare(before: CpuTicks | undefined, after: CpuTicks | undefined): number | undefined {
+  if (before === undefined || after === undefined) return undefined;
+  const elapsed = after.total - before.total;
+  return elapsed <= 0 ? undefined : (100 * (after.steal - before.steal)) / elapsed;
+}
+
 /** The line printed after a benchmark file: the host's share of the CPU between two readings. */
 export function stealLine(before: CpuTicks | undefined, after: CpuTicks | undefined, cpu: number | undefined): string {
   const where = cpu === undefined ? "all CPUs" : `CPU ${cpu}`;
   if (before === undefined || after === undefined) return `host steal on ${where}: not known here (no /proc/stat)`;
-  const elapsed = after.total - before.total;
-  if (elapsed <= 0) return `host steal on ${where}: no time passed`;
-  const share = (100 * (after.steal - before.steal)) / elapsed;
+  const share = stealShare(before, after);
+  if (share === undefined) return `host steal on ${where}: no time passed`;
   return `host steal on ${where}: ${share.toFixed(1)}% of its time during this file (the host's other guests)`;
 }

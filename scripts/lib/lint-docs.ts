@@ -142,3 +142,69 @@ export function unquotedTildeFindings(text: string): string[] {
   });
   return findings;
 }
+
+/** A benchmark figure as a README would print it: a ratio such as `1.23x`, `0.5×` or `2x`. */
+const RATIO_PATTERN = /(?<![\w.])\d+(?:\.\d+)?[x×](?!\w)/;
+/** A history of runs: "3 runs", "five more runs", "in 4 of 5 runs". */
+const RUNS_PATTERN = /\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(?:more\s+|full\s+|pinned\s+|alternating\s+)?runs\b/i;
+/** What makes a line a target statement, where a ratio may stand: "target", "≤", "≥", "at most", "at least". */
+const TARGET_STATEMENT = /target|≤|≥|<=|>=|\bat most\b|\bat least\b/i;
+/**
+ * Lines of text a README's Performance section may hold: enough to say what each figure measures against what, with
+ * its target, and link; how the code is made fast, and why, goes under a heading of its own.
+ */
+export const PERFORMANCE_MAX_LINES = 30;
+
+/**
+ * A package README's performance rules (docs/contributing.md, "Benchmarks"): measured figures live in BENCHMARKS.md,
+ * generated from the benchmark record, not in READMEs. So a README's section on speed is `## Performance` (not
+ * "Benchmarks"); a ratio (`1.23x`, `0.5×`) may appear only there, and only on a line that states a target; a count of
+ * runs ("five runs", "in 4 of 5 runs") appears nowhere; and a package with benchmarks (`hasBenchmarks`) has that
+ * section, with a link to its part of BENCHMARKS.md, in at most {@link PERFORMANCE_MAX_LINES} lines of text. Fenced
+ * code is not read.
+ */
+export function readmePerformanceFindings(text: string, hasBenchmarks: boolean): string[] {
+  const findings: string[] = [];
+  let section = "";
+  let performanceLinks = 0;
+  let performanceLines = 0;
+  let performanceStart = 0;
+  withoutFences(text)
+    .split("\n")
+    .forEach((line, index) => {
+      const heading = /^##\s+(.*\S)\s*$/.exec(line);
+      if (heading !== null) {
+        section = heading[1] as string;
+        if (section === "Performance") performanceStart = index + 1;
+        if (/^benchmarks?\b/i.test(section)) {
+          findings.push(`${index + 1}: a README's section on speed is "## Performance", with targets only (figures live in BENCHMARKS.md)`);
+        }
+        return;
+      }
+      const inPerformance = section === "Performance";
+      if (inPerformance && /BENCHMARKS\.md#/.test(line)) performanceLinks++;
+      if (inPerformance && line.trim() !== "") performanceLines++;
+      const runs = RUNS_PATTERN.exec(line);
+      if (runs !== null) {
+        findings.push(`${index + 1}: "${runs[0]}": a history of runs belongs in the benchmark record (BENCHMARKS.md), not a README`);
+      }
+      const ratio = RATIO_PATTERN.exec(line);
+      if (ratio !== null && !(inPerformance && TARGET_STATEMENT.test(line))) {
+        findings.push(
+          `${index + 1}: "${ratio[0]}" is a measured figure; a README states only targets, in its Performance section ` +
+            "(figures live in BENCHMARKS.md)",
+        );
+      }
+    });
+  if (performanceLines > PERFORMANCE_MAX_LINES) {
+    findings.push(
+      `${performanceStart}: the Performance section has ${performanceLines} lines of text, more than ` +
+        `${PERFORMANCE_MAX_LINES}: it states what is measured against what, the targets and a link; how the code is ` +
+        "made fast goes under a heading of its own",
+    );
+  }
+  if (hasBenchmarks && performanceLinks === 0) {
+    findings.push('the package has benchmarks: a "## Performance" section must state its targets and link to its part of BENCHMARKS.md');
+  }
+  return findings;
+}

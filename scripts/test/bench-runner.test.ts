@@ -36,23 +36,25 @@ function packagesWith(files: Record<string, string>, plain: string[] = []): stri
 const reportModule = pathToFileURL(join(root, "bench-support", "report.ts")).href;
 const reporting = (name: string, ratio: number, target = 2): string =>
   `import { reportRatio } from ${JSON.stringify(reportModule)};\n` +
-  `reportRatio({ name: ${JSON.stringify(name)}, ratio: ${ratio}, target: { kind: "at-most", value: ${target} } });\n`;
+  `reportRatio({ name: ${JSON.stringify(name)}, about: "demo", ratio: ${ratio}, target: { kind: "at-most", value: ${target} } });\n`;
 
 describe("arguments", () => {
   test("package names, --cpu in both spellings, --help", () => {
-    expect(parseBenchArguments(["framing", "rooms"])).toEqual({ packages: ["framing", "rooms"], help: false });
-    expect(parseBenchArguments(["--cpu", "0", "framing"])).toEqual({ packages: ["framing"], help: false, cpu: 0 });
-    expect(parseBenchArguments(["--cpu=3"])).toEqual({ packages: [], help: false, cpu: 3 });
+    expect(parseBenchArguments(["framing", "rooms"])).toEqual({ packages: ["framing", "rooms"], help: false, record: false });
+    expect(parseBenchArguments(["--cpu", "0", "framing"])).toEqual({ packages: ["framing"], help: false, record: false, cpu: 0 });
+    expect(parseBenchArguments(["--cpu=3"])).toEqual({ packages: [], help: false, record: false, cpu: 3 });
     expect(parseBenchArguments(["--help"]).help).toBe(true);
+    expect(parseBenchArguments(["--record", "framing"])).toEqual({ packages: ["framing"], help: false, record: true });
   });
 
   test("--node in both spellings", () => {
     expect(parseBenchArguments(["--node", "/opt/node24/bin/node", "broker"])).toEqual({
       packages: ["broker"],
       help: false,
+      record: false,
       node: "/opt/node24/bin/node",
     });
-    expect(parseBenchArguments(["--node=/n", "--cpu", "1"])).toEqual({ packages: [], help: false, cpu: 1, node: "/n" });
+    expect(parseBenchArguments(["--node=/n", "--cpu", "1"])).toEqual({ packages: [], help: false, record: false, cpu: 1, node: "/n" });
   });
 
   test("an unknown option or a bad CPU is a usage error", () => {
@@ -110,7 +112,8 @@ describe("the closing line", () => {
   const outcome = (name: string, status: number, results: [string, boolean, boolean?][]): FileOutcome => ({
     file: file(name),
     status,
-    results: results.map(([n, met, hasTarget = true]) => ({ name: n, ratio: 1, met, hasTarget })),
+    results: results.map(([n, met, hasTarget = true]) => ({ kind: "figure", name: n, about: n, ratio: 1, met, hasTarget })),
+    notes: [],
   });
 
   test("names each missed figure", () => {
@@ -155,6 +158,19 @@ describe("running files", () => {
     expect(b?.results).toEqual([]);
   }, 30_000);
 
+  test("the notes a file declares come back beside its figures", () => {
+    const dir = packagesWith({
+      "alpha/bench/n.bench.ts":
+        `import { benchNotes } from ${JSON.stringify(reportModule)};\n` +
+        `benchNotes(["The floor is a raw echo.", "Blocks spread with the host."]);\n` +
+        reporting("alpha.noted", 1),
+    });
+    const [only] = selectBenchFiles(dir, []);
+    const outcome = runBenchFile(only!, process.env, { stdio: "ignore" });
+    expect(outcome.notes).toEqual(["The floor is a raw echo.", "Blocks spread with the host."]);
+    expect(outcome.results.map((r) => r.name)).toEqual(["alpha.noted"]);
+  }, 30_000);
+
   test.runIf(process.platform === "linux")("--cpu runs the file, and what it spawns, on that CPU", () => {
     const dir = packagesWith({
       "alpha/bench/cpu.bench.ts":
@@ -163,11 +179,13 @@ describe("running files", () => {
         // taskset -p prints "pid N's current affinity mask: 1" for CPU 0; a child sees one CPU too.
         `const mask = execFileSync("taskset", ["-p", String(process.pid)], { encoding: "utf8" }).trim();\n` +
         `const child = execFileSync(process.execPath, ["-p", "require('node:os').availableParallelism()"], { encoding: "utf8" }).trim();\n` +
-        `reportRatio({ name: "alpha.cpu", ratio: mask.endsWith(": 1") && child === "1" ? 1 : 3, target: { kind: "at-most", value: 2 } });\n`,
+        `reportRatio({ name: "alpha.cpu", about: "demo", ratio: mask.endsWith(": 1") && child === "1" ? 1 : 3, target: { kind: "at-most", value: 2 } });\n`,
     });
     const [only] = selectBenchFiles(dir, []);
     const outcome = runBenchFile(only!, process.env, { cpu: 0, stdio: "ignore" });
-    expect(outcome.results).toEqual([{ name: "alpha.cpu", ratio: 1, met: true, hasTarget: true }]);
+    expect(outcome.results).toEqual([
+      { kind: "figure", name: "alpha.cpu", about: "demo", ratio: 1, target: { kind: "at-most", value: 2 }, met: true, hasTarget: true },
+    ]);
   }, 30_000);
 
   test.runIf(process.platform !== "win32")("--node runs the file with that binary", () => {
@@ -179,7 +197,7 @@ describe("running files", () => {
       "alpha/bench/node.bench.ts":
         `import { reportRatio } from ${JSON.stringify(reportModule)};\n` +
         `const marked = process.env.ORPHUS_TEST_MARKED_NODE === "1";\n` +
-        `reportRatio({ name: "alpha.node", ratio: marked ? 1 : 3, target: { kind: "at-most", value: 2 } });\n`,
+        `reportRatio({ name: "alpha.node", about: "demo", ratio: marked ? 1 : 3, target: { kind: "at-most", value: 2 } });\n`,
     });
     const [only] = selectBenchFiles(dir, []);
     expect(runBenchFile(only!, process.env, { node: wrapper, stdio: "ignore" }).results[0]?.met).toBe(true);

@@ -6,6 +6,7 @@ import {
   markdownLinks,
   packageMentionFindings,
   pathMentionFindings,
+  readmePerformanceFindings,
   unquotedTildeFindings,
 } from "../lib/lint-docs.js";
 
@@ -116,5 +117,76 @@ describe("the repository's own pages", () => {
 
   test("the MCP README's registration lines leave ~ to the server", () => {
     expect(unquotedTildeFindings(read("packages/roundtable-mcp/README.md"))).toEqual([]);
+  });
+});
+
+describe("figures stay out of package READMEs", () => {
+  const root = join(import.meta.dirname, "..", "..");
+  const read = (path: string): string => readFileSync(join(root, path), "utf8");
+  const link = "[its figures](https://github.com/orphus/roundtable/blob/main/BENCHMARKS.md#framing)";
+
+  test("a Performance section states targets and links to BENCHMARKS.md: clean", () => {
+    const text = [
+      "# framing",
+      "The decoder never copies a frame twice (4x fewer copies than a naive one is a design fact, not a figure: see below).",
+      "## Performance",
+      "Decoding is measured against `JSON.parse` of the payloads alone; target at least 0.85x.",
+      "A 4 MiB frame fed a byte at a time costs ≤ 5x a 1 MiB frame (linear is 4x).",
+      `Figures: ${link}.`,
+      "```sh",
+      "pnpm bench framing   # prints 0.93x, 1.02x",
+      "```",
+    ].join("\n");
+    expect(readmePerformanceFindings(text, true)).toEqual([
+      '2: "4x" is a measured figure; a README states only targets, in its Performance section (figures live in BENCHMARKS.md)',
+    ]);
+    expect(readmePerformanceFindings(text.replace("(4x fewer copies than a naive one is a design fact, not a figure: see below)", ""), true)).toEqual([]);
+  });
+
+  test("a ratio outside a target statement, a history of runs, and a Benchmarks section are refused", () => {
+    const text = [
+      "## Benchmarks",
+      "| decode | 0.90x to 1.00x (eight runs) |",
+      "## Performance",
+      `Decode: 0.93× of JSON.parse, met in 4 of 5 runs. ${link}`,
+      "Five more runs of the same build gave the same.",
+      "A weight written 4× reads as a figure too (write it out); 0x1f, 4x4 and 100 rooms × 500 messages do not.",
+    ].join("\n");
+    expect(readmePerformanceFindings(text, true)).toEqual([
+      '1: a README\'s section on speed is "## Performance", with targets only (figures live in BENCHMARKS.md)',
+      '2: "eight runs": a history of runs belongs in the benchmark record (BENCHMARKS.md), not a README',
+      '2: "0.90x" is a measured figure; a README states only targets, in its Performance section (figures live in BENCHMARKS.md)',
+      '4: "5 runs": a history of runs belongs in the benchmark record (BENCHMARKS.md), not a README',
+      '4: "0.93×" is a measured figure; a README states only targets, in its Performance section (figures live in BENCHMARKS.md)',
+      '5: "Five more runs": a history of runs belongs in the benchmark record (BENCHMARKS.md), not a README',
+      '6: "4×" is a measured figure; a README states only targets, in its Performance section (figures live in BENCHMARKS.md)',
+    ]);
+  });
+
+  test("a package with benchmarks must have the section and its link; one without need not", () => {
+    expect(readmePerformanceFindings("# bounds\n## Performance\nTargets: at most 2x.\n", true)).toEqual([
+      'the package has benchmarks: a "## Performance" section must state its targets and link to its part of BENCHMARKS.md',
+    ]);
+    expect(readmePerformanceFindings("# agent-env\nNo hot path.\n", false)).toEqual([]);
+  });
+
+  test("a Performance section longer than a short paragraph or two is refused; design goes under its own heading", () => {
+    const link = "[BENCHMARKS.md](https://github.com/orphus/roundtable/blob/main/BENCHMARKS.md#framing)";
+    const prose = (lines: number): string => Array.from({ length: lines }, (_, i) => `Line ${i + 1} of prose.`).join("\n");
+    const section = (lines: number): string => `# framing\n## Performance\n${link}\n\n${prose(lines)}\n## How it is built\n${prose(40)}\n`;
+    expect(readmePerformanceFindings(section(29), true)).toEqual([]);
+    expect(readmePerformanceFindings(section(30), true)).toEqual([
+      "2: the Performance section has 31 lines of text, more than 30: it states what is measured against what, the " +
+        "targets and a link; how the code is made fast goes under a heading of its own",
+    ]);
+  });
+
+  test("every package README follows the rule", () => {
+    for (const dir of readdirSync(join(root, "packages")).filter((d) => existsSync(join(root, "packages", d, "README.md")))) {
+      const bench = join(root, "packages", dir, "bench");
+      const hasBenchmarks = existsSync(bench) && readdirSync(bench).some((file) => file.endsWith(".bench.ts"));
+      const doc = `packages/${dir}/README.md`;
+      expect({ doc, findings: readmePerformanceFindings(read(doc), hasBenchmarks) }).toEqual({ doc, findings: [] });
+    }
   });
 });

@@ -65,6 +65,10 @@ const fanOut = async (list: FanOutChild[]) => {
 };
 await compareInBlocks({
   name: "bounds.fanout-4x4MiB-vs-4x4KiB",
+  about:
+    "Rendering a fan-out of 4 children with 4 MiB of output each (budget 1200, artifact writes free) against the same " +
+    "fan-out of 4 KiB each: a bound's cost must follow what it lets through.",
+  unit: "ms per fan-out render",
   blocks: 15,
   subject: () => perCallMs(200, () => fanOut(large)),
   baseline: () => perCallMs(200, () => fanOut(small)),
@@ -78,6 +82,8 @@ const largeStep = [{ name: "plan", output: prose(4 * MiB), path: "/bench/artifac
 const template = "Review the plan below.\n\n{previous}\n\nList what is missing.";
 await compareInBlocks({
   name: "bounds.splice-4MiB-vs-4KiB",
+  about: "A `{previous}` splice of a 4 MiB output into a chain template against the same splice of a 4 KiB output.",
+  unit: "ms per expansion",
   blocks: 15,
   subject: () => perCallMs(2000, () => expandChainTemplate(template, largeStep).length),
   baseline: () => perCallMs(2000, () => expandChainTemplate(template, smallStep).length),

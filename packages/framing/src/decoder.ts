@@ -145,7 +145,7 @@ export class FrameDecoder {
  * Parses the payload at `bytes[start, end)`. It is decoded once, straight from `bytes`: Node's UTF-8 decoder turns
  * every invalid sequence into U+FFFD, so a text without U+FFFD came from valid UTF-8 and needs no validating pass of
  * its own; only a text holding U+FFFD (written literally, or damage) is checked byte by byte. Making a `subarray`
- * view per frame and validating it apart cost more than the decoding (framing/README.md, "Benchmarks").
+ * view per frame and validating it apart cost more than the decoding (BENCHMARKS.md, the notes on framing.bench.ts).
  */
 function parsePayload(bytes: Buffer, start: number, end: number): unknown {
   // UTF-8 is the default; naming no encoding takes Node's direct path, without looking the encoding up per frame.

@@ -22,7 +22,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { compareInBlocks } from "../../../bench-support/harness.js";
-import { reportRatio } from "../../../bench-support/report.js";
+import { benchNotes, reportRatio } from "../../../bench-support/report.js";
 import { quantile, seededRandom } from "../../../bench-support/stats.js";
 import { MAX_CHUNK_CHARS, chunkDocument, openMemory, type MemoryText } from "@orphus/memory";
 import { createHash } from "node:crypto";
@@ -30,6 +30,20 @@ import { connectionOpener } from "../src/store/driver/choose.js";
 import { transaction, type Connection, type SqliteDriverName } from "../src/store/driver/connection.js";
 import { indexedText } from "../src/store/cjk.js";
 import { RANK, TOKENIZER } from "../src/store/schema.js";
+
+benchNotes([
+  "Why best of 5 per word: single timings on a shared CPU overstate the ratio by a varying amount, since a longer " +
+    "operation is descheduled part-way more often than a shorter one. Two runs timed once each under a load of about " +
+    "15 on 2 cores gave 5.1x (blocks 1.5x to 11x) and 3.2x (2.2x to 7.8x).",
+  "What the store adds to the bare match, per query of the median word (best of 300 runs, measured apart, " +
+    "better-sqlite3 on Node 20): the page's titles and sources in one statement about 35 µs, the 100 ids past the page " +
+    "about 20 µs, five entries read and their excerpts found about 35 µs, the sanitiser and the layout about 85 µs. " +
+    "Before that work the query was 7.3x (timed once each): FTS5's snippet() for eleven hits, a count(*) of all " +
+    "matches and a sanitiser call per field.",
+  "On Node 24 both sides run on node:sqlite, which the store uses there (better-sqlite3 12 aborts the process on " +
+    "Node 24; the package README, \"Two SQLite drivers\"), so the Node 20 and Node 24 figures compare the store with " +
+    "its own driver on each line, not the two drivers with each other.",
+]);
 
 const ENTRIES = 10_000;
 const ENTRY_CHARS = 2048;
@@ -139,6 +153,10 @@ const textSources = textSourcesOf(corpus);
 // Ingest first, with the block harness: store and bare inserts alternate block by block.
 await compareInBlocks({
   name: "memory.ingest-vs-bare-inserts",
+  about:
+    "ingestTexts of 10,000 texts of about 2 KB into a fresh store, as a share of the speed of bare prepared inserts " +
+    "into the same tables and their index rows in one transaction, through the same SQLite driver.",
+  unit: "ms per 10,000 entries",
   ratio: "throughput",
   blocks: 5,
   warmupBlocks: 0,
@@ -209,6 +227,10 @@ const filesDetail = ({ subject, baseline }: { subject: number; baseline: number 
   `${FILES} files (${(filesBytes / 1e6).toFixed(1)} MB, ${chunkCount} chunks): ${subject.toFixed(0)} ms vs ${baseline.toFixed(0)} ms (median blocks)`;
 await compareInBlocks({
   name: "memory.ingest-files-vs-bare-chunks",
+  about:
+    "ingestPaths of a folder of 500 Markdown files (walk, read, hash, chunk, write) into a fresh store, as a share of " +
+    "the speed of inserting the store's own chunks of those files, made beforehand, into a bare schema in one transaction.",
+  unit: "ms per 500 files",
   ratio: "throughput",
   blocks: 9,
   warmupBlocks: 1,
@@ -219,6 +241,10 @@ await compareInBlocks({
 });
 await compareInBlocks({
   name: "memory.ingest-files-vs-one-fts5-table",
+  about:
+    "ingestPaths of the same 500 Markdown files into a fresh store, as a share of the speed of reading each file whole " +
+    "and inserting it into one FTS5 table of the store's tokenizer in one transaction.",
+  unit: "ms per 500 files",
   ratio: "throughput",
   blocks: 9,
   warmupBlocks: 1,
@@ -250,10 +276,15 @@ const mixedSources = textSourcesOf(mixed);
 const mixedFloors = [
   { name: "memory.ingest-mixed-vs-bare-inserts", floor: "the same index text", indexed: indexedText, target: 0.5 },
   { name: "memory.ingest-mixed-vs-cjk-as-written", floor: "CJK runs as single words", indexed: undefined, target: undefined },
-];
+] as const;
+const mixedAbout = (floor: string): string =>
+  "ingestTexts of 2,000 texts of about 1 KB, half English words, half Chinese sentences without spaces, as a share of " +
+  `the speed of bare inserts of the same rows with ${floor} in the index.`;
 for (const { name, floor, indexed, target } of mixedFloors) {
   await compareInBlocks({
     name,
+    about: mixedAbout(floor),
+    unit: "ms per 2,000 texts",
     ratio: "throughput",
     blocks: 7,
     warmupBlocks: 1,
@@ -281,6 +312,9 @@ for (const { name, floor, indexed, target } of mixedFloors) {
   mixedStore.close();
   reportRatio({
     name: "memory.cjk-words-found",
+    about:
+      "The share of 200 Chinese words of 2 or 3 characters, each standing inside a sentence of a mixed corpus, whose " +
+      "query hits hold every text the word is in (up to 50), by a naive substring scan.",
     ratio: found / sought.length,
     target: { kind: "at-least", value: 1 },
     detail: `${found} of ${sought.length} Chinese words of 2–3 characters found inside their sentences, among ${MIXED_TEXTS} mixed texts`,
@@ -320,6 +354,10 @@ const countMatches = bare.preparePluck<[string], number>("SELECT count(*) FROM e
 const totalMatches = queries.reduce((sum, q) => sum + (countMatches.get(`"${q}"`) ?? 0), 0);
 await compareInBlocks({
   name: "memory.query-p50-vs-bare-match",
+  about:
+    "p50 of a store query (ranking, titles, counts, excerpts, the bounded answer) over 40 words from common to rare, " +
+    "against a bare FTS5 MATCH ... ORDER BY rank LIMIT 11 of the same word through the same driver on the same data.",
+  unit: "ms (median word, best of 5)",
   blocks: QUERY_BLOCKS,
   warmupBlocks: 2,
   subject: blockOf(subjectQuery),

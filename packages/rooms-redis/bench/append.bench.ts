@@ -68,6 +68,10 @@ try {
   const us = (ms: number): string => `${(ms * 1000).toFixed(0)} µs`;
   await compareInBlocks({
     name: "rooms-redis.append-round-trip",
+    about:
+      "store.post (one EVALSHA of the store script, its reply parsed), p50, against a bare client sending the very " +
+      "same EVALSHA to the same Redis.",
+    unit: "ms (p50 of a block)",
     blocks: BLOCKS,
     warmupBlocks: 0,
     collectGarbage: false,

@@ -49,6 +49,10 @@ const measured = (wraps: number) => (): number => {
 const perOp = (ms: number): string => ((ms * 1000) / OPS).toFixed(2);
 await compareInBlocks({
   name: "rooms.append-read-after-1000-wraps",
+  about:
+    "Post, read the unread, mark read and page back 50 messages on a room whose ring has wrapped 1000 times, against " +
+    "a room that has wrapped once.",
+  unit: `ms per ${OPS} rounds`,
   blocks: BLOCKS,
   subject: measured(MANY_WRAPS),
   baseline: measured(FEW_WRAPS),

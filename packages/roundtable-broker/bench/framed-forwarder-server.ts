@@ -1,8 +1,8 @@
 // A second, informative floor for the pipelined figure: the least a JavaScript server gives the broker's wire output
 // for a batch of posts, in a separate process. It decodes every frame of a read (the framing package: the text,
-// JSON.parse), answers each with a post reply written from a template as the broker's is, and tells every other connection once per read how many
-// frames came, as one posts event with a counted entry; everything a connection gets for one read leaves in one
-// write. No validation, no rooms, no store: beside the raw forwarder it shows how much of the broker's rate is
+// JSON.parse), answers each with a post reply written from a template (less than the broker does), and tells every
+// other connection once per read how many frames came, as one posts event with a counted entry; everything a
+// connection gets for one read leaves in one write. No validation, no rooms, no store: beside the raw forwarder it shows how much of the broker's rate is
 // framing and JSON in JavaScript rather than the broker's own work. Prints "ready" once listening.
 import { createServer, type Socket } from "node:net";
 import { attachFrameDecoder, encodeFrame, joinFrames, type FrameText } from "@orphus/framing";

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type Server, type Socket } from "node:net";
-import { encodeFrame, frameText, frameTextOfJson, type FrameText, type FrameTooLargeError } from "@orphus/framing";
+import { encodeFrame, frameText, type FrameText, type FrameTooLargeError } from "@orphus/framing";
 import { hasErrorCode } from "@orphus/internal";
 import { isPromiseLike, type Awaitable, type RoomStore } from "@orphus/rooms";
 import {
@@ -39,7 +39,6 @@ import { Outbox } from "./outbox.js";
 import { resolveBrokerOptions, type BrokerOptions, type ResolvedBrokerOptions, type TimerHandle } from "./options.js";
 import { watchSocketPath } from "./path-watch.js";
 import { removePidFile, writePidFile } from "./pidfile.js";
-import { postReplyJson } from "./post-reply.js";
 import { RoomService } from "./service.js";
 import { releaseSocket, type SocketIdentity } from "./socket-file.js";
 import { openBrokerStore } from "./store.js";
@@ -489,9 +488,7 @@ class RunningBroker implements Broker, ConnectionHost {
   }
 
   #succeed(connection: BrokerConnection, request: ServedRequest, result: ResultFor<Op>): void {
-    const reply = { id: request.id, ok: true, op: request.op, result } as OkReply;
-    // The post, the request sent most, is answered from a template that writes the text JSON.stringify would.
-    this.#reply(connection, reply, request.op === "post" ? postReplyJson(request.id, result as ResultFor<"post">) : undefined);
+    this.#reply(connection, { id: request.id, ok: true, op: request.op, result } as OkReply);
   }
 
   /** Refuses a request that failed: a refusal as the store or the service worded it, else ERR_INTERNAL (logged). */
@@ -555,11 +552,11 @@ class RunningBroker implements Broker, ConnectionHost {
     this.#reply(connection, reply);
   }
 
-  /** Queues `reply` (as `json` when that is its text already), or ERR_REPLY_TOO_LARGE when it passes the frame limit. */
-  #reply(connection: BrokerConnection, reply: OkReply | ErrorReply, json?: string): void {
+  /** Queues `reply`, or ERR_REPLY_TOO_LARGE when it passes the frame limit. */
+  #reply(connection: BrokerConnection, reply: OkReply | ErrorReply): void {
     let frame: FrameText;
     try {
-      frame = json === undefined ? frameText(reply, this.#framing) : frameTextOfJson(json, this.#framing);
+      frame = frameText(reply, this.#framing);
     } catch (error) {
       if (!hasErrorCode<FrameTooLargeError>(error, "ERR_FRAME_TOO_LARGE")) throw error;
       const tooLarge: ErrorReply = {

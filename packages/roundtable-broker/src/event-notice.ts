@@ -1,11 +1,13 @@
 import { encodeFrame } from "@orphus/framing";
 import type { PostEvent, RoundtableEvent } from "@orphus/roundtable-protocol";
-import { roleJson, roomJson } from "./json-name.js";
 
 /**
  * One event on its way to every connection that hears it, encoded at most once however many that is: the frame of
- * the event alone, and for a post the start of its entry in a merged posts event (`{"seq":N,"author":"..."`), the
- * JSON `JSON.stringify` gives the listed post up to its closing brace or its count.
+ * the event alone, and for a post the start of its entry in a merged posts event (`{"seq":N,"author":"..."`, the
+ * JSON `JSON.stringify` gives the listed post up to its closing brace or its count) and the start of a posts event of
+ * its room, each with its length in UTF-8 bytes. Both are plain `JSON.stringify` output: a hand-built template
+ * counted by `.length` (which assumed ASCII names) measured no gain beyond the benchmarks' spread (BENCHMARKS.md,
+ * the notes on fan-out.bench.ts).
  */
 export class EventNotice {
   /** The event when it is a post, which a version-2 connection may list in a posts event; undefined otherwise. */
@@ -13,7 +15,9 @@ export class EventNotice {
   readonly #maxFrameBytes: number;
   #frame: Buffer | undefined;
   #entryStart: string | undefined;
+  #entryBytes: number | undefined;
   #postsPrefix: string | undefined;
+  #postsPrefixBytes: number | undefined;
 
   constructor(
     readonly event: RoundtableEvent,
@@ -31,22 +35,35 @@ export class EventNotice {
 
   /**
    * A post's entry in the list of a merged posts event, without its closing brace (a run of posts in a row adds its
-   * count there); its length is its bytes (role names are ASCII).
+   * count there).
    */
   get entryStart(): string {
     if (this.#entryStart === undefined) {
-      const event = this.#listedPost();
-      this.#entryStart = `{"seq":${event.seq},"author":${roleJson(event.author)}`;
+      const { seq, author } = this.#listedPost();
+      this.#entryStart = JSON.stringify({ seq, author }).slice(0, -1);
     }
     return this.#entryStart;
+  }
+
+  /** UTF-8 bytes of {@link entryStart}. */
+  get entryBytes(): number {
+    this.#entryBytes ??= Buffer.byteLength(this.entryStart);
+    return this.#entryBytes;
   }
 
   /** The start of a merged posts event of this post's room, up to its list; made once for every run it opens. */
   get postsPrefix(): string {
     if (this.#postsPrefix === undefined) {
-      this.#postsPrefix = `{"event":"posts","room":${roomJson(this.#listedPost().room)},"posts":[`;
+      const { room } = this.#listedPost();
+      this.#postsPrefix = `${JSON.stringify({ event: "posts", room }).slice(0, -1)},"posts":[`;
     }
     return this.#postsPrefix;
+  }
+
+  /** UTF-8 bytes of {@link postsPrefix}. */
+  get postsPrefixBytes(): number {
+    this.#postsPrefixBytes ??= Buffer.byteLength(this.postsPrefix);
+    return this.#postsPrefixBytes;
   }
 
   /** The event, which must be a post to be listed in a posts event. */

@@ -46,8 +46,7 @@ export class PostRun {
     this.#prefix = first.postsPrefix;
     const start = first.entryStart;
     this.#entries = [{ post: first.post, start, count: 1 }];
-    // Room and role names are ASCII, so the prefix's length is its bytes, as each entry's is.
-    this.#bytes = FRAME_HEADER_BYTES + this.#prefix.length + start.length + 1 + 2;
+    this.#bytes = FRAME_HEADER_BYTES + first.postsPrefixBytes + first.entryBytes + 1 + 2;
   }
 
   /** Bytes this run adds to its connection's queue when written. */
@@ -73,7 +72,7 @@ export class PostRun {
     const inRow = post.author === tail.post.author && post.seq === tail.post.seq + count;
     const bytes =
       this.#bytes +
-      (inRow ? (count === 1 ? FIRST_COUNT_BYTES : countGrowth(count)) : 1 + notice.entryStart.length + 1);
+      (inRow ? (count === 1 ? FIRST_COUNT_BYTES : countGrowth(count)) : 1 + notice.entryBytes + 1);
     if (bytes - FRAME_HEADER_BYTES > maxFrameBytes) return RUN_FULL;
     const before = posts === 1 ? this.#first.frame.length : this.#bytes;
     this.#posts = posts + 1;

@@ -189,6 +189,31 @@ test("a run of posts holds at most MAX_POSTS_PER_EVENT posts and never outgrows 
   expect(small.bytes).toBe(small.encode().length);
 });
 
+test("a run counts bytes, not UTF-16 units: names outside ASCII (a store with its own room pattern) frame as counted", () => {
+  // The protocol keeps role names ASCII, but the room's name is whatever the store accepts: an injected store may
+  // take "café". Counting by .length would undercount such a run, and a run could then pass the frame limit.
+  const limit = 1024 * 1024;
+  const notice = (seq: number, author: string): PostNotice => postNotice("café-☕", seq, author, limit);
+  const run = new PostRun("café-☕", notice(1, "zoë"));
+  for (const [seq, author] of [[2, "zoë"], [3, "評論者"], [4, "a"], [5, "評論者"]] as const) {
+    const before = run.bytes;
+    expect(run.add(notice(seq, author), limit)).toBe(run.bytes - before);
+  }
+  const encoded = run.encode();
+  expect(run.bytes).toBe(encoded.length);
+  expect(encoded.readUInt32BE(0)).toBe(encoded.length - 4);
+  expect(encoded.subarray(4).toString()).toBe(
+    JSON.stringify({
+      event: "posts",
+      room: "café-☕",
+      posts: [{ seq: 1, author: "zoë", count: 2 }, { seq: 3, author: "評論者" }, { seq: 4, author: "a" }, { seq: 5, author: "評論者" }],
+    })
+  );
+  // At the frame limit, bytes are what count: two entries make a payload of 103 bytes (93 UTF-16 units).
+  expect(new PostRun("café-☕", notice(1, "zoë")).add(notice(2, "評論者"), 102)).toBe(RUN_FULL);
+  expect(new PostRun("café-☕", notice(1, "zoë")).add(notice(2, "評論者"), 103)).not.toBe(RUN_FULL);
+});
+
 test("runs listing the same posts share a frame, whatever notices made them; a run of other posts never does", () => {
   const limit = 1024 * 1024;
   const run = (room: string, seqs: readonly number[], authors = "aaaa"): PostRun => {

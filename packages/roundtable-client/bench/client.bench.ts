@@ -13,9 +13,14 @@ import { performance } from "node:perf_hooks";
 import { FrameDecoder, encodeFrame } from "@orphus/framing";
 import { ActivityCoalescer, createRoundtableClient, type RoundtableClient } from "@orphus/roundtable-client";
 import { alternateBlocks, blockRatios, compareInBlocks, elapsedMs } from "../../../bench-support/harness.js";
-import { reportRatio } from "../../../bench-support/report.js";
+import { benchNotes, reportRatio } from "../../../bench-support/report.js";
 import { quantile } from "../../../bench-support/stats.js";
 import { brokerBin } from "../../../test-support/target.js";
+
+benchNotes([
+  "Of the cold first call, the broker's spawn varies most from block to block, so that figure's spread is the widest " +
+    "here; the slower coalescing runs came with a busier host.",
+]);
 
 const bundle = await brokerBin();
 const dirs: string[] = [];
@@ -84,8 +89,12 @@ try {
   const p50 = (samples: number[]): number => quantile(samples, 0.5);
   reportRatio({
     name: "roundtable-client.request-round-trip-p50",
+    about:
+      "A members request through the client (ids, timeouts, reply validation), p50, against the same request written " +
+      "as a raw frame on a raw socket to the same broker process.",
     ratio: blockRatios(trips.client.map(p50), trips.raw.map(p50)),
     target: { kind: "at-most", value: 2 },
+    sides: { subject: p50(trips.client.flat()), baseline: p50(trips.raw.flat()), unit: "ms (p50)" },
     detail:
       `client.members ${us(p50(trips.client.flat()))} vs the raw frame ${us(p50(trips.raw.flat()))} ` +
       `(${BLOCKS} alternating blocks of ${PER_BLOCK} each)`,
@@ -96,6 +105,10 @@ try {
   // --- 2. cold first call ------------------------------------------------------------------------------------
   await compareInBlocks({
     name: "roundtable-client.cold-first-call",
+    about:
+      "A first call with no broker running (spawn the bundled broker detached, retry the socket, hello, reply), " +
+      "against bare `node -e 0` from start to exit.",
+    unit: "ms per call or start",
     blocks: 5,
     subject: () =>
       elapsedMs(async () => {
@@ -127,6 +140,8 @@ try {
   let counted = 0;
   await compareInBlocks({
     name: "roundtable-client.ping-coalescing",
+    about: "ActivityCoalescer.push per post event against a bare Map count per event.",
+    unit: `ms per ${EVENTS.toLocaleString("en")} events`,
     blocks: 7,
     subject: () =>
       elapsedMs(() => {

@@ -203,13 +203,13 @@ test("the memory answers say where the location came from: --agent-dir, or the v
   };
   try {
     const flag = await stats(["--agent-dir", dir], {});
-    expect(flag).toContain(`[memory ${dir}/memory/memory.db] no memory store exists here (location from --agent-dir):`);
+    expect(flag).toContain(`[memory ${dir}/memory/memory.db] no memory store exists here (location from --agent-dir);`);
     // A host that passes no variables on is told of the flags too.
-    expect(flag).toContain("by flags where a host does not pass variables on (orphus-roundtable-mcp --agent-dir <agent dir>");
+    expect(flag).toContain("where a host passes no variables on, the same orphus-roundtable-mcp --agent-dir or orphus-memory --dir");
     const variable = await stats([], { ORPHUS_CODING_AGENT_DIR: dir });
-    expect(variable).toContain(`[memory ${dir}/memory/memory.db] no memory store exists here (location from ORPHUS_CODING_AGENT_DIR):`);
+    expect(variable).toContain(`[memory ${dir}/memory/memory.db] no memory store exists here (location from ORPHUS_CODING_AGENT_DIR);`);
     const memoryDir = await stats(["--agent-dir", dir], { ORPHUS_MEMORY_DIR: path.join(dir, "elsewhere") });
-    expect(memoryDir).toContain(`[memory ${dir}/elsewhere/memory.db] no memory store exists here (location from ORPHUS_MEMORY_DIR):`);
+    expect(memoryDir).toContain(`[memory ${dir}/elsewhere/memory.db] no memory store exists here (location from ORPHUS_MEMORY_DIR);`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
