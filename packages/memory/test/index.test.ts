@@ -6,8 +6,10 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { MEMORY_SCHEMA_VERSION } from "@orphus/memory";
 import { STORE_APPLICATION_ID } from "../src/limits.js";
+import { migrate } from "../src/store/open.js";
 import { MIGRATIONS } from "../src/store/schema.js";
 import { indexCheck, rawConnection, triggers } from "./support/sqlite.js";
+import type { Connection } from "../src/store/driver/connection.js";
 import { tempDir } from "../../../test-support/tmp.js";
 import { tempStore } from "./support/temp.js";
 
@@ -65,4 +67,34 @@ describe("the index", () => {
     expect(store.query("changesets").status).toBe("no-match");
     expect(store.query("fresh").hits.map((hit) => hit.source)).toEqual(["adr-3"]);
   });
+
+  it("of a new store is made at the newest schema at once, the same as every migration applied to an empty file", () => {
+    // What a schema is, as SQLite holds it: each object's statement (white space aside: ALTER TABLE lays out the
+    // column it adds its own way), each table's and index's columns, the index's settings and the versions.
+    const schema = (db: Connection): unknown => {
+      const objects = db.prepare<[], { type: string; name: string; sql: string | null }>("SELECT type, name, sql FROM sqlite_master ORDER BY name").all();
+      return {
+        objects: objects.map((o) => ({ ...o, sql: o.sql?.replace(/\s+/g, "") })),
+        columns: objects.map((o) => db.prepare(`PRAGMA ${o.type === "index" ? "index_xinfo" : "table_xinfo"}("${o.name}")`).all()),
+        ftsConfig: db.prepare("SELECT k, v FROM entries_fts_config ORDER BY k").all(),
+        versions: [db.value("PRAGMA user_version"), db.value("PRAGMA application_id")],
+      };
+    };
+    const stepFile = path.join(tempDir(), "memory.db");
+    const stepByStep = rawConnection(stepFile);
+    stepByStep.exec(`PRAGMA application_id = ${STORE_APPLICATION_ID}`);
+    expect(migrate(stepByStep, stepFile, MIGRATIONS)).toBe(4);
+
+    const store = tempStore({ role: "librarian" });
+    store.ingestTexts([]);
+    const created = rawConnection(store.path);
+    try {
+      expect(triggers(store.path)).toEqual([]);
+      expect(schema(created)).toEqual(schema(stepByStep));
+    } finally {
+      created.close();
+      stepByStep.close();
+    }
+  });
 });
+

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MAX_MARKER_CHARS, chunkDocument, type MemoryStore } from "@orphus/memory";
+import { sectionChunks } from "./support/chunk-reference.js";
 import { tempStore } from "./support/temp.js";
 
 /** Lines but the first (the marker) of an answer, joined: what the budget bounds. */
@@ -119,6 +120,17 @@ describe("chunks", () => {
         expect(words(chunks.map((c) => c.text).join(" ")).join("")).toBe(words(doc).join(""));
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it("cut at headings as a naive line-by-line reference cuts them, fences and headings with nothing under them included", () => {
+    const line = fc.constantFrom("# A", "## B *c*", "###", "####### no", "  # x", "# ![badge](u)", "```", "~~~", "text", "para two", "", " ", "\t", "\r");
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 40 }), (lines) => {
+        const doc = lines.join("\n");
+        expect(chunkDocument(doc, doc.length + 1)).toEqual(sectionChunks(doc));
+      }),
+      { numRuns: 500 },
     );
   });
 });

@@ -9,6 +9,8 @@ export interface Chunk {
 
 const ATX_HEADING = /^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$/;
 const FENCE = /^ {0,3}(```|~~~)/;
+/** Anything `trim` would keep. */
+const NOT_BLANK = /\S/;
 
 /**
  * A heading's text without its Markdown and HTML markup, as a title shows it: images (badges) and HTML tags dropped,
@@ -30,41 +32,52 @@ export function plainHeading(heading: string): string {
     .trim();
 }
 
+/** A heading section of a document: the heading path it sits under and where its lines lie in the text. */
 interface Section {
   heading: string;
-  lines: string[];
+  /** Offset of its first line (its heading line, when it has one). */
+  start: number;
+  /** Offset past its last line: the line break before the next section's first line, or the text's end. */
+  end: number;
 }
 
 /**
  * Whether a line may open a heading or a fence: its first character after at most three spaces is `#`, a backtick or
  * `~`. Most lines are neither, and this spares them both regular expressions.
  */
-function mayBeMarkup(line: string): boolean {
-  let i = 0;
-  while (i < 3 && line.charCodeAt(i) === 32) i++;
-  const c = line.charCodeAt(i);
+function mayBeMarkup(text: string, at: number): boolean {
+  let i = at;
+  while (i < at + 3 && text.charCodeAt(i) === 32) i++;
+  const c = text.charCodeAt(i);
   return c === 35 || c === 96 || c === 126;
 }
 
-/** Splits at Markdown ATX headings outside fenced code; text before the first heading is a section of its own. */
+/**
+ * Splits at Markdown ATX headings outside fenced code; text before the first heading is a section of its own (empty
+ * when the text opens with a heading). Sections are offsets into the text, so no line is copied.
+ */
 function sections(text: string): Section[] {
-  const out: Section[] = [{ heading: "", lines: [] }];
+  const out: Section[] = [{ heading: "", start: 0, end: text.length }];
   const trail: string[] = [];
   let fence: string | undefined;
-  for (const line of text.split("\n")) {
-    if (!mayBeMarkup(line)) {
-      (out[out.length - 1] as Section).lines.push(line);
-      continue;
+  for (let at = 0; at <= text.length; ) {
+    const lineBreak = text.indexOf("\n", at);
+    const lineEnd = lineBreak === -1 ? text.length : lineBreak;
+    if (mayBeMarkup(text, at)) {
+      const line = text.slice(at, lineEnd);
+      const fenceMatch = FENCE.exec(line);
+      if (fenceMatch !== null) fence = fence === undefined ? fenceMatch[1] : fence === fenceMatch[1] ? undefined : fence;
+      const heading = fence === undefined && fenceMatch === null ? ATX_HEADING.exec(line) : null;
+      if (heading !== null) {
+        const level = (heading[1] ?? "#").length;
+        trail.length = Math.min(trail.length, level - 1);
+        trail[level - 1] = plainHeading(heading[2] ?? "");
+        (out[out.length - 1] as Section).end = Math.max(at - 1, (out[out.length - 1] as Section).start);
+        out.push({ heading: trail.filter((t) => t !== undefined && t !== "").join(" › "), start: at, end: text.length });
+      }
     }
-    const fenceMatch = FENCE.exec(line);
-    if (fenceMatch !== null) fence = fence === undefined ? fenceMatch[1] : fence === fenceMatch[1] ? undefined : fence;
-    const heading = fence === undefined && fenceMatch === null ? ATX_HEADING.exec(line) : null;
-    if (heading !== null) {
-      const level = (heading[1] ?? "#").length;
-      trail.length = Math.min(trail.length, level - 1);
-      trail[level - 1] = plainHeading(heading[2] ?? "");
-      out.push({ heading: trail.filter((t) => t !== undefined && t !== "").join(" › "), lines: [line] });
-    } else (out[out.length - 1] as Section).lines.push(line);
+    if (lineBreak === -1) break;
+    at = lineBreak + 1;
   }
   return out;
 }
@@ -124,21 +137,22 @@ export function chunkDocument(text: string, max: number): Chunk[] {
   const normalised = text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
   const out: Chunk[] = [];
   // A heading with nothing under it before the next heading joins the next section, so it is neither lost nor a
-  // chunk of one line.
-  let pending: string[] = [];
-  const merged: Section[] = [];
+  // chunk of one line. Sections are contiguous, so a section with the heading-only ones before it is one slice.
+  let pending: number | undefined;
+  const merged: { heading: string; body: string }[] = [];
   for (const section of sections(normalised)) {
-    const headingOnly = section.heading !== "" && section.lines.slice(1).join("").trim() === "";
-    if (headingOnly) {
-      pending.push(...section.lines);
+    const lineBreak = normalised.indexOf("\n", section.start);
+    const afterHeading = lineBreak === -1 || lineBreak >= section.end ? section.end : lineBreak + 1;
+    if (section.heading !== "" && !NOT_BLANK.test(normalised.slice(afterHeading, section.end))) {
+      pending ??= section.start;
       continue;
     }
-    merged.push({ heading: section.heading, lines: [...pending, ...section.lines] });
-    pending = [];
+    merged.push({ heading: section.heading, body: normalised.slice(pending ?? section.start, section.end) });
+    pending = undefined;
   }
-  if (pending.length > 0) merged.push({ heading: "", lines: pending });
+  if (pending !== undefined) merged.push({ heading: "", body: normalised.slice(pending) });
   for (const section of merged) {
-    const body = section.lines.join("\n").trim();
+    const body = section.body.trim();
     if (body === "") continue;
     for (const piece of splitText(body, max)) {
       const trimmed = piece.trim();

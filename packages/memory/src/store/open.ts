@@ -8,7 +8,7 @@ import { StoreBusyError, StoreCorruptError, StoreDriverError, StoreForeignError,
 import { STORE_APPLICATION_ID } from "../limits.js";
 import { connectionOpener } from "./driver/choose.js";
 import { transaction, type Connection, type SqliteDriverName } from "./driver/connection.js";
-import { MIGRATIONS, type Migration, type StoreMigration } from "./schema.js";
+import { LATEST_SCHEMA, MIGRATIONS, type Migration, type StoreMigration } from "./schema.js";
 
 export type { Connection } from "./driver/connection.js";
 
@@ -130,13 +130,14 @@ export function schemaVersion(db: Connection): number {
  * Opens `file` (which must exist) through `driver` and makes every setting the store depends on, in SQL, so that
  * both drivers behave alike whatever their own defaults: the busy timeout first, before anything may wait for a lock.
  */
-function connect(file: string, options: OpenStoreOptions): Connection {
+function connect(file: string, options: OpenStoreOptions, synchronous: "NORMAL" | "OFF" = "NORMAL"): Connection {
   const db = connectionOpener(options.driver)(file);
   try {
     db.exec(`PRAGMA busy_timeout = ${options.busyTimeoutMs}`);
+    // WAL with NORMAL loses at most the last commits on power loss, never the file's consistency. Set before WAL: on
+    // a new, empty file the switch to WAL is its first write, made in the rollback journal at that setting.
+    db.exec(`PRAGMA synchronous = ${synchronous}`);
     db.exec("PRAGMA journal_mode = WAL");
-    // WAL with NORMAL loses at most the last commits on power loss, never the file's consistency.
-    db.exec("PRAGMA synchronous = NORMAL");
     db.exec("PRAGMA trusted_schema = OFF");
     db.exec("PRAGMA foreign_keys = ON");
     // better-sqlite3's compiled-in page cache (16 MB); node:sqlite's default is 2 MB.
@@ -235,12 +236,13 @@ function createStore(file: string, options: OpenStoreOptions): void {
   inFlight.add(building);
   closeSync(openSync(building, "wx", 0o600));
   try {
-    const db = connect(building, options);
+    // A private file nobody reads until it is linked into place: synced once, below, rather than at every step.
+    const db = connect(building, options, "OFF");
     try {
-      // A private file nobody reads until it is linked into place: synced once, below, rather than at every step.
-      db.exec("PRAGMA synchronous = OFF");
       db.exec(`PRAGMA application_id = ${STORE_APPLICATION_ID}`);
-      migrate(db, file, options.migrations);
+      // A new store of the package's own schema is made at its newest version at once; steps given by the caller
+      // (tests) are applied one by one.
+      migrate(db, file, options.migrations ?? [LATEST_SCHEMA]);
     } finally {
       db.close();
     }

@@ -51,20 +51,20 @@ export const TOKENIZER = "porter unicode61 remove_diacritics 2";
 /** BM25 column weights: a word in the title counts 4 times, in the tags twice, in the body once. */
 export const RANK = "bm25(4.0, 2.0, 1.0)";
 
-/** Every migration, oldest first; the last one's version is SCHEMA_VERSION. */
-export const MIGRATIONS: readonly StoreMigration[] = [
-  {
-    version: 1,
-    statements: [
-      `CREATE TABLE sources (
-        id INTEGER PRIMARY KEY,
+/** The sources table as version 1 made it; version 3 adds `label` (its last column). */
+const SOURCES_COLUMNS = `id INTEGER PRIMARY KEY,
         name TEXT NOT NULL UNIQUE,
         kind TEXT NOT NULL CHECK (kind IN ('file', 'text')),
         hash TEXT NOT NULL,
         chunks INTEGER NOT NULL,
-        ingested_at INTEGER NOT NULL
-      ) STRICT`,
-      `CREATE TABLE entries (
+        ingested_at INTEGER NOT NULL`;
+
+/** Version 3's column of the sources table. */
+const LABEL_COLUMN = "label TEXT NOT NULL DEFAULT ''";
+
+/** The entries, their lookup by source and their full-text index, as every version has them. */
+const ENTRY_TABLES = [
+  `CREATE TABLE entries (
         id INTEGER PRIMARY KEY,
         source_id INTEGER NOT NULL REFERENCES sources(id),
         part INTEGER NOT NULL,
@@ -73,9 +73,20 @@ export const MIGRATIONS: readonly StoreMigration[] = [
         body TEXT NOT NULL,
         ingested_at INTEGER NOT NULL
       ) STRICT`,
-      "CREATE INDEX entries_by_source ON entries(source_id, part)",
-      `CREATE VIRTUAL TABLE entries_fts USING fts5(title, tags, body, content='entries', content_rowid='id', tokenize='${TOKENIZER}')`,
-      `INSERT INTO entries_fts(entries_fts, rank) VALUES('rank', '${RANK}')`,
+  "CREATE INDEX entries_by_source ON entries(source_id, part)",
+  `CREATE VIRTUAL TABLE entries_fts USING fts5(title, tags, body, content='entries', content_rowid='id', tokenize='${TOKENIZER}')`,
+  `INSERT INTO entries_fts(entries_fts, rank) VALUES('rank', '${RANK}')`,
+];
+
+/** Every migration, oldest first; the last one's version is SCHEMA_VERSION. */
+export const MIGRATIONS: readonly StoreMigration[] = [
+  {
+    version: 1,
+    statements: [
+      `CREATE TABLE sources (
+        ${SOURCES_COLUMNS}
+      ) STRICT`,
+      ...ENTRY_TABLES,
       `CREATE TRIGGER entries_ai AFTER INSERT ON entries BEGIN
         INSERT INTO entries_fts(rowid, title, tags, body) VALUES (new.id, new.title, new.tags, new.body);
       END`,
@@ -94,7 +105,7 @@ export const MIGRATIONS: readonly StoreMigration[] = [
     // What a hit shows for its source: a file's path from the folder above the one an ingest was given, shorter than
     // the absolute name that identifies it; empty shows the name (texts, and files ingested before this version).
     version: 3,
-    statements: ["ALTER TABLE sources ADD COLUMN label TEXT NOT NULL DEFAULT ''"],
+    statements: [`ALTER TABLE sources ADD COLUMN ${LABEL_COLUMN}`],
   },
   {
     // CJK characters are one word each in the index (cjk.ts), so words inside a CJK sentence can be found: the
@@ -104,3 +115,12 @@ export const MIGRATIONS: readonly StoreMigration[] = [
     run: reindexCjk,
   },
 ];
+
+/**
+ * The newest schema made at once, for a new store: what MIGRATIONS leave on an empty file (the same tables, columns
+ * in the same order, no trigger), without creating and dropping triggers, altering a table and reindexing nothing.
+ */
+export const LATEST_SCHEMA: Migration = {
+  version: MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0,
+  statements: [`CREATE TABLE sources (\n        ${SOURCES_COLUMNS},\n        ${LABEL_COLUMN}\n      ) STRICT`, ...ENTRY_TABLES],
+};
