@@ -74,7 +74,11 @@ export default defineConfig({
               test: {
                 name: "tooling",
                 root: import.meta.dirname,
-                include: ["bench-support/test/**/*.test.ts", "scripts/test/**/*.test.ts", "test-support/test/**/*.test.ts"],
+                include: [
+                  "bench-support/test/**/*.test.ts",
+                  "scripts/test/**/*.test.ts",
+                  "test-support/test/**/*.test.ts",
+                ],
               },
             },
           ]),

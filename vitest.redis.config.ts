@@ -13,7 +13,10 @@ export default defineConfig({
     root: import.meta.dirname,
     include: ["packages/*/test/redis/**/*.test.ts"],
     // An installed run (`pnpm test:installed`) leaves out the files that test internals (test-support/vitest-target.ts).
-    exclude: installedExclusions(import.meta.dirname, packageDirs(import.meta.dirname).flatMap((dir) => testFilesOf(dir, "redis"))),
+    exclude: installedExclusions(
+      import.meta.dirname,
+      packageDirs(import.meta.dirname).flatMap((dir) => testFilesOf(dir, "redis")),
+    ),
     globalSetup: [
       join(import.meta.dirname, "test-support/redis-required.ts"),
       join(import.meta.dirname, "test-support/global-setup.ts"),

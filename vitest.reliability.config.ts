@@ -10,7 +10,10 @@ export default defineConfig({
   test: {
     include: ["packages/*/test/reliability/**/*.test.ts"],
     // An installed run (`pnpm test:installed`) leaves out the files that test internals (test-support/vitest-target.ts).
-    exclude: installedExclusions(import.meta.dirname, packageDirs(import.meta.dirname).flatMap((dir) => testFilesOf(dir, "reliability"))),
+    exclude: installedExclusions(
+      import.meta.dirname,
+      packageDirs(import.meta.dirname).flatMap((dir) => testFilesOf(dir, "reliability")),
+    ),
     globalSetup: [join(import.meta.dirname, "test-support/global-setup.ts")],
     setupFiles: [join(import.meta.dirname, "test-support/fast-check-seed.ts")],
     reporters: ["default", join(import.meta.dirname, "test-support/summary-reporter.ts")],

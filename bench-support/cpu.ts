@@ -90,12 +90,19 @@ export interface PlacementOptions {
 export function latencyPlacements(options: PlacementOptions = {}): Placement[] {
   const taskset = options.taskset ?? tasksetAvailable();
   if (!taskset) {
-    return [{ kind: "unpinned", note: "unpinned: taskset is not available here, so the scheduler placed client and servers" }];
+    return [
+      { kind: "unpinned", note: "unpinned: taskset is not available here, so the scheduler placed client and servers" },
+    ];
   }
   const cpuCount = options.cpuCount ?? cpus().length;
   const cpu = options.cpu ?? benchCpu() ?? 0;
   const other = (cpu + 1) % Math.max(cpuCount, 1);
-  const same: Placement = { kind: "same-cpu", clientCpu: cpu, serverCpu: cpu, note: `client and servers on CPU ${cpu}` };
+  const same: Placement = {
+    kind: "same-cpu",
+    clientCpu: cpu,
+    serverCpu: cpu,
+    note: `client and servers on CPU ${cpu}`,
+  };
   const cross: Placement =
     cpuCount < 2
       ? { kind: "cross-cpu", note: "client and servers on different CPUs", unavailable: "this machine has one CPU" }

@@ -119,8 +119,7 @@ export async function compareInBlocks(comparison: Comparison): Promise<Compariso
     { subject: comparison.subject, baseline: comparison.baseline },
     comparison,
   );
-  const summary =
-    comparison.ratio === "throughput" ? blockRatios(baseline, subject) : blockRatios(subject, baseline);
+  const summary = comparison.ratio === "throughput" ? blockRatios(baseline, subject) : blockRatios(subject, baseline);
   const medians = { subject: quantile(subject, 0.5), baseline: quantile(baseline, 0.5) };
   const met = reportRatio({
     name: comparison.name,

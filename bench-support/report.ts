@@ -101,7 +101,10 @@ export function formatRatio(ratio: RatioSummary | number): string {
 }
 
 /** The target judged on Node `nodeVersion` ("20.19.0"): the declared one, or this line's; undefined for none. */
-export function resolveTarget(target: DeclaredTarget | undefined, nodeVersion: string = process.versions.node): Target | undefined {
+export function resolveTarget(
+  target: DeclaredTarget | undefined,
+  nodeVersion: string = process.versions.node,
+): Target | undefined {
   if (target === undefined || "value" in target) return target;
   const value = target.byNode[Number(nodeVersion.split(".")[0])];
   return value === undefined ? undefined : { kind: target.kind, value };

@@ -92,16 +92,24 @@ try {
       const committed = join(dir, "api", `${report}.api.md`);
       if (result.apiReportChanged && !update) {
         problems++;
-        say(`${name}: the API report differs from ${relative(root, committed)} (${seconds} s); pnpm api:update rewrites it`);
+        say(
+          `${name}: the API report differs from ${relative(root, committed)} (${seconds} s); pnpm api:update rewrites it`,
+        );
         const made = join(temp, `${report}.api.md`);
         const shown = existsSync(committed)
-          ? spawnSync("diff", ["-u", "--label", `committed ${relative(root, committed)}`, "--label", "built", committed, made], {
-              encoding: "utf8",
-            }).stdout
+          ? spawnSync(
+              "diff",
+              ["-u", "--label", `committed ${relative(root, committed)}`, "--label", "built", committed, made],
+              {
+                encoding: "utf8",
+              },
+            ).stdout
           : `(no committed report)\n`;
         process.stdout.write(shown);
       } else {
-        say(`${name}: ${result.apiReportChanged ? `report rewritten, ${relative(root, committed)}` : "report unchanged"} (${seconds} s)`);
+        say(
+          `${name}: ${result.apiReportChanged ? `report rewritten, ${relative(root, committed)}` : "report unchanged"} (${seconds} s)`,
+        );
       }
       for (const line of messages) say(`  ${line}`);
       if (messages.length > 0 || result.errorCount > 0) problems++;
@@ -111,5 +119,7 @@ try {
   rmSync(temp, { recursive: true, force: true });
 }
 const total = ((performance.now() - started) / 1000).toFixed(1);
-say(`api:${update ? "update" : "check"}: ${reports} reports in ${total} s, ${problems === 0 ? "clean" : `${problems} problem(s)`}`);
+say(
+  `api:${update ? "update" : "check"}: ${reports} reports in ${total} s, ${problems === 0 ? "clean" : `${problems} problem(s)`}`,
+);
 process.exitCode = problems === 0 ? 0 : 1;

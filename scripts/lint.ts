@@ -10,7 +10,12 @@ import {
   readmePerformanceFindings,
   unquotedTildeFindings,
 } from "./lib/lint-docs.js";
-import { duplicateErrorCodeFindings, foreignInstanceofFindings, type LineFinding, type SourceText } from "./lib/lint-errors.js";
+import {
+  duplicateErrorCodeFindings,
+  foreignInstanceofFindings,
+  type LineFinding,
+  type SourceText,
+} from "./lib/lint-errors.js";
 import { parse as parseYaml } from "yaml";
 import {
   bundledPackageFindings,
@@ -57,7 +62,11 @@ const catalogs = workspaceCatalogs(parseYaml(readFileSync(workspaceFile, "utf8")
 for (const message of catalogFindings(catalogs)) finding(workspaceFile, message);
 
 /** Private packages (packages/internal): source only, bundled into each package that uses them, never published. */
-const privatePackages = new Set(workspacePackages(root).filter((pkg) => pkg.private).map((pkg) => pkg.name));
+const privatePackages = new Set(
+  workspacePackages(root)
+    .filter((pkg) => pkg.private)
+    .map((pkg) => pkg.name),
+);
 /** Every package's source files, for the rules that look across packages (one code per error class). */
 const sources: SourceText[] = [];
 
@@ -71,7 +80,8 @@ for (const name of packageDirs) {
   if (!isPrivate) {
     for (const message of publishedMetadataFindings(manifest, name, rootManifest)) finding(manifestPath, message);
   } else {
-    for (const message of privatePackageFindings(manifest, existsSync(join(dir, "tsup.config.ts")))) finding(manifestPath, message);
+    for (const message of privatePackageFindings(manifest, existsSync(join(dir, "tsup.config.ts"))))
+      finding(manifestPath, message);
   }
   for (const message of bundledPackageFindings(manifest, privatePackages)) finding(manifestPath, message);
   for (const message of catalogDependencyFindings(manifest, catalogs)) finding(manifestPath, message);
@@ -82,12 +92,14 @@ for (const name of packageDirs) {
 
   if (!existsSync(join(dir, "README.md"))) finding(dir, "has no README.md");
   if (manifest["sideEffects"] !== false) finding(manifestPath, 'must declare "sideEffects": false');
-  if (!isPrivate && JSON.stringify(manifest["files"]) !== '["dist"]') finding(manifestPath, 'must publish "files": ["dist"] only');
+  if (!isPrivate && JSON.stringify(manifest["files"]) !== '["dist"]')
+    finding(manifestPath, 'must publish "files": ["dist"] only');
   // Every entry a package exports ("." and a subpath such as "./testing"; "./package.json" is a file, not an entry)
   // resolves to source in the workspace and to its built .d.ts first where it is published.
   const exported = (manifest["exports"] as Record<string, Record<string, string> | string> | undefined) ?? {};
-  const publishedExports = (manifest["publishConfig"] as { exports?: Record<string, Record<string, string> | string> } | undefined)
-    ?.exports;
+  const publishedExports = (
+    manifest["publishConfig"] as { exports?: Record<string, Record<string, string> | string> } | undefined
+  )?.exports;
   const entries = ["."].concat(Object.keys(exported).filter((key) => key !== "." && key !== "./package.json"));
   for (const entry of entries) {
     const conditions = Object.keys(exported[entry] ?? {});
@@ -114,7 +126,8 @@ for (const name of packageDirs) {
   for (const file of [...walk(join(dir, "src")), ...walk(join(dir, "test")), ...walk(join(dir, "bench"))]) {
     const text = readFileSync(file, "utf8");
     const isSource = file.startsWith(join(dir, "src"));
-    for (const found of testImportFindings({ file: relative(root, file).split("\\").join("/"), text })) lineFinding(found);
+    for (const found of testImportFindings({ file: relative(root, file).split("\\").join("/"), text }))
+      lineFinding(found);
     if (isSource) {
       const source = { file: relative(root, file), text };
       sources.push(source);
@@ -131,7 +144,10 @@ for (const name of packageDirs) {
         const target = specifier.split("/").slice(0, 2).join("/");
         if (privatePackages.has(target)) {
           if (target !== `@orphus/${name}` && !devDeps.includes(target)) {
-            finding(file, `imports ${target}, which package.json does not list in devDependencies (it is bundled at build time)`);
+            finding(
+              file,
+              `imports ${target}, which package.json does not list in devDependencies (it is bundled at build time)`,
+            );
           }
         } else if (target !== `@orphus/${name}` && !deps.includes(target) && !peers.includes(target)) {
           finding(file, `imports ${target}, which package.json does not declare`);
@@ -152,7 +168,8 @@ for (const name of packageDirs) {
     for (const match of text.matchAll(/export\s+class\s+(\w+)\s+extends\s+\w+/g)) {
       const body = text.slice(match.index, text.indexOf("\n}", match.index));
       const isAbstract = /abstract\s+class/.test(text.slice(Math.max(0, match.index - 10), match.index + 20));
-      if (!isAbstract && !/code\s*=\s*"ERR_[A-Z0-9_]+"/.test(body)) finding(errors, `${match[1]} has no stable ERR_ code`);
+      if (!isAbstract && !/code\s*=\s*"ERR_[A-Z0-9_]+"/.test(body))
+        finding(errors, `${match[1]} has no stable ERR_ code`);
       if (!isAbstract && !/name\s*=\s*"/.test(body)) finding(errors, `${match[1]} sets no name`);
       const docStart = text.lastIndexOf("*/", match.index);
       if (docStart === -1 || text.slice(docStart, match.index).trim() !== "*/") {
@@ -164,7 +181,10 @@ for (const name of packageDirs) {
 
 // test-support/ is the one home of what the tests of several packages share; it reaches packages by name.
 for (const file of walk(join(root, "test-support"))) {
-  for (const found of testImportFindings({ file: relative(root, file).split("\\").join("/"), text: readFileSync(file, "utf8") })) {
+  for (const found of testImportFindings({
+    file: relative(root, file).split("\\").join("/"),
+    text: readFileSync(file, "utf8"),
+  })) {
     lineFinding(found);
   }
 }
@@ -190,7 +210,12 @@ const pathSet = new Set(paths);
 /** A path ending in "/" asks for a folder. */
 const exists = (path: string): boolean => (path.endsWith("/") ? folders.has(path.slice(0, -1)) : pathSet.has(path));
 const packageNames = new Set(
-  packageDirs.map((dir) => (JSON.parse(readFileSync(join(packagesDir, dir, "package.json"), "utf8")) as { name: string }).name.replace("@orphus/", "")),
+  packageDirs.map((dir) =>
+    (JSON.parse(readFileSync(join(packagesDir, dir, "package.json"), "utf8")) as { name: string }).name.replace(
+      "@orphus/",
+      "",
+    ),
+  ),
 );
 const readmes = new Set(packageDirs.map((dir) => `packages/${dir}/README.md`));
 const markdown = paths.filter((p) => p.endsWith(".md") && !p.endsWith("CHANGELOG.md"));
@@ -215,7 +240,10 @@ for (const doc of markdown) {
 // ARCHITECTURE.md's package map names, for each package, exactly the packages of ours its manifest depends on.
 const declaredImports = new Map(
   packageDirs.map((dir) => {
-    const manifest = JSON.parse(readFileSync(join(packagesDir, dir, "package.json"), "utf8")) as Record<string, unknown>;
+    const manifest = JSON.parse(readFileSync(join(packagesDir, dir, "package.json"), "utf8")) as Record<
+      string,
+      unknown
+    >;
     const deps = Object.keys({
       ...((manifest["dependencies"] as Record<string, string> | undefined) ?? {}),
       ...((manifest["peerDependencies"] as Record<string, string> | undefined) ?? {}),
@@ -224,11 +252,16 @@ const declaredImports = new Map(
   }),
 );
 const architecture = join(root, "ARCHITECTURE.md");
-for (const message of packageMapFindings(readFileSync(architecture, "utf8"), declaredImports)) finding(architecture, message);
+for (const message of packageMapFindings(readFileSync(architecture, "utf8"), declaredImports))
+  finding(architecture, message);
 
 // --- GitHub Actions workflows -----------------------------------------------------------------------------------
 const workflowsDir = join(root, ".github", "workflows");
-const workflows = existsSync(workflowsDir) ? readdirSync(workflowsDir).filter((f) => /\.ya?ml$/.test(f)).sort() : [];
+const workflows = existsSync(workflowsDir)
+  ? readdirSync(workflowsDir)
+      .filter((f) => /\.ya?ml$/.test(f))
+      .sort()
+  : [];
 for (const required of ["ci.yml", "release.yml"]) {
   if (!workflows.includes(required)) finding(join(workflowsDir, required), "is missing");
 }

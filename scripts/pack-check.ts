@@ -35,25 +35,48 @@ if (projectAt !== -1 && (named === undefined || named.startsWith("--"))) {
 const only = argv.filter((_, index) => projectAt === -1 || (index !== projectAt && index !== projectAt + 1));
 const project = named ?? mkdtempSync(join(tmpdir(), "orphus-pack-check-"));
 const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
-const typesNodeVersion = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
-  devDependencies: Record<string, string>;
-}).devDependencies["@types/node"];
+const typesNodeVersion = (
+  JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+    devDependencies: Record<string, string>;
+  }
+).devDependencies["@types/node"];
 
 try {
   const packed = packPackages(root, publishablePackages(root, only), join(project, "tarballs"), say);
   const addons = await installPacked(root, packed, project);
-  say(`installed ${packed.length} packages from their tarballs into one project${addons.length > 0 ? `, native addons built (${addons.join(", ")})` : ""}`);
+  say(
+    `installed ${packed.length} packages from their tarballs into one project${addons.length > 0 ? `, native addons built (${addons.join(", ")})` : ""}`,
+  );
 
   // One type-check of every package's import, from ESM and from CommonJS, in a folder of its own with @types/node.
   const types = join(project, "type-check");
-  await runAsync("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error", "--prefix", types, `@types/node@${typesNodeVersion}`], project);
+  await runAsync(
+    "npm",
+    [
+      "install",
+      "--no-audit",
+      "--no-fund",
+      "--ignore-scripts",
+      "--loglevel=error",
+      "--prefix",
+      types,
+      `@types/node@${typesNodeVersion}`,
+    ],
+    project,
+  );
   const typed = packed.flatMap(({ manifest }, index) =>
     entryNames(manifest).map((entry, subpath) => ({ entry, stem: `${index}-${subpath}` })),
   );
   const files = typed.flatMap(({ entry, stem }) => {
     const name = JSON.stringify(entry);
-    writeFileSync(join(types, `import-${stem}.ts`), `import * as api from ${name};\nexport const names: string[] = Object.keys(api);\n`);
-    writeFileSync(join(types, `require-${stem}.cts`), `import api = require(${name});\nconst names: string[] = Object.keys(api);\nexport = names;\n`);
+    writeFileSync(
+      join(types, `import-${stem}.ts`),
+      `import * as api from ${name};\nexport const names: string[] = Object.keys(api);\n`,
+    );
+    writeFileSync(
+      join(types, `require-${stem}.cts`),
+      `import api = require(${name});\nconst names: string[] = Object.keys(api);\nexport = names;\n`,
+    );
     return [`import-${stem}.ts`, `require-${stem}.cts`];
   });
   writeFileSync(
@@ -74,7 +97,9 @@ try {
   );
   writeFileSync(join(types, "package.json"), JSON.stringify({ private: true, type: "module" }));
   await runAsync(process.execPath, [tsc, "-p", "tsconfig.json"], types);
-  say(`tsc (NodeNext, strict) type-checks an import (ESM) and a require() (CommonJS) of each of the ${typed.length} entries of ${packed.length} packages`);
+  say(
+    `tsc (NodeNext, strict) type-checks an import (ESM) and a require() (CommonJS) of each of the ${typed.length} entries of ${packed.length} packages`,
+  );
 
   /** Checks run at once: each is a short Node process. */
   const CONCURRENT_CHECKS = 2;

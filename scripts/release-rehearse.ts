@@ -25,7 +25,12 @@ import { publishedManifestFindings } from "./lib/lint-manifests.js";
 import { addonBuilder } from "./lib/native-addons.js";
 import { workspacePackages, type WorkspacePackage } from "./lib/package-map.js";
 import { callScripts, offersVersionFlag, planBinChecks, type BinCheck } from "./lib/rehearsal.js";
-import { addRegistryUser, ensureRegistryInstalled, startRegistry, type LocalRegistry } from "./lib/rehearsal-registry.js";
+import {
+  addRegistryUser,
+  ensureRegistryInstalled,
+  startRegistry,
+  type LocalRegistry,
+} from "./lib/rehearsal-registry.js";
 import { mapLimit, run, runAsync } from "./lib/run.js";
 import { copyWorkingTree } from "./lib/working-tree.js";
 
@@ -37,7 +42,9 @@ const keep = process.argv.includes("--keep");
 const CONCURRENT_INSTALLS = 3;
 const unknown = process.argv.slice(2).filter((arg) => arg !== "--keep");
 if (unknown.length > 0) {
-  process.stderr.write(`release:rehearse: unknown argument ${JSON.stringify(unknown[0])}\nusage: pnpm release:rehearse [--keep]\n`);
+  process.stderr.write(
+    `release:rehearse: unknown argument ${JSON.stringify(unknown[0])}\nusage: pnpm release:rehearse [--keep]\n`,
+  );
   process.exit(2);
 }
 
@@ -65,7 +72,9 @@ try {
   say(`applied ${pending} changesets: ${packages.map((pkg) => `${pkg.name}@${pkg.version}`).join(", ")}`);
   const unversioned = packages.filter((pkg) => pkg.version === "0.0.0");
   if (unversioned.length > 0) {
-    throw new Error(`no changeset versions ${unversioned.map((pkg) => pkg.name).join(", ")}; nothing new would be published`);
+    throw new Error(
+      `no changeset versions ${unversioned.map((pkg) => pkg.name).join(", ")}; nothing new would be published`,
+    );
   }
   for (const pkg of packages) {
     const path = join(scratch, "packages", pkg.dir, "package.json");
@@ -94,16 +103,17 @@ try {
   const publishLog = run("pnpm", ["exec", "changeset", "publish", "--no-git-tag"], scratch, publishEnv);
   const versions = new Map(packages.map((pkg) => [pkg.name, pkg.version]));
   for (const pkg of packages) {
-    const view = JSON.parse(run("npm", ["view", `${pkg.name}@${pkg.version}`, "--json", "--registry", registry.url], work)) as Record<
-      string,
-      unknown
-    >;
+    const view = JSON.parse(
+      run("npm", ["view", `${pkg.name}@${pkg.version}`, "--json", "--registry", registry.url], work),
+    ) as Record<string, unknown>;
     const problems = publishedManifestFindings(view, privatePackages);
     for (const [dep, range] of Object.entries((view["dependencies"] as Record<string, string> | undefined) ?? {})) {
       const published = versions.get(dep);
-      if (published !== undefined && range !== `^${published}`) problems.push(`depends on ${dep}@${range}, not ^${published}`);
+      if (published !== undefined && range !== `^${published}`)
+        problems.push(`depends on ${dep}@${range}, not ^${published}`);
     }
-    if (problems.length > 0) throw new Error(`${pkg.name}@${pkg.version} as published:\n  ${problems.join("\n  ")}\n${publishLog}`);
+    if (problems.length > 0)
+      throw new Error(`${pkg.name}@${pkg.version} as published:\n  ${problems.join("\n  ")}\n${publishLog}`);
     checks++;
   }
   say(`published ${packages.length} packages; each manifest names the versions just published and no workspace: range`);
@@ -135,7 +145,10 @@ try {
   const outcomes = await mapLimit(packages, CONCURRENT_INSTALLS, async (pkg) => {
     const consumer = consumerOf.get(pkg.name) as string;
     mkdirSync(consumer, { recursive: true });
-    writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }, null, 2));
+    writeFileSync(
+      join(consumer, "package.json"),
+      JSON.stringify({ name: "consumer", private: true, type: "module" }, null, 2),
+    );
     await runAsync("npm", ["install", `${pkg.name}@${pkg.version}`], consumer, userEnv);
     const addons = await buildAddons(consumer);
     const script = calls.get(pkg.dir);
@@ -194,7 +207,9 @@ async function runBinCheck(
   }
   const printed = (await runAsync("npx", [...npxArgs, command, "--version"], cwd, env)).trim();
   if (!printed.split(/\s+/).includes(version)) {
-    throw new Error(`${shown} --version printed ${JSON.stringify(printed.slice(0, 100))}, not the published ${version}`);
+    throw new Error(
+      `${shown} --version printed ${JSON.stringify(printed.slice(0, 100))}, not the published ${version}`,
+    );
   }
   checks++;
   return `${shown} --help: usage printed; --version: ${printed}`;

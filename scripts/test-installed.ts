@@ -14,7 +14,11 @@ import { join } from "node:path";
 import { INSTALLED_ENV } from "../test-support/target.js";
 import { holdsInstall, installPacked, packPackages, publishablePackages } from "./lib/pack.js";
 
-const SUITES = { unit: "vitest.config.ts", redis: "vitest.redis.config.ts", reliability: "vitest.reliability.config.ts" } as const;
+const SUITES = {
+  unit: "vitest.config.ts",
+  redis: "vitest.redis.config.ts",
+  reliability: "vitest.reliability.config.ts",
+} as const;
 type Suite = keyof typeof SUITES;
 
 const root = join(import.meta.dirname, "..");
@@ -40,7 +44,9 @@ function parse(argv: readonly string[]): { suites: Suite[]; project?: string } {
 }
 
 function usage(problem: string): never {
-  process.stderr.write(`test:installed: ${problem}\nusage: pnpm test:installed [unit] [redis] [reliability] [--project DIR]\n`);
+  process.stderr.write(
+    `test:installed: ${problem}\nusage: pnpm test:installed [unit] [redis] [reliability] [--project DIR]\n`,
+  );
   process.exit(2);
 }
 
@@ -53,13 +59,19 @@ try {
   } else {
     const packed = packPackages(root, publishablePackages(root), join(project, "tarballs"), say);
     const addons = await installPacked(root, packed, project);
-    say(`installed ${packed.length} packages from their tarballs${addons.length > 0 ? `, native addons built (${addons.join(", ")})` : ""}`);
+    say(
+      `installed ${packed.length} packages from their tarballs${addons.length > 0 ? `, native addons built (${addons.join(", ")})` : ""}`,
+    );
   }
   const vitest = join(root, "node_modules", "vitest", "vitest.mjs");
   for (const suite of options.suites) {
     say(`\n== ${suite} tests against the installed packages`);
     const env = { ...process.env, [INSTALLED_ENV]: project };
-    const result = spawnSync(process.execPath, [vitest, "run", "--config", SUITES[suite]], { cwd: root, env, stdio: "inherit" });
+    const result = spawnSync(process.execPath, [vitest, "run", "--config", SUITES[suite]], {
+      cwd: root,
+      env,
+      stdio: "inherit",
+    });
     if (result.status !== 0) failed = true;
   }
 } finally {

@@ -26,7 +26,9 @@ export async function bundledSourceFiles(entry: string): Promise<string[]> {
       config: false,
       outDir: dir,
     });
-    const metafile = JSON.parse(readFileSync(join(dir, "metafile-esm.json"), "utf8")) as { inputs: Record<string, unknown> };
+    const metafile = JSON.parse(readFileSync(join(dir, "metafile-esm.json"), "utf8")) as {
+      inputs: Record<string, unknown>;
+    };
     // esbuild names inputs relative to its working directory, which vitest sets per project.
     return Object.keys(metafile.inputs)
       .map((input) => relative(repositoryRoot, resolve(process.cwd(), input)).split("\\").join("/"))

@@ -51,7 +51,12 @@ export function packageCounts(root: string, map: CoverageMapLike): Map<string, C
       covered: (sum?.[metric].covered ?? 0) + data[metric].covered,
       total: (sum?.[metric].total ?? 0) + data[metric].total,
     });
-    sums.set(dir, { statements: add("statements"), branches: add("branches"), functions: add("functions"), lines: add("lines") });
+    sums.set(dir, {
+      statements: add("statements"),
+      branches: add("branches"),
+      functions: add("functions"),
+      lines: add("lines"),
+    });
   }
   return new Map([...sums].sort(([a], [b]) => a.localeCompare(b)));
 }

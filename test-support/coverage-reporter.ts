@@ -1,5 +1,12 @@
 import type { Reporter, TestModule, Vitest } from "vitest/node";
-import { type CoverageMapLike, coverageTable, FLOORS_FILE, floorFindings, packageCounts, readFloors } from "./coverage-floors.js";
+import {
+  type CoverageMapLike,
+  coverageTable,
+  FLOORS_FILE,
+  floorFindings,
+  packageCounts,
+  readFloors,
+} from "./coverage-floors.js";
 
 /**
  * With coverage on (`pnpm test` runs `vitest run --coverage`), prints the coverage of each package's src/ beside its
@@ -48,7 +55,9 @@ export default class CoverageFloorReporter implements Reporter {
     const findings = floorFindings(measured, floors);
     for (const finding of findings) say(`coverage floor: ${finding}`);
     if (findings.length > 0) {
-      say(`coverage floors: ${findings.length} finding(s); docs/contributing.md, "Coverage", says when a floor may move`);
+      say(
+        `coverage floors: ${findings.length} finding(s); docs/contributing.md, "Coverage", says when a floor may move`,
+      );
       process.exitCode = 1;
     } else {
       say(`coverage floors: every package at or above its floor`);
@@ -56,17 +65,22 @@ export default class CoverageFloorReporter implements Reporter {
   }
 
   /** Why this run's figures cannot be held to the floors, or undefined when they can. */
-  private uncheckedBecause(testModules: ReadonlyArray<TestModule>, measuredOn: { node: number; platform: string }): string | undefined {
+  private uncheckedBecause(
+    testModules: ReadonlyArray<TestModule>,
+    measuredOn: { node: number; platform: string },
+  ): string | undefined {
     const node = Number(process.versions.node.split(".")[0]);
     if (node !== measuredOn.node || process.platform !== measuredOn.platform) {
       return `they were measured on Node ${measuredOn.node} on ${measuredOn.platform}, this is Node ${node} on ${process.platform}`;
     }
     if (testModules.some((module) => module.state() === "failed")) return "tests failed, so the coverage is partial";
     const left = this.projects.filter((name) => !this.testFiles.has(name));
-    if (left.length > 0) return `a partial run (projects ${left.join(", ")} left out); the floors hold for the whole suite`;
+    if (left.length > 0)
+      return `a partial run (projects ${left.join(", ")} left out); the floors hold for the whole suite`;
     for (const [name, all] of this.testFiles) {
       const ran = testModules.filter((module) => module.project.name === name).length;
-      if (ran < all) return `a partial run (project ${name}: ${ran} of ${all} files); the floors hold for the whole suite`;
+      if (ran < all)
+        return `a partial run (project ${name}: ${ran} of ${all} files); the floors hold for the whole suite`;
     }
     return undefined;
   }

@@ -61,20 +61,22 @@ export interface PagingReader {
  * so pages land exactly on the cap), read from just before them by following what each page says, and compare the
  * pages with the naive model. Bodies are one line of letters, so a reader's text can be read back.
  */
-export function pagingProperty(reader: PagingReader): fc.IAsyncPropertyWithHooks<[number[], number | undefined, number | undefined]> {
+export function pagingProperty(
+  reader: PagingReader,
+): fc.IAsyncPropertyWithHooks<[number[], number | undefined, number | undefined]> {
   let newest = 0;
   // Mostly round sizes and caps, so that pages often land exactly on the cap: the boundary an off-by-one misses.
   const size = fc.oneof(
     { weight: 1, arbitrary: fc.nat({ max: 12_000 }) },
-    { weight: 3, arbitrary: fc.constantFrom(0, 1, 1000, 2000, 4000, 8000) }
+    { weight: 3, arbitrary: fc.constantFrom(0, 1, 1000, 2000, 4000, 8000) },
   );
   const sizes = fc.array(size, { maxLength: 12 });
   const cap = fc.option(
     fc.oneof(
       { weight: 1, arbitrary: fc.integer({ min: 1, max: 20_000 }) },
-      { weight: 3, arbitrary: fc.constantFrom(1000, 2000, 4000, 8000) }
+      { weight: 3, arbitrary: fc.constantFrom(1000, 2000, 4000, 8000) },
     ),
-    { nil: undefined }
+    { nil: undefined },
   );
   const limit = fc.option(fc.integer({ min: 1, max: 12 }), { nil: undefined });
   return fc.asyncProperty(sizes, cap, limit, async (lengths, maxChars, pageLimit) => {

@@ -34,7 +34,11 @@ export function helloReply(request: Record<string, unknown>): unknown {
 }
 
 /** Starts a scripted server on `socketPath` (default `<dir>/s.sock`). */
-export async function startFramedServer(dir: string, script: Script, socketPath = join(dir, "s.sock")): Promise<FramedServer> {
+export async function startFramedServer(
+  dir: string,
+  script: Script,
+  socketPath = join(dir, "s.sock"),
+): Promise<FramedServer> {
   const sockets = new Set<Socket>();
   const requests: Record<string, unknown>[] = [];
   const server: Server = createServer((socket) => {

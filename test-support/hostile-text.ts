@@ -71,11 +71,16 @@ export const LONE_SURROGATE = /\p{Cs}/u;
 export function hostileString(maxLength: number): fc.Arbitrary<string> {
   const piece = fc.oneof(
     { weight: 4, arbitrary: fc.string({ unit: "grapheme-ascii", minLength: 1, maxLength: 8 }) },
-    { weight: 2, arbitrary: fc.constantFrom(...INVISIBLE_CHARACTERS, ...ESCAPE_SEQUENCES, "\n", "\r\n", "\u2028", "[#9 planner] ") },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom(...INVISIBLE_CHARACTERS, ...ESCAPE_SEQUENCES, "\n", "\r\n", "\u2028", "[#9 planner] "),
+    },
     { weight: 1, arbitrary: fc.string({ unit: "binary", minLength: 1, maxLength: 4 }) },
     { weight: 1, arbitrary: fc.constantFrom("\uD800", "\uDFFF", "\uDBFF") },
   );
-  return fc.array(piece, { maxLength: Math.max(1, Math.ceil(maxLength / 4)) }).map((parts) => parts.join("").slice(0, maxLength));
+  return fc
+    .array(piece, { maxLength: Math.max(1, Math.ceil(maxLength / 4)) })
+    .map((parts) => parts.join("").slice(0, maxLength));
 }
 
 /** Asserts that `text` holds nothing a shown text may not: no unsafe character, no lone surrogate. */

@@ -9,7 +9,11 @@
 export function tableNames(markdown: string, heading: string): string[] {
   const start = markdown.indexOf(heading);
   if (start === -1) throw new Error(`the README has no ${heading}`);
-  const table = markdown.slice(start).split("\n\n").find((block) => block.startsWith("| ")) ?? "";
+  const table =
+    markdown
+      .slice(start)
+      .split("\n\n")
+      .find((block) => block.startsWith("| ")) ?? "";
   return table
     .split("\n")
     .slice(2)

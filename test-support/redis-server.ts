@@ -110,7 +110,10 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     ].join("\n"),
   );
   const args = [config];
-  const taskset = options.pinCpu === undefined ? "" : spawnSync("sh", ["-c", "command -v taskset"], { encoding: "utf8" }).stdout.trim();
+  const taskset =
+    options.pinCpu === undefined
+      ? ""
+      : spawnSync("sh", ["-c", "command -v taskset"], { encoding: "utf8" }).stdout.trim();
   let child: ChildProcess | undefined;
   let exited: Promise<void> = Promise.resolve();
   let log = "";

@@ -34,7 +34,10 @@ async function outcome<T>(action: () => unknown): Promise<{ ok: T } | { code: st
 }
 
 /** Collects a store's events and waits for the first `count` of them (or fails after `timeoutMs`). */
-function listen(store: RoomStore): { events: RoomStoreEvent[]; waitFor(count: number, timeoutMs?: number): Promise<RoomStoreEvent[]> } {
+function listen(store: RoomStore): {
+  events: RoomStoreEvent[];
+  waitFor(count: number, timeoutMs?: number): Promise<RoomStoreEvent[]>;
+} {
   const events: RoomStoreEvent[] = [];
   let wake: (() => void) | undefined;
   store.subscribe((event) => {
@@ -47,7 +50,8 @@ function listen(store: RoomStore): { events: RoomStoreEvent[]; waitFor(count: nu
       const deadline = Date.now() + timeoutMs;
       while (events.length < count) {
         const left = deadline - Date.now();
-        if (left <= 0) throw new Error(`expected ${count} events within ${timeoutMs} ms, got ${JSON.stringify(events)}`);
+        if (left <= 0)
+          throw new Error(`expected ${count} events within ${timeoutMs} ms, got ${JSON.stringify(events)}`);
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, Math.min(left, 50));
           wake = () => {
@@ -144,7 +148,14 @@ export function describeRoomStoreContract(harness: StoreHarness): void {
         const heardByA = listen(a);
         await b.close();
         const [left] = await heardByA.waitFor(1);
-        expect(left).toEqual({ type: "activity", kind: "disconnect", room: "one", seq: 0, role: "bob", recipients: ["cy"] });
+        expect(left).toEqual({
+          type: "activity",
+          kind: "disconnect",
+          room: "one",
+          seq: 0,
+          role: "bob",
+          recipients: ["cy"],
+        });
         expect(await a.members("one")).toEqual(["cy"]);
         await expect(outcome(() => b.list("bob"))).resolves.toEqual({ code: "ERR_STORE_CLOSED" });
       } finally {
@@ -275,14 +286,20 @@ function newModel(): Model {
   return { rooms: new Map(), attached: [new Set(), new Set()] };
 }
 
-const retained = (room: ModelRoom): ModelMessage[] => room.all.slice(Math.max(0, room.all.length - MODEL_LIMITS.capacity));
+const retained = (room: ModelRoom): ModelMessage[] =>
+  room.all.slice(Math.max(0, room.all.length - MODEL_LIMITS.capacity));
 const newest = (room: ModelRoom): number => room.all.length;
 
 function expectedPage(room: ModelRoom, afterSeq: number, limit: number): RoomPage {
   const window = retained(room);
   const oldestSeq = window[0]?.seq ?? 0;
   const after = window.filter((m) => m.seq > afterSeq);
-  const page: RoomPage = { messages: after.slice(0, limit), newestSeq: newest(room), oldestSeq, hasMore: after.length > limit };
+  const page: RoomPage = {
+    messages: after.slice(0, limit),
+    newestSeq: newest(room),
+    oldestSeq,
+    hasMore: after.length > limit,
+  };
   const lost = room.all.filter((m) => m.seq > afterSeq && m.seq < oldestSeq);
   const first = lost[0];
   const last = lost.at(-1);
@@ -331,7 +348,10 @@ abstract class StoreCommand implements Command {
 }
 
 class Attach extends StoreCommand {
-  constructor(broker: 0 | 1, readonly role: string) {
+  constructor(
+    broker: 0 | 1,
+    readonly role: string,
+  ) {
     super(broker);
   }
   async run(model: Model, real: Real): Promise<void> {
@@ -346,7 +366,10 @@ class Attach extends StoreCommand {
 }
 
 class Detach extends StoreCommand {
-  constructor(broker: 0 | 1, readonly role: string) {
+  constructor(
+    broker: 0 | 1,
+    readonly role: string,
+  ) {
     super(broker);
   }
   async run(model: Model, real: Real): Promise<void> {
@@ -369,13 +392,18 @@ class Detach extends StoreCommand {
 }
 
 class Join extends StoreCommand {
-  constructor(broker: 0 | 1, readonly room: string, readonly role: string) {
+  constructor(
+    broker: 0 | 1,
+    readonly room: string,
+    readonly role: string,
+  ) {
     super(broker);
   }
   async run(model: Model, real: Real): Promise<void> {
     const actual = await outcome(() => this.store(real).join(this.room, this.role));
     if (this.role === "") return expect(actual).toEqual({ code: "ERR_ROLE_NAME_INVALID" });
-    if (!/^[a-z0-9][a-z0-9._-]{0,63}$/.test(this.room)) return expect(actual).toEqual({ code: "ERR_ROOM_NAME_INVALID" });
+    if (!/^[a-z0-9][a-z0-9._-]{0,63}$/.test(this.room))
+      return expect(actual).toEqual({ code: "ERR_ROOM_NAME_INVALID" });
     let room = model.rooms.get(this.room);
     const created = room === undefined;
     if (room === undefined) {
@@ -410,13 +438,18 @@ class Join extends StoreCommand {
 }
 
 class Leave extends StoreCommand {
-  constructor(broker: 0 | 1, readonly room: string, readonly role: string) {
+  constructor(
+    broker: 0 | 1,
+    readonly room: string,
+    readonly role: string,
+  ) {
     super(broker);
   }
   async run(model: Model, real: Real): Promise<void> {
     const actual = await outcome(() => this.store(real).leave(this.room, this.role));
     const room = model.rooms.get(this.room);
-    if (room === undefined || !room.members.has(this.role)) return expectSame(actual, { ok: { left: false, recipients: [] } });
+    if (room === undefined || !room.members.has(this.role))
+      return expectSame(actual, { ok: { left: false, recipients: [] } });
     retire(room, this.role);
     expectSame(actual, { ok: { left: true, recipients: [...room.members, this.role] } });
   }
@@ -437,7 +470,10 @@ class Post extends StoreCommand {
     super(broker);
   }
   async run(model: Model, real: Real): Promise<void> {
-    const options = { ...(this.headline === undefined ? {} : { headline: this.headline }), ...(this.key === undefined ? {} : { key: this.key }) };
+    const options = {
+      ...(this.headline === undefined ? {} : { headline: this.headline }),
+      ...(this.key === undefined ? {} : { key: this.key }),
+    };
     const actual = await outcome<{ seq: number; postedAt: number }>(() =>
       this.store(real).post(this.room, this.role, this.body, options),
     );
@@ -446,12 +482,17 @@ class Post extends StoreCommand {
     if (room !== undefined && earlier !== undefined) {
       // The same author's repeat, with the same text while the message is retained: the earlier post. Else a reuse.
       const kept = retained(room).find((m) => m.seq === earlier.seq);
-      const same = earlier.author === this.role && (kept === undefined || (kept.body === this.body && kept.headline === this.headline));
+      const same =
+        earlier.author === this.role &&
+        (kept === undefined || (kept.body === this.body && kept.headline === this.headline));
       if (!same) return expect(actual).toEqual({ code: "ERR_POST_KEY_REUSED" });
-      return expect(actual).toEqual({ ok: { seq: earlier.seq, postedAt: earlier.postedAt, replayed: true, recipients: [] } });
+      return expect(actual).toEqual({
+        ok: { seq: earlier.seq, postedAt: earlier.postedAt, replayed: true, recipients: [] },
+      });
     }
     if (room === undefined || !room.members.has(this.role)) return expect(actual).toEqual({ code: "ERR_NOT_MEMBER" });
-    if (Buffer.byteLength(this.body) > MODEL_LIMITS.maxBodyBytes) return expect(actual).toEqual({ code: "ERR_BODY_TOO_LARGE" });
+    if (Buffer.byteLength(this.body) > MODEL_LIMITS.maxBodyBytes)
+      return expect(actual).toEqual({ code: "ERR_BODY_TOO_LARGE" });
     if (this.headline !== undefined && Buffer.byteLength(this.headline) > MODEL_LIMITS.maxHeadlineBytes) {
       return expect(actual).toEqual({ code: "ERR_HEADLINE_TOO_LARGE" });
     }
@@ -459,7 +500,13 @@ class Post extends StoreCommand {
     const seq = newest(room) + 1;
     const { postedAt } = actual.ok;
     expect(Number.isSafeInteger(postedAt) && postedAt > 0).toBe(true);
-    room.all.push({ seq, author: this.role, body: this.body, ...(this.headline === undefined ? {} : { headline: this.headline }), postedAt });
+    room.all.push({
+      seq,
+      author: this.role,
+      body: this.body,
+      ...(this.headline === undefined ? {} : { headline: this.headline }),
+      postedAt,
+    });
     if (room.cursors.get(this.role) === seq - 1) room.cursors.set(this.role, seq);
     if (this.key !== undefined) {
       room.keys.set(this.key, { author: this.role, seq, postedAt });
@@ -473,11 +520,20 @@ class Post extends StoreCommand {
 }
 
 class Read extends StoreCommand {
-  constructor(broker: 0 | 1, readonly room: string, readonly role: string, readonly afterSeq: number | undefined, readonly limit: number | undefined) {
+  constructor(
+    broker: 0 | 1,
+    readonly room: string,
+    readonly role: string,
+    readonly afterSeq: number | undefined,
+    readonly limit: number | undefined,
+  ) {
     super(broker);
   }
   async run(model: Model, real: Real): Promise<void> {
-    const options = { ...(this.afterSeq === undefined ? {} : { afterSeq: this.afterSeq }), ...(this.limit === undefined ? {} : { limit: this.limit }) };
+    const options = {
+      ...(this.afterSeq === undefined ? {} : { afterSeq: this.afterSeq }),
+      ...(this.limit === undefined ? {} : { limit: this.limit }),
+    };
     const actual = await outcome(() => this.store(real).read(this.room, this.role, options));
     const room = model.rooms.get(this.room);
     if (room === undefined || !room.members.has(this.role)) return expect(actual).toEqual({ code: "ERR_NOT_MEMBER" });
@@ -493,7 +549,12 @@ class Read extends StoreCommand {
 }
 
 class MarkRead extends StoreCommand {
-  constructor(broker: 0 | 1, readonly room: string, readonly role: string, readonly seq: number) {
+  constructor(
+    broker: 0 | 1,
+    readonly room: string,
+    readonly role: string,
+    readonly seq: number,
+  ) {
     super(broker);
   }
   async run(model: Model, real: Real): Promise<void> {
@@ -511,14 +572,22 @@ class MarkRead extends StoreCommand {
 }
 
 class List extends StoreCommand {
-  constructor(broker: 0 | 1, readonly role: string) {
+  constructor(
+    broker: 0 | 1,
+    readonly role: string,
+  ) {
     super(broker);
   }
   async run(model: Model, real: Real): Promise<void> {
     const actual = await outcome(() => this.store(real).list(this.role));
     const rooms: StoreRoomListing[] = [...model.rooms.keys()].sort().map((name) => {
       const room = model.rooms.get(name) as ModelRoom;
-      const summary = { name, memberCount: room.members.size, messageCount: newest(room), retainedCount: retained(room).length };
+      const summary = {
+        name,
+        memberCount: room.members.size,
+        messageCount: newest(room),
+        retainedCount: retained(room).length,
+      };
       return room.members.has(this.role)
         ? { ...summary, joined: true, unread: newest(room) - (room.cursors.get(this.role) as number) }
         : { ...summary, joined: false };
@@ -531,7 +600,10 @@ class List extends StoreCommand {
 }
 
 class Members extends StoreCommand {
-  constructor(broker: 0 | 1, readonly room: string) {
+  constructor(
+    broker: 0 | 1,
+    readonly room: string,
+  ) {
     super(broker);
   }
   async run(model: Model, real: Real): Promise<void> {
@@ -548,7 +620,10 @@ class Members extends StoreCommand {
 function commandArbitraries(): fc.Arbitrary<Command>[] {
   const broker = fc.constantFrom(...BROKERS);
   const role = fc.constantFrom(...ROLES);
-  const room = fc.oneof({ weight: 12, arbitrary: fc.constantFrom(...ROOMS.slice(0, 3)) }, { weight: 1, arbitrary: fc.constant(ROOMS[3]) });
+  const room = fc.oneof(
+    { weight: 12, arbitrary: fc.constantFrom(...ROOMS.slice(0, 3)) },
+    { weight: 1, arbitrary: fc.constant(ROOMS[3]) },
+  );
   const seq = fc.integer({ min: -1, max: 9 });
   const body = fc.oneof(
     { weight: 6, arbitrary: fc.string({ maxLength: 3, unit: fc.constantFrom("a", "é") }) },
@@ -558,10 +633,26 @@ function commandArbitraries(): fc.Arbitrary<Command>[] {
   const weighted = (weight: number, arbitrary: fc.Arbitrary<Command>): fc.Arbitrary<Command>[] =>
     Array.from({ length: weight }, () => arbitrary);
   return [
-    weighted(1, fc.tuple(broker, fc.oneof({ weight: 9, arbitrary: role }, { weight: 1, arbitrary: fc.constant("") })).map(([b, r]) => new Attach(b, r))),
-    weighted(1, fc.tuple(broker, role).map(([b, r]) => new Detach(b, r))),
-    weighted(3, fc.tuple(broker, room, fc.oneof({ weight: 19, arbitrary: role }, { weight: 1, arbitrary: fc.constant("") })).map(([b, n, r]) => new Join(b, n, r))),
-    weighted(1, fc.tuple(broker, room, role).map(([b, n, r]) => new Leave(b, n, r))),
+    weighted(
+      1,
+      fc
+        .tuple(broker, fc.oneof({ weight: 9, arbitrary: role }, { weight: 1, arbitrary: fc.constant("") }))
+        .map(([b, r]) => new Attach(b, r)),
+    ),
+    weighted(
+      1,
+      fc.tuple(broker, role).map(([b, r]) => new Detach(b, r)),
+    ),
+    weighted(
+      3,
+      fc
+        .tuple(broker, room, fc.oneof({ weight: 19, arbitrary: role }, { weight: 1, arbitrary: fc.constant("") }))
+        .map(([b, n, r]) => new Join(b, n, r)),
+    ),
+    weighted(
+      1,
+      fc.tuple(broker, room, role).map(([b, n, r]) => new Leave(b, n, r)),
+    ),
     weighted(
       5,
       fc
@@ -578,11 +669,26 @@ function commandArbitraries(): fc.Arbitrary<Command>[] {
     weighted(
       3,
       fc
-        .tuple(broker, room, role, fc.option(seq, { nil: undefined }), fc.option(fc.integer({ min: -1, max: 4 }), { nil: undefined }))
+        .tuple(
+          broker,
+          room,
+          role,
+          fc.option(seq, { nil: undefined }),
+          fc.option(fc.integer({ min: -1, max: 4 }), { nil: undefined }),
+        )
         .map(([b, n, r, after, limit]) => new Read(b, n, r, after, limit)),
     ),
-    weighted(2, fc.tuple(broker, room, role, seq).map(([b, n, r, s]) => new MarkRead(b, n, r, s))),
-    weighted(1, fc.tuple(broker, role).map(([b, r]) => new List(b, r))),
-    weighted(1, fc.tuple(broker, room).map(([b, n]) => new Members(b, n))),
+    weighted(
+      2,
+      fc.tuple(broker, room, role, seq).map(([b, n, r, s]) => new MarkRead(b, n, r, s)),
+    ),
+    weighted(
+      1,
+      fc.tuple(broker, role).map(([b, r]) => new List(b, r)),
+    ),
+    weighted(
+      1,
+      fc.tuple(broker, room).map(([b, n]) => new Members(b, n)),
+    ),
   ].flat();
 }

@@ -32,7 +32,9 @@ export function testTarget(): "source" | "installed" {
 /** The folder of workspace package `name` ("roundtable-cli") as this run tests it: packages/<name> or the install. */
 export function packageDir(name: string): string {
   const project = installedProject();
-  return project === undefined ? join(repositoryRoot, "packages", name) : join(project, "node_modules", "@orphus", name);
+  return project === undefined
+    ? join(repositoryRoot, "packages", name)
+    : join(project, "node_modules", "@orphus", name);
 }
 
 /**
@@ -42,11 +44,14 @@ export function packageDir(name: string): string {
  */
 export function installedEntries(project: string): Record<string, string> {
   const scope = join(project, "node_modules", "@orphus");
-  if (!existsSync(scope)) throw new Error(`${scope} does not exist: install the packed packages first (pnpm test:installed)`);
+  if (!existsSync(scope))
+    throw new Error(`${scope} does not exist: install the packed packages first (pnpm test:installed)`);
   const entries: Record<string, string> = {};
   for (const name of readdirSync(scope).sort()) {
     const dir = join(scope, name);
-    const { exports } = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { exports?: Record<string, unknown> };
+    const { exports } = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+      exports?: Record<string, unknown>;
+    };
     for (const [subpath, target] of Object.entries(exports ?? {})) {
       if (subpath === "./package.json") continue;
       const entry =
@@ -85,7 +90,8 @@ export function tsxLoader(): string {
  */
 export function binCommand(name: string, bin: string, args: readonly string[] = []): Command {
   const dir = packageDir(name);
-  if (installedProject() !== undefined) return { command: process.execPath, args: [join(dir, "dist", "bin", `${bin}.js`), ...args] };
+  if (installedProject() !== undefined)
+    return { command: process.execPath, args: [join(dir, "dist", "bin", `${bin}.js`), ...args] };
   return {
     command: process.execPath,
     args: ["--conditions=@orphus/source", "--import", tsxLoader(), join(dir, "src", "bin", `${bin}.ts`), ...args],
@@ -118,11 +124,20 @@ export interface BundleOptions {
  * run, @orphus/* stay imports and the folder is made inside the installed project, so node resolves them to the
  * installed packages: the program then runs what users run.
  */
-export async function bundlePrograms(entry: Readonly<Record<string, string>>, options: BundleOptions = {}): Promise<BundledPrograms> {
+export async function bundlePrograms(
+  entry: Readonly<Record<string, string>>,
+  options: BundleOptions = {},
+): Promise<BundledPrograms> {
   const project = installedProject();
   const prefix = options.prefix ?? "rt-bin-";
   let dir: string;
-  let settings: Options = { ...(options.base ?? bundledProgramBuild({})), entry: { ...entry }, silent: true, config: false, sourcemap: false };
+  let settings: Options = {
+    ...(options.base ?? bundledProgramBuild({})),
+    entry: { ...entry },
+    silent: true,
+    config: false,
+    sourcemap: false,
+  };
   if (project === undefined) {
     dir = mkdtempSync(join(tmpdir(), prefix));
   } else {

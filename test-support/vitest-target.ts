@@ -11,17 +11,26 @@ import type { AliasOptions } from "vite";
 import { installedEntries, installedProject } from "./target.js";
 
 /** `resolve` and `ssr.resolve` of a vitest config for this run. */
-export function targetResolve(): { resolve: { conditions: string[]; alias: AliasOptions }; ssr: { resolve: { conditions: string[] } } } {
+export function targetResolve(): {
+  resolve: { conditions: string[]; alias: AliasOptions };
+  ssr: { resolve: { conditions: string[] } };
+} {
   const project = installedProject();
   // The condition stays in an installed run too: a private workspace package that is bundled into the published
   // ones, never installed, still resolves to its source when a test imports it.
   const conditions = ["@orphus/source"];
-  return { resolve: { conditions, alias: project === undefined ? [] : installedAliases(project) }, ssr: { resolve: { conditions } } };
+  return {
+    resolve: { conditions, alias: project === undefined ? [] : installedAliases(project) },
+    ssr: { resolve: { conditions } },
+  };
 }
 
 /** Every installed @orphus package's entry, as an exact alias of its name. */
 export function installedAliases(project: string): { find: RegExp; replacement: string }[] {
-  return Object.entries(installedEntries(project)).map(([name, entry]) => ({ find: new RegExp(`^${name}$`), replacement: entry }));
+  return Object.entries(installedEntries(project)).map(([name, entry]) => ({
+    find: new RegExp(`^${name}$`),
+    replacement: entry,
+  }));
 }
 
 /**
@@ -33,7 +42,9 @@ function relativeImports(text: string): string[] {
   for (const match of text.matchAll(/(?:^|\n)\s*(?:import|export)\s+(type\s+)?[^;"]*?\bfrom\s+"(\.{1,2}\/[^"]+)"/g)) {
     if (match[1] === undefined) found.push(match[2] as string);
   }
-  for (const match of text.matchAll(/(?:^|\n)\s*import\s+"(\.{1,2}\/[^"]+)"|\bimport\s*\(\s*"(\.{1,2}\/[^"]+)"\s*\)/g)) {
+  for (const match of text.matchAll(
+    /(?:^|\n)\s*import\s+"(\.{1,2}\/[^"]+)"|\bimport\s*\(\s*"(\.{1,2}\/[^"]+)"\s*\)/g,
+  )) {
     found.push((match[1] ?? match[2]) as string);
   }
   return found;

@@ -51,7 +51,9 @@ describe("alternateBlocks", () => {
   });
 
   test("refuses a block count that is not a positive integer, and no sides", async () => {
-    await expect(alternateBlocks({ a: () => 1 }, { blocks: 0 })).rejects.toThrow(/blocks must be an integer of at least 1, got 0/);
+    await expect(alternateBlocks({ a: () => 1 }, { blocks: 0 })).rejects.toThrow(
+      /blocks must be an integer of at least 1, got 0/,
+    );
     await expect(alternateBlocks({ a: () => 1 }, { warmupBlocks: -1 })).rejects.toThrow(/warmupBlocks/);
     await expect(alternateBlocks({}, {})).rejects.toThrow(/at least one side/);
   });
@@ -124,15 +126,31 @@ describe("compareInBlocks and reportRatio", () => {
       const file = join(dir, "results.jsonl");
       const env = { [RESULTS_FILE_ENV]: file };
       reportRatio({ name: "a.met", about: "a", ratio: 1, target: { kind: "at-most", value: 2 } }, env);
-      reportRatio({ name: "b.missed", about: "b", ratio: 3, target: { kind: "at-most", value: 2 }, detail: "3 ms vs 1 ms" }, env);
+      reportRatio(
+        { name: "b.missed", about: "b", ratio: 3, target: { kind: "at-most", value: 2 }, detail: "3 ms vs 1 ms" },
+        env,
+      );
       reportRatio({ name: "c.informative", about: "c", ratio: 9, sides: { subject: 9, baseline: 1, unit: "ms" } }, env);
       reportRatio(
         { name: "d.summarised", about: "d", ratio: { median: 2, q1: 1, q3: 3, min: 0.5, max: 4, blocks: 5 } },
         env,
       );
       benchNotes(["Why the floor is what it is."], env);
-      expect(readFileSync(file, "utf8").trim().split("\n").map((line) => JSON.parse(line))).toEqual([
-        { kind: "figure", name: "a.met", about: "a", ratio: 1, target: { kind: "at-most", value: 2 }, met: true, hasTarget: true },
+      expect(
+        readFileSync(file, "utf8")
+          .trim()
+          .split("\n")
+          .map((line) => JSON.parse(line)),
+      ).toEqual([
+        {
+          kind: "figure",
+          name: "a.met",
+          about: "a",
+          ratio: 1,
+          target: { kind: "at-most", value: 2 },
+          met: true,
+          hasTarget: true,
+        },
         {
           kind: "figure",
           name: "b.missed",

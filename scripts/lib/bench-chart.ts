@@ -41,7 +41,10 @@ const BOTTOM = 8;
  * The linear map from `domain` onto `range` (either way round, so a y axis can run upwards). A domain of one value
  * maps to the middle of the range.
  */
-export function linearScale(domain: readonly [number, number], range: readonly [number, number]): (value: number) => number {
+export function linearScale(
+  domain: readonly [number, number],
+  range: readonly [number, number],
+): (value: number) => number {
   const [d0, d1] = domain;
   const [r0, r1] = range;
   if (!(d1 > d0)) return () => (r0 + r1) / 2;
@@ -73,10 +76,9 @@ export interface ChartLayout {
 
 /** Every value the y axis must show: medians, quartiles and targets. */
 function shownValues(input: ChartInput): number[] {
-  return input.series.flatMap((series) => [
-    ...series.points.flatMap((point) => [point.median, point.q1, point.q3]),
-    series.target,
-  ]).filter((value): value is number => value !== undefined && Number.isFinite(value));
+  return input.series
+    .flatMap((series) => [...series.points.flatMap((point) => [point.median, point.q1, point.q3]), series.target])
+    .filter((value): value is number => value !== undefined && Number.isFinite(value));
 }
 
 /** Places every point and target of `input` inside the chart's box. */
@@ -91,11 +93,15 @@ export function chartLayout(input: ChartInput): ChartLayout {
   const y = linearScale([bottom, top], [CHART_HEIGHT - BOTTOM, TOP]);
   const slots = Math.max(1, input.runs);
   const x = (index: number): number =>
-    slots === 1 ? (LEFT + CHART_WIDTH - RIGHT) / 2 : linearScale([0, slots - 1], [LEFT + 6, CHART_WIDTH - RIGHT - 6])(index);
+    slots === 1
+      ? (LEFT + CHART_WIDTH - RIGHT) / 2
+      : linearScale([0, slots - 1], [LEFT + 6, CHART_WIDTH - RIGHT - 6])(index);
   const points = input.series.flatMap((series) =>
     series.points.map((point): PlacedPoint => {
       const placed = { line: series.line, x: x(point.index), y: y(point.median) };
-      return point.q1 === undefined || point.q3 === undefined ? placed : { ...placed, bar: { y1: y(point.q1), y3: y(point.q3) } };
+      return point.q1 === undefined || point.q3 === undefined
+        ? placed
+        : { ...placed, bar: { y1: y(point.q1), y3: y(point.q3) } };
     }),
   );
   const targets = input.series.flatMap((series) =>
@@ -111,8 +117,10 @@ const num = (value: number): string => {
   const text = value.toFixed(1);
   return text === "-0.0" ? "0.0" : text;
 };
-const label = (value: number): string => (Math.abs(value) >= 100 ? value.toFixed(0) : Math.abs(value) >= 10 ? value.toFixed(1) : value.toFixed(2));
-const escapeXml = (text: string): string => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const label = (value: number): string =>
+  Math.abs(value) >= 100 ? value.toFixed(0) : Math.abs(value) >= 10 ? value.toFixed(1) : value.toFixed(2);
+const escapeXml = (text: string): string =>
+  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 /** The chart as SVG text (deterministic: the same input gives the same bytes). */
 export function renderChart(input: ChartInput): string {

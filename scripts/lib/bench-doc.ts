@@ -6,7 +6,15 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from "node:path";
 import type { Target } from "../../bench-support/report.js";
 import { renderChart, type ChartSeries } from "./bench-chart.js";
-import { fileKey, readRecord, RECORD_KEEP_PER_FILE, RECORD_PATH, type RecordedFigure, type RecordedFile, type RecordedRun } from "./bench-record.js";
+import {
+  fileKey,
+  readRecord,
+  RECORD_KEEP_PER_FILE,
+  RECORD_PATH,
+  type RecordedFigure,
+  type RecordedFile,
+  type RecordedRun,
+} from "./bench-record.js";
 
 /** The generated page and the folder of its charts, relative to the repository root. */
 export const BENCHMARKS_DOC_PATH = "BENCHMARKS.md";
@@ -187,7 +195,9 @@ export function renderBenchmarksDoc(runs: readonly RecordedRun[]): BenchmarksDoc
           const figure = perLine.get(line)?.at(-1)?.figure;
           return figure === undefined ? "not recorded" : `${ratio(figure.median)} ${verdict(figure)}`;
         });
-        out.push(`| [\`${name}\`](#${headingAnchor(`\`${name}\``)}) | ${cell(targetsText(perLine))} | ${latest.join(" | ")} |`);
+        out.push(
+          `| [\`${name}\`](#${headingAnchor(`\`${name}\``)}) | ${cell(targetsText(perLine))} | ${latest.join(" | ")} |`,
+        );
       }
     }
     out.push("");
@@ -215,7 +225,9 @@ export function renderBenchmarksDoc(runs: readonly RecordedRun[]): BenchmarksDoc
         out.push(`${newest.figure.about}\n`);
         const newestOfFile = view.results.at(-1)?.file;
         if (newestOfFile !== undefined && !newestOfFile.figures.some((figure) => figure.name === name)) {
-          out.push(`Not reported by the newest run of \`${view.file}\` (renamed or removed); it leaves the record as runs are pruned.\n`);
+          out.push(
+            `Not reported by the newest run of \`${view.file}\` (renamed or removed); it leaves the record as runs are pruned.\n`,
+          );
         }
         out.push("| Node | target | latest | IQR | range | blocks | verdict | recorded medians | met |");
         out.push("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
@@ -228,7 +240,10 @@ export function renderBenchmarksDoc(runs: readonly RecordedRun[]): BenchmarksDoc
               `${summarised ? `${figure.q1?.toFixed(3)}–${figure.q3?.toFixed(3)}` : "—"} | ` +
               `${figure.min !== undefined && figure.max !== undefined ? `${figure.min.toFixed(3)}–${figure.max.toFixed(3)}` : "—"} | ` +
               `${figure.blocks ?? "—"} | ${verdict(figure)} | ` +
-              `${span(list.map((sample) => sample.figure.median), ratio)} over ${list.length} run${list.length === 1 ? "" : "s"} | ` +
+              `${span(
+                list.map((sample) => sample.figure.median),
+                ratio,
+              )} over ${list.length} run${list.length === 1 ? "" : "s"} | ` +
               `${targeted.length === 0 ? "—" : `${targeted.filter((sample) => sample.figure.met).length} of ${targeted.length}`} |`,
           );
         }
@@ -255,7 +270,13 @@ export function renderBenchmarksDoc(runs: readonly RecordedRun[]): BenchmarksDoc
       }
     }
   }
-  return { markdown: `${out.join("\n").replace(/\n{3,}/g, "\n\n").trimEnd()}\n`, charts };
+  return {
+    markdown: `${out
+      .join("\n")
+      .replace(/\n{3,}/g, "\n\n")
+      .trimEnd()}\n`,
+    charts,
+  };
 }
 
 /** Renders the page and charts from the record under `root`; returns them without writing. */

@@ -74,7 +74,8 @@ const round = (value: number, decimals: number): number => {
   const factor = 10 ** decimals;
   return Math.round(value * factor) / factor;
 };
-const significant = (value: number): number => (value === 0 || !Number.isFinite(value) ? value : Number(value.toPrecision(4)));
+const significant = (value: number): number =>
+  value === 0 || !Number.isFinite(value) ? value : Number(value.toPrecision(4));
 
 /** A reported figure as the record keeps it. */
 export function recordedFigure(figure: ReportedFigure): RecordedFigure {
@@ -110,7 +111,8 @@ export function recordedFigure(figure: ReportedFigure): RecordedFigure {
 /** The Node line of a version: "v24.21.0" → "24". */
 export function nodeLine(version: string): string {
   const match = /^v?(\d+)\./.exec(version);
-  if (match === null) throw new BenchRecordError(`a Node version is like v20.19.0, got ${JSON.stringify(version.slice(0, 40))}`);
+  if (match === null)
+    throw new BenchRecordError(`a Node version is like v20.19.0, got ${JSON.stringify(version.slice(0, 40))}`);
   return match[1] as string;
 }
 
@@ -123,7 +125,8 @@ function checkRun(value: unknown, where: string): RecordedRun {
     throw new BenchRecordError(`${where}: ${what}`);
   };
   if (!isObject(value)) return fail("not a JSON object");
-  for (const key of ["date", "commit", "node", "line"]) if (typeof value[key] !== "string") fail(`"${key}" is not a string`);
+  for (const key of ["date", "commit", "node", "line"])
+    if (typeof value[key] !== "string") fail(`"${key}" is not a string`);
   if (typeof value["dirty"] !== "boolean") fail('"dirty" is not true or false');
   if (value["cpu"] !== null && typeof value["cpu"] !== "number") fail('"cpu" is neither a number nor null');
   if (!Array.isArray(value["files"])) return fail('"files" is not a list');

@@ -55,8 +55,12 @@ export function packageMapFindings(text: string, declared: ReadonlyMap<string, R
     }
     const missing = [...manifest].filter((dep) => !row.imports.has(dep)).sort();
     const extra = [...row.imports].filter((dep) => !manifest.has(dep)).sort();
-    if (missing.length > 0) findings.push(`the package map's row for ${row.name} omits ${missing.join(", ")}, which its manifest depends on`);
-    if (extra.length > 0) findings.push(`the package map's row for ${row.name} names ${extra.join(", ")}, which its manifest does not depend on`);
+    if (missing.length > 0)
+      findings.push(`the package map's row for ${row.name} omits ${missing.join(", ")}, which its manifest depends on`);
+    if (extra.length > 0)
+      findings.push(
+        `the package map's row for ${row.name} names ${extra.join(", ")}, which its manifest does not depend on`,
+      );
   }
   return findings;
 }

@@ -71,7 +71,8 @@ export function linkFindings(
     if (target.startsWith("#")) continue;
     if (isExternal(target)) {
       const path = repositoryPath(target, home);
-      if (path !== undefined && !exists(path)) findings.push(`${line}: ${target} names ${path}, which is not in the repository`);
+      if (path !== undefined && !exists(path))
+        findings.push(`${line}: ${target} names ${path}, which is not in the repository`);
       continue;
     }
     const path = posix.normalize(posix.join(posix.dirname(docPath), target.replace(/[#?].*$/, ""))).replace(/\/$/, "");
@@ -81,7 +82,9 @@ export function linkFindings(
       findings.push(`${line}: ${target} names ${path}, which is not in the repository`);
     } else if (published) {
       const kind = exists(`${path}/`) ? "tree" : "blob";
-      findings.push(`${line}: ${target} is relative and breaks on the registry page; link ${home.webUrl}/${kind}/main/${path}`);
+      findings.push(
+        `${line}: ${target} is relative and breaks on the registry page; link ${home.webUrl}/${kind}/main/${path}`,
+      );
     }
   }
   return findings;
@@ -137,7 +140,9 @@ export function unquotedTildeFindings(text: string): string[] {
     if (!shell || !/\bmcp add\b/.test(line)) return;
     const unquoted = line.replace(/'[^']*'|"[^"]*"/g, "");
     if (/(^|[\s=])~/.test(unquoted)) {
-      findings.push(`${index + 1}: the shell expands this unquoted ~ into a home directory before the command stores it; quote it ('~/...')`);
+      findings.push(
+        `${index + 1}: the shell expands this unquoted ~ into a home directory before the command stores it; quote it ('~/...')`,
+      );
     }
   });
   return findings;
@@ -146,7 +151,8 @@ export function unquotedTildeFindings(text: string): string[] {
 /** A benchmark figure as a README would print it: a ratio such as `1.23x`, `0.5×` or `2x`. */
 const RATIO_PATTERN = /(?<![\w.])\d+(?:\.\d+)?[x×](?!\w)/;
 /** A history of runs: "3 runs", "five more runs", "in 4 of 5 runs". */
-const RUNS_PATTERN = /\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(?:more\s+|full\s+|pinned\s+|alternating\s+)?runs\b/i;
+const RUNS_PATTERN =
+  /\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(?:more\s+|full\s+|pinned\s+|alternating\s+)?runs\b/i;
 /** What makes a line a target statement, where a ratio may stand: "target", "≤", "≥", "at most", "at least". */
 const TARGET_STATEMENT = /target|≤|≥|<=|>=|\bat most\b|\bat least\b/i;
 /**
@@ -177,7 +183,9 @@ export function readmePerformanceFindings(text: string, hasBenchmarks: boolean):
         section = heading[1] as string;
         if (section === "Performance") performanceStart = index + 1;
         if (/^benchmarks?\b/i.test(section)) {
-          findings.push(`${index + 1}: a README's section on speed is "## Performance", with targets only (figures live in BENCHMARKS.md)`);
+          findings.push(
+            `${index + 1}: a README's section on speed is "## Performance", with targets only (figures live in BENCHMARKS.md)`,
+          );
         }
         return;
       }
@@ -186,7 +194,9 @@ export function readmePerformanceFindings(text: string, hasBenchmarks: boolean):
       if (inPerformance && line.trim() !== "") performanceLines++;
       const runs = RUNS_PATTERN.exec(line);
       if (runs !== null) {
-        findings.push(`${index + 1}: "${runs[0]}": a history of runs belongs in the benchmark record (BENCHMARKS.md), not a README`);
+        findings.push(
+          `${index + 1}: "${runs[0]}": a history of runs belongs in the benchmark record (BENCHMARKS.md), not a README`,
+        );
       }
       const ratio = RATIO_PATTERN.exec(line);
       if (ratio !== null && !(inPerformance && TARGET_STATEMENT.test(line))) {
@@ -204,7 +214,9 @@ export function readmePerformanceFindings(text: string, hasBenchmarks: boolean):
     );
   }
   if (hasBenchmarks && performanceLinks === 0) {
-    findings.push('the package has benchmarks: a "## Performance" section must state its targets and link to its part of BENCHMARKS.md');
+    findings.push(
+      'the package has benchmarks: a "## Performance" section must state its targets and link to its part of BENCHMARKS.md',
+    );
   }
   return findings;
 }

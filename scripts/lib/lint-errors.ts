@@ -36,8 +36,10 @@ function ourModule(specifier: ts.Expression): string | undefined {
 /** The module of `import("@orphus/x")`, awaited or not, or undefined. */
 function dynamicImportOf(expression: ts.Expression | undefined): string | undefined {
   let inner = expression;
-  while (inner !== undefined && (ts.isAwaitExpression(inner) || ts.isParenthesizedExpression(inner))) inner = inner.expression;
-  if (inner === undefined || !ts.isCallExpression(inner) || inner.expression.kind !== ts.SyntaxKind.ImportKeyword) return undefined;
+  while (inner !== undefined && (ts.isAwaitExpression(inner) || ts.isParenthesizedExpression(inner)))
+    inner = inner.expression;
+  if (inner === undefined || !ts.isCallExpression(inner) || inner.expression.kind !== ts.SyntaxKind.ImportKeyword)
+    return undefined;
   const [specifier] = inner.arguments;
   return specifier === undefined ? undefined : ourModule(specifier);
 }
@@ -73,7 +75,10 @@ function ourBindings(source: ts.SourceFile): OurBindings {
       else if (ts.isObjectBindingPattern(node.name)) {
         for (const element of node.name.elements) {
           if (!ts.isIdentifier(element.name)) continue;
-          const exported = element.propertyName !== undefined && ts.isIdentifier(element.propertyName) ? element.propertyName.text : element.name.text;
+          const exported =
+            element.propertyName !== undefined && ts.isIdentifier(element.propertyName)
+              ? element.propertyName.text
+              : element.name.text;
           named.set(element.name.text, { exported, module });
         }
       }
@@ -83,7 +88,10 @@ function ourBindings(source: ts.SourceFile): OurBindings {
 }
 
 /** What an `instanceof` right-hand side names from our packages: the class and its module, or undefined. */
-function ourClass(expression: ts.Expression, bindings: OurBindings): { readonly name: string; readonly module: string } | undefined {
+function ourClass(
+  expression: ts.Expression,
+  bindings: OurBindings,
+): { readonly name: string; readonly module: string } | undefined {
   let inner = expression;
   while (ts.isParenthesizedExpression(inner)) inner = inner.expression;
   if (ts.isIdentifier(inner)) {
@@ -137,8 +145,14 @@ function declaredCodes(source: SourceText): DeclaredCode[] {
       if (!ts.isPropertyDeclaration(member) || !ts.isIdentifier(member.name) || member.name.text !== "code") continue;
       const readonly = ts.getCombinedModifierFlags(member) & ts.ModifierFlags.Readonly;
       const value = member.initializer;
-      if (!readonly || value === undefined || !ts.isStringLiteralLike(value) || !value.text.startsWith("ERR_")) continue;
-      codes.push({ code: value.text, className: node.name?.text ?? "(anonymous class)", file: source.file, line: lineOf(tree, member) });
+      if (!readonly || value === undefined || !ts.isStringLiteralLike(value) || !value.text.startsWith("ERR_"))
+        continue;
+      codes.push({
+        code: value.text,
+        className: node.name?.text ?? "(anonymous class)",
+        file: source.file,
+        line: lineOf(tree, member),
+      });
     }
   });
   return codes;
@@ -147,12 +161,15 @@ function declaredCodes(source: SourceText): DeclaredCode[] {
 /** Every class whose `readonly code = "ERR_..."` another class of the given files also declares. */
 export function duplicateErrorCodeFindings(sources: readonly SourceText[]): LineFinding[] {
   const byCode = new Map<string, DeclaredCode[]>();
-  for (const declared of sources.flatMap(declaredCodes)) byCode.set(declared.code, [...(byCode.get(declared.code) ?? []), declared]);
+  for (const declared of sources.flatMap(declaredCodes))
+    byCode.set(declared.code, [...(byCode.get(declared.code) ?? []), declared]);
   const findings: LineFinding[] = [];
   for (const [code, classes] of byCode) {
     if (classes.length < 2) continue;
     for (const declared of classes) {
-      const others = classes.filter((other) => other !== declared).map((other) => `${other.className} (${other.file}:${other.line})`);
+      const others = classes
+        .filter((other) => other !== declared)
+        .map((other) => `${other.className} (${other.file}:${other.line})`);
       findings.push({
         file: declared.file,
         line: declared.line,

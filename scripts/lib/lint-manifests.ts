@@ -40,7 +40,11 @@ export function publishedMetadataFindings(manifest: Manifest, dir: string, root:
   expect("license", root["license"]);
   expect("engines", root["engines"]);
   const keywords = manifest["keywords"];
-  if (!Array.isArray(keywords) || keywords.length < 3 || keywords.some((k) => typeof k !== "string" || !/^[a-z0-9-]+$/.test(k))) {
+  if (
+    !Array.isArray(keywords) ||
+    keywords.length < 3 ||
+    keywords.some((k) => typeof k !== "string" || !/^[a-z0-9-]+$/.test(k))
+  ) {
     findings.push('"keywords" must list at least three lowercase words, so a registry search finds the package');
   }
   // `workspace:*` publishes the exact version, so a patch of one package would force a release of every dependent;
@@ -59,13 +63,17 @@ export function publishedMetadataFindings(manifest: Manifest, dir: string, root:
         continue;
       }
       if (range.startsWith("workspace:") && range !== "workspace:^") {
-        findings.push(`${field}.${name} is "${range}"; a package of the workspace is depended on as "workspace:^" (published as ^<version>)`);
+        findings.push(
+          `${field}.${name} is "${range}"; a package of the workspace is depended on as "workspace:^" (published as ^<version>)`,
+        );
       }
     }
   }
   const publishConfig = manifest["publishConfig"] as { provenance?: unknown; access?: unknown } | undefined;
   if (publishConfig?.provenance !== true || publishConfig.access !== "public") {
-    findings.push('"publishConfig" must set "access": "public" and "provenance": true (the release workflow attests each tarball)');
+    findings.push(
+      '"publishConfig" must set "access": "public" and "provenance": true (the release workflow attests each tarball)',
+    );
   }
   return findings;
 }
@@ -101,20 +109,29 @@ export function catalogDependencyFindings(manifest: Manifest, catalogs: Catalogs
   const entry = (field: string, name: string, range: string): void => {
     const catalog = range.slice("catalog:".length) || "default";
     if (catalogs[catalog]?.[name] === undefined) {
-      findings.push(`${field}.${name} is "${range}", but pnpm-workspace.yaml's ${catalog === "default" ? "catalog" : `catalogs.${catalog}`} has no ${name}`);
+      findings.push(
+        `${field}.${name} is "${range}", but pnpm-workspace.yaml's ${catalog === "default" ? "catalog" : `catalogs.${catalog}`} has no ${name}`,
+      );
     }
   };
   for (const field of INSTALLED_FIELDS) {
     for (const [name, range] of Object.entries((manifest[field] as Record<string, string> | undefined) ?? {})) {
       if (range.startsWith("workspace:")) continue;
       if (range.startsWith("catalog:")) entry(field, name, range);
-      else findings.push(`${field}.${name} is "${range}"; a third-party dependency is "catalog:", its range stated once in pnpm-workspace.yaml`);
+      else
+        findings.push(
+          `${field}.${name} is "${range}"; a third-party dependency is "catalog:", its range stated once in pnpm-workspace.yaml`,
+        );
     }
   }
-  for (const [name, range] of Object.entries((manifest["devDependencies"] as Record<string, string> | undefined) ?? {})) {
+  for (const [name, range] of Object.entries(
+    (manifest["devDependencies"] as Record<string, string> | undefined) ?? {},
+  )) {
     if (range.startsWith("catalog:")) entry("devDependencies", name, range);
     else if (catalogs["default"]?.[name] !== undefined && !range.startsWith("workspace:")) {
-      findings.push(`devDependencies.${name} is "${range}"; the catalog holds ${name}, so it is "catalog:" here too (one version in the workspace)`);
+      findings.push(
+        `devDependencies.${name} is "${range}"; the catalog holds ${name}, so it is "catalog:" here too (one version in the workspace)`,
+      );
     }
   }
   return findings;
@@ -127,7 +144,9 @@ export function catalogFindings(catalogs: Catalogs): string[] {
     for (const [name, range] of Object.entries(entries)) {
       if (isExactVersion(range)) {
         const where = catalog === "default" ? "catalog" : `catalogs.${catalog}`;
-        findings.push(`${where}.${name} is "${range}", an exact version; state a caret range ("^${range.replace(/^[=v]/, "")}") and bound it in a comment where it must stop`);
+        findings.push(
+          `${where}.${name} is "${range}", an exact version; state a caret range ("^${range.replace(/^[=v]/, "")}") and bound it in a comment where it must stop`,
+        );
       }
     }
   }
@@ -148,7 +167,11 @@ export function privatePackageFindings(manifest: Manifest, hasBuildConfig: boole
     findings.push("is private and has no build of its own: the packages that use it bundle its source");
   }
   const dot = (manifest["exports"] as Record<string, unknown> | undefined)?.["."];
-  if (typeof dot !== "object" || dot === null || Object.values(dot).some((target) => typeof target !== "string" || !target.startsWith("./src/"))) {
+  if (
+    typeof dot !== "object" ||
+    dot === null ||
+    Object.values(dot).some((target) => typeof target !== "string" || !target.startsWith("./src/"))
+  ) {
     findings.push('is private and has no dist: exports["."] must name its source (./src/...) only');
   }
   for (const field of INSTALLED_FIELDS) {
@@ -167,10 +190,13 @@ export function bundledPackageFindings(manifest: Manifest, privatePackages: Read
   const findings: string[] = [];
   for (const field of INSTALLED_FIELDS) {
     for (const name of Object.keys((manifest[field] as Record<string, string> | undefined) ?? {})) {
-      if (privatePackages.has(name)) findings.push(`${field}.${name} is private and bundled at build time: list it in devDependencies`);
+      if (privatePackages.has(name))
+        findings.push(`${field}.${name} is private and bundled at build time: list it in devDependencies`);
     }
   }
-  for (const [name, range] of Object.entries((manifest["devDependencies"] as Record<string, string> | undefined) ?? {})) {
+  for (const [name, range] of Object.entries(
+    (manifest["devDependencies"] as Record<string, string> | undefined) ?? {},
+  )) {
     if (privatePackages.has(name) && range !== "workspace:*") {
       findings.push(`devDependencies.${name} is "${range}"; a private package has no published version: "workspace:*"`);
     }
@@ -190,12 +216,18 @@ export function publishedManifestFindings(manifest: Manifest, privatePackages: R
   for (const field of [...INSTALLED_FIELDS, "devDependencies"]) {
     for (const [name, range] of Object.entries((manifest[field] as Record<string, string> | undefined) ?? {})) {
       if (range.startsWith("workspace:") || range.startsWith("catalog:")) {
-        findings.push(`${field}.${name} is "${range}", which no installer outside the workspace resolves (pack with pnpm pack)`);
+        findings.push(
+          `${field}.${name} is "${range}", which no installer outside the workspace resolves (pack with pnpm pack)`,
+        );
       } else if (field !== "devDependencies" && isExactVersion(range)) {
-        findings.push(`${field}.${name} is "${range}", an exact version: a consumer on another release installs a second copy (a range comes from the catalog)`);
+        findings.push(
+          `${field}.${name} is "${range}", an exact version: a consumer on another release installs a second copy (a range comes from the catalog)`,
+        );
       }
       if (privatePackages.has(name)) {
-        findings.push(`${field}.${name} is a private package of the workspace, bundled and never published; no manifest may name it`);
+        findings.push(
+          `${field}.${name} is a private package of the workspace, bundled and never published; no manifest may name it`,
+        );
       }
     }
   }
@@ -224,7 +256,8 @@ export function publishedFileFindings(
       // its version, carries the devDependencies' names as plain strings).
       const quoted = `["']${name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}(?:/[^"']*)?["']`;
       const imported = new RegExp(`(?:\\bfrom\\s*|\\bimport\\s*\\(\\s*|\\brequire\\s*\\(\\s*|\\bimport\\s+)${quoted}`);
-      if (imported.test(text)) findings.push(`${path} imports ${name}, a private package that is bundled, never installed`);
+      if (imported.test(text))
+        findings.push(`${path} imports ${name}, a private package that is bundled, never installed`);
     }
   }
   return findings;

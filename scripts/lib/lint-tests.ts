@@ -40,7 +40,11 @@ export function testImportFindings(source: SourceText): LineFinding[] {
     const [, name, folder] = reached;
     if (inTestSupport) {
       const instead = folder === "src" ? `import @orphus/${name} by name` : "move what it needs to test-support/";
-      findings.push({ file: source.file, line, message: `imports "${specifier}" from packages/${name}/${folder}/; ${instead}` });
+      findings.push({
+        file: source.file,
+        line,
+        message: `imports "${specifier}" from packages/${name}/${folder}/; ${instead}`,
+      });
     } else if (folder === "test" && name !== own) {
       findings.push({
         file: source.file,

@@ -27,7 +27,9 @@ export async function actionlintFindings(text: string, path: string): Promise<st
 export function nodeMajors(engines: string): number[] {
   const majors = engines.split("||").map((part) => /^\s*\^(\d+)\.\d+\.\d+\s*$/.exec(part)?.[1]);
   if (majors.length === 0 || majors.some((major) => major === undefined)) {
-    throw new Error(`engines.node must be caret ranges joined by ||, one per tested line, got ${JSON.stringify(engines)}`);
+    throw new Error(
+      `engines.node must be caret ranges joined by ||, one per tested line, got ${JSON.stringify(engines)}`,
+    );
   }
   return majors.map(Number);
 }

@@ -22,15 +22,28 @@ export function nativeAddons(nodeModules: string): NativeAddon[] {
   return readdirSync(nodeModules)
     .filter((name) => !name.startsWith("."))
     .flatMap((name) =>
-      name.startsWith("@") ? readdirSync(join(nodeModules, name)).map((inner) => join(nodeModules, name, inner)) : [join(nodeModules, name)],
+      name.startsWith("@")
+        ? readdirSync(join(nodeModules, name)).map((inner) => join(nodeModules, name, inner))
+        : [join(nodeModules, name)],
     )
     .filter((dir) => existsSync(join(dir, "binding.gyp")) && existsSync(join(dir, "package.json")))
-    .map((dir) => ({ dir, ...(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name: string; version: string }) }));
+    .map((dir) => ({
+      dir,
+      ...(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name: string; version: string }),
+    }));
 }
 
 /** The workspace's own build of an addon version, from its install (pnpm keeps one copy per version), if it has one. */
 export function workspaceBuild(root: string, addon: Pick<NativeAddon, "name" | "version">): string | undefined {
-  const build = join(root, "node_modules", ".pnpm", `${addon.name.replace("/", "+")}@${addon.version}`, "node_modules", addon.name, "build");
+  const build = join(
+    root,
+    "node_modules",
+    ".pnpm",
+    `${addon.name.replace("/", "+")}@${addon.version}`,
+    "node_modules",
+    addon.name,
+    "build",
+  );
   return existsSync(join(build, "Release")) ? build : undefined;
 }
 
@@ -49,7 +62,8 @@ export function addonBuilder(root: string): (project: string) => Promise<string[
         fromWorkspace !== undefined
           ? Promise.resolve(fromWorkspace)
           : runAsync("npm", ["rebuild", addon.name, "--loglevel=error"], project).then(() => {
-              if (!existsSync(join(addon.dir, "build"))) throw new Error(`npm rebuild ${key} built nothing in ${project}`);
+              if (!existsSync(join(addon.dir, "build")))
+                throw new Error(`npm rebuild ${key} built nothing in ${project}`);
               return join(addon.dir, "build");
             });
       builds.set(key, build);

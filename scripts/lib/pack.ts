@@ -95,9 +95,14 @@ export function packPackages(
   mkdirSync(tarballs, { recursive: true });
   const publint = join(root, "node_modules", "publint", "src", "cli.js");
   const attw = join(root, "node_modules", "@arethetypeswrong", "cli", "dist", "index.js");
-  const privatePackages = new Set(workspacePackages(root).filter((pkg) => pkg.private).map((pkg) => pkg.name));
+  const privatePackages = new Set(
+    workspacePackages(root)
+      .filter((pkg) => pkg.private)
+      .map((pkg) => pkg.name),
+  );
   return packages.map(({ dir, manifest }) => {
-    if (!existsSync(join(dir, "dist", "index.js"))) throw new Error(`${manifest.name} is not built; run pnpm build first`);
+    if (!existsSync(join(dir, "dist", "index.js")))
+      throw new Error(`${manifest.name} is not built; run pnpm build first`);
     const before = new Set(readdirSync(tarballs));
     run("pnpm", ["pack", "--pack-destination", tarballs], dir);
     const created = readdirSync(tarballs).find((file) => !before.has(file));
@@ -105,12 +110,18 @@ export function packPackages(
     const unpacked = mkdtempSync(join(tmpdir(), "orphus-unpacked-"));
     try {
       run("tar", ["-xzf", join(tarballs, created), "-C", unpacked], tarballs);
-      const packed = JSON.parse(readFileSync(join(unpacked, "package", "package.json"), "utf8")) as Record<string, unknown>;
+      const packed = JSON.parse(readFileSync(join(unpacked, "package", "package.json"), "utf8")) as Record<
+        string,
+        unknown
+      >;
       const files = filesUnder(join(unpacked, "package")).map((path) => ({
         path: path.slice(unpacked.length + 1),
         text: readFileSync(path, "utf8"),
       }));
-      const leftovers = [...publishedManifestFindings(packed, privatePackages), ...publishedFileFindings(files, privatePackages)];
+      const leftovers = [
+        ...publishedManifestFindings(packed, privatePackages),
+        ...publishedFileFindings(files, privatePackages),
+      ];
       if (leftovers.length > 0) throw new Error(`${manifest.name}'s packed tarball:\n  ${leftovers.join("\n  ")}`);
     } finally {
       rmSync(unpacked, { recursive: true, force: true });
@@ -118,9 +129,14 @@ export function packPackages(
     run(process.execPath, [publint, "run", join(tarballs, created), "--strict"], tarballs);
     const subpaths = exportedSubpaths(manifest);
     for (const flags of attwRuns(subpaths)) {
-      run(process.execPath, [attw, join(tarballs, created), ...flags, "--format", "ascii", "--no-color", "--no-emoji"], tarballs);
+      run(
+        process.execPath,
+        [attw, join(tarballs, created), ...flags, "--format", "ascii", "--no-color", "--no-emoji"],
+        tarballs,
+      );
     }
-    const subpathsNote = subpaths.length > 0 ? `; ${subpaths.join(", ")} under the ${ATTW_SUBPATH_PROFILE} profile` : "";
+    const subpathsNote =
+      subpaths.length > 0 ? `; ${subpaths.join(", ")} under the ${ATTW_SUBPATH_PROFILE} profile` : "";
     say(
       `packed ${manifest.name}: ${created}, no workspace: or catalog: ranges or exact versions, no private package named ` +
         `or imported, publint clean, attw clean (ignoring ${ATTW_IGNORED_RULES.join(", ")}${subpathsNote})`,
@@ -139,7 +155,11 @@ function tarballOverrides(packed: readonly PackedPackage[]): Record<string, stri
  * them: each package from its tarball wherever it is depended on, everything else from the registry, install
  * scripts off and native addons given the workspace's own build. Returns the addons built ("better-sqlite3@12.11.1").
  */
-export async function installPacked(root: string, packed: readonly PackedPackage[], project: string): Promise<string[]> {
+export async function installPacked(
+  root: string,
+  packed: readonly PackedPackage[],
+  project: string,
+): Promise<string[]> {
   mkdirSync(project, { recursive: true });
   writeFileSync(
     join(project, "package.json"),

@@ -31,7 +31,9 @@ export function workspacePackages(root: string): WorkspacePackage[] {
         bin?: Record<string, string> | string;
       };
       const bins =
-        typeof manifest.bin === "string" ? { [manifest.name.split("/").pop() as string]: manifest.bin } : (manifest.bin ?? {});
+        typeof manifest.bin === "string"
+          ? { [manifest.name.split("/").pop() as string]: manifest.bin }
+          : (manifest.bin ?? {});
       return { dir, name: manifest.name, version: manifest.version, private: manifest.private === true, bins };
     });
 }

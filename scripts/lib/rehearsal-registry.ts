@@ -27,7 +27,10 @@ export async function ensureRegistryInstalled(toolDir: string): Promise<"install
   };
   const wanted = lock.packages["node_modules/verdaccio"]?.version;
   const installed = join(toolDir, "node_modules", "verdaccio", "package.json");
-  if (existsSync(installed) && (JSON.parse(readFileSync(installed, "utf8")) as { version: string }).version === wanted) {
+  if (
+    existsSync(installed) &&
+    (JSON.parse(readFileSync(installed, "utf8")) as { version: string }).version === wanted
+  ) {
     return "present";
   }
   await runAsync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], toolDir);
@@ -82,7 +85,9 @@ export async function addRegistryUser(registry: LocalRegistry, name: string): Pr
   });
   const body = (await response.json()) as { token?: string; error?: string };
   if (!response.ok || body.token === undefined) {
-    throw new Error(`adding a user to the local registry failed: ${response.status} ${JSON.stringify(body).slice(0, 200)}`);
+    throw new Error(
+      `adding a user to the local registry failed: ${response.status} ${JSON.stringify(body).slice(0, 200)}`,
+    );
   }
   return body.token;
 }

@@ -26,7 +26,8 @@ export function planBinChecks(packages: readonly WorkspacePackage[]): BinCheck[]
     .flatMap((pkg) => {
       const bins = Object.keys(pkg.bins).sort();
       const installed = bins.map((bin): BinCheck => ({ packageName: pkg.name, bin, how: "installed" }));
-      const byName: BinCheck[] = bins.length === 1 ? [{ packageName: pkg.name, bin: bins[0] as string, how: "npx-package" }] : [];
+      const byName: BinCheck[] =
+        bins.length === 1 ? [{ packageName: pkg.name, bin: bins[0] as string, how: "npx-package" }] : [];
       return [...installed, ...byName];
     });
 }
@@ -46,7 +47,9 @@ export function callScripts(packages: readonly WorkspacePackage[], callsDir: str
     const script = join(callsDir, `${pkg.dir}.mjs`);
     if (existsSync(script)) scripts.set(pkg.dir, script);
     else if (REQUIRED_CALLS.has(pkg.dir)) {
-      throw new Error(`${pkg.name} needs an import-and-call script at ${script} (every leaf, the client and the CLI have one)`);
+      throw new Error(
+        `${pkg.name} needs an import-and-call script at ${script} (every leaf, the client and the CLI have one)`,
+      );
     }
   }
   return scripts;

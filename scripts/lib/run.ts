@@ -5,7 +5,12 @@ import { execFile, execFileSync } from "node:child_process";
 
 /** A failed command: what ran, where, its exit, and the tail of both outputs. */
 function failure(command: string, args: readonly string[], cwd: string, error: unknown): Error {
-  const { stdout, stderr, status, code } = error as { stdout?: string; stderr?: string; status?: number; code?: number };
+  const { stdout, stderr, status, code } = error as {
+    stdout?: string;
+    stderr?: string;
+    status?: number;
+    code?: number;
+  };
   return new Error(
     `${command} ${args.join(" ")} failed (exit ${status ?? code ?? "?"}) in ${cwd}\n` +
       `${String(stdout ?? "").slice(-4000)}\n${String(stderr ?? "").slice(-4000)}`,
@@ -16,9 +21,20 @@ function failure(command: string, args: readonly string[], cwd: string, error: u
 const MAX_BUFFER = 64 * 1024 * 1024;
 
 /** Runs a command and returns its stdout; throws with the command, folder, exit and both outputs on failure. */
-export function run(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = process.env): string {
+export function run(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
   try {
-    return execFileSync(command, args, { cwd, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: MAX_BUFFER });
+    return execFileSync(command, args, {
+      cwd,
+      env,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      maxBuffer: MAX_BUFFER,
+    });
   } catch (error) {
     throw failure(command, args, cwd, error);
   }

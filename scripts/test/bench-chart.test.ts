@@ -2,7 +2,14 @@
 // ratios (a larger median is drawn higher), whatever the record holds.
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { CHART_HEIGHT, CHART_WIDTH, chartLayout, linearScale, renderChart, type ChartInput } from "../lib/bench-chart.js";
+import {
+  CHART_HEIGHT,
+  CHART_WIDTH,
+  chartLayout,
+  linearScale,
+  renderChart,
+  type ChartInput,
+} from "../lib/bench-chart.js";
 
 const ratio = fc.double({ min: 0.001, max: 1000, noNaN: true, noDefaultInfinity: true });
 
@@ -25,9 +32,12 @@ const chartInput: fc.Arbitrary<ChartInput> = fc
               fc.record({
                 index: fc.integer({ min: 0, max: runs - 1 }),
                 median: ratio,
-                spread: fc.option(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 3, noNaN: true })), {
-                  nil: undefined,
-                }),
+                spread: fc.option(
+                  fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 3, noNaN: true })),
+                  {
+                    nil: undefined,
+                  },
+                ),
               }),
               { selector: (point) => point.index, minLength: 1, maxLength: runs },
             ),
@@ -42,7 +52,9 @@ const chartInput: fc.Arbitrary<ChartInput> = fc
       line: series.line,
       target: series.target,
       points: series.points.map(({ index, median, spread }) =>
-        spread === undefined ? { index, median } : { index, median, q1: median * (1 - spread[0]), q3: median * (1 + spread[1]) },
+        spread === undefined
+          ? { index, median }
+          : { index, median, q1: median * (1 - spread[0]), q3: median * (1 + spread[1]) },
       ),
     })),
   }));
@@ -108,7 +120,8 @@ describe("the chart", () => {
         const ys = layout.points.map((point) => point.y);
         for (let i = 0; i < medians.length; i++) {
           for (let j = 0; j < medians.length; j++) {
-            if ((medians[i] as number) < (medians[j] as number)) expect(ys[i]).toBeGreaterThanOrEqual((ys[j] as number) - 1e-9);
+            if ((medians[i] as number) < (medians[j] as number))
+              expect(ys[i]).toBeGreaterThanOrEqual((ys[j] as number) - 1e-9);
           }
         }
         // Later runs further right.

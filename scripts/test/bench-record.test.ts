@@ -31,7 +31,14 @@ function run(line: string, files: readonly string[], date = "2026-01-01T00:00:00
     cpu: 0,
     files: files.map((key) => {
       const [pkg, file] = key.split("/") as [string, string];
-      return { package: pkg, file, status: 0, steal: 0.5, figures: [{ name: `${pkg}.x`, about: "x", median: 1, met: true }], notes: [] };
+      return {
+        package: pkg,
+        file,
+        status: 0,
+        steal: 0.5,
+        figures: [{ name: `${pkg}.x`, about: "x", median: 1, met: true }],
+        notes: [],
+      };
     }),
   };
 }
@@ -54,7 +61,15 @@ describe("a run as recorded", () => {
           detail: "1,234 frames/s",
           sides: { subject: 81.23456, baseline: 74.0000001, unit: "ms per block" },
         },
-        { kind: "figure", name: "framing.budget", about: "a share", ratio: 0.5, met: false, hasTarget: true, target: { kind: "at-least", value: 0.95 } },
+        {
+          kind: "figure",
+          name: "framing.budget",
+          about: "a share",
+          ratio: 0.5,
+          met: false,
+          hasTarget: true,
+          target: { kind: "at-least", value: 0.95 },
+        },
       ],
       notes: ["Why."],
     };
@@ -97,7 +112,13 @@ describe("a run as recorded", () => {
               detail: "1,234 frames/s",
               sides: { subject: 81.23, baseline: 74, unit: "ms per block" },
             },
-            { name: "framing.budget", about: "a share", median: 0.5, target: { kind: "at-least", value: 0.95 }, met: false },
+            {
+              name: "framing.budget",
+              about: "a share",
+              median: 0.5,
+              target: { kind: "at-least", value: 0.95 },
+              met: false,
+            },
           ],
         },
       ],
@@ -115,11 +136,20 @@ describe("a run as recorded", () => {
       steals: [undefined],
     });
     expect(recorded.cpu).toBeNull();
-    expect(recorded.files[0]).toEqual({ package: "p", file: "a.bench.ts", status: null, steal: null, figures: [], notes: [] });
+    expect(recorded.files[0]).toEqual({
+      package: "p",
+      file: "a.bench.ts",
+      status: null,
+      steal: null,
+      figures: [],
+      notes: [],
+    });
   });
 
   test("a figure that is not summarised keeps its median only", () => {
-    expect(recordedFigure({ kind: "figure", name: "n", about: "a", ratio: 2 / 3, met: true, hasTarget: false })).toEqual({
+    expect(
+      recordedFigure({ kind: "figure", name: "n", about: "a", ratio: 2 / 3, met: true, hasTarget: false }),
+    ).toEqual({
       name: "n",
       about: "a",
       median: 0.6667,
@@ -156,11 +186,16 @@ describe("bounding the record", () => {
   test("property: what is kept is exactly the newest `keep` results of each file per line, in the order recorded", () => {
     const arbitraryRun = fc.record({
       line: fc.constantFrom("20", "22", "24"),
-      files: fc.uniqueArray(fc.constantFrom("a/x.bench.ts", "a/y.bench.ts", "b/z.bench.ts"), { minLength: 1, maxLength: 3 }),
+      files: fc.uniqueArray(fc.constantFrom("a/x.bench.ts", "a/y.bench.ts", "b/z.bench.ts"), {
+        minLength: 1,
+        maxLength: 3,
+      }),
     });
     fc.assert(
       fc.property(fc.array(arbitraryRun, { maxLength: 30 }), fc.integer({ min: 1, max: 5 }), (shapes, keep) => {
-        const runs = shapes.map((shape, i) => run(shape.line, shape.files, `2026-01-01T00:00:${String(i).padStart(2, "0")}Z`));
+        const runs = shapes.map((shape, i) =>
+          run(shape.line, shape.files, `2026-01-01T00:00:${String(i).padStart(2, "0")}Z`),
+        );
         const bounded = boundRecord(runs, keep);
         // The naive reference: for every (line, file), the dates of its newest `keep` results.
         const expected = new Map<string, string[]>();
@@ -208,7 +243,9 @@ describe("reading and appending", () => {
     expect(() => parseRecord(`${good}{"date":1}\n`)).toThrow(BenchRecordError);
     expect(() => parseRecord(`${good}{"date":1}\n`)).toThrow('line 2: "date" is not a string');
     expect(() => parseRecord("not json\n")).toThrow(/^line 1: not JSON/);
-    expect(() => parseRecord(good.replace('"median":1', '"median":"1"'))).toThrow("line 1: a figure has no name or median");
+    expect(() => parseRecord(good.replace('"median":1', '"median":"1"'))).toThrow(
+      "line 1: a figure has no name or median",
+    );
     expect(parseRecord(`\n${good}\n`)).toHaveLength(1);
     const path = join(scratch, "broken.jsonl");
     writeFileSync(path, "[]\n");

@@ -40,8 +40,17 @@ const reporting = (name: string, ratio: number, target = 2): string =>
 
 describe("arguments", () => {
   test("package names, --cpu in both spellings, --help", () => {
-    expect(parseBenchArguments(["framing", "rooms"])).toEqual({ packages: ["framing", "rooms"], help: false, record: false });
-    expect(parseBenchArguments(["--cpu", "0", "framing"])).toEqual({ packages: ["framing"], help: false, record: false, cpu: 0 });
+    expect(parseBenchArguments(["framing", "rooms"])).toEqual({
+      packages: ["framing", "rooms"],
+      help: false,
+      record: false,
+    });
+    expect(parseBenchArguments(["--cpu", "0", "framing"])).toEqual({
+      packages: ["framing"],
+      help: false,
+      record: false,
+      cpu: 0,
+    });
     expect(parseBenchArguments(["--cpu=3"])).toEqual({ packages: [], help: false, record: false, cpu: 3 });
     expect(parseBenchArguments(["--help"]).help).toBe(true);
     expect(parseBenchArguments(["--record", "framing"])).toEqual({ packages: ["framing"], help: false, record: true });
@@ -54,7 +63,13 @@ describe("arguments", () => {
       record: false,
       node: "/opt/node24/bin/node",
     });
-    expect(parseBenchArguments(["--node=/n", "--cpu", "1"])).toEqual({ packages: [], help: false, record: false, cpu: 1, node: "/n" });
+    expect(parseBenchArguments(["--node=/n", "--cpu", "1"])).toEqual({
+      packages: [],
+      help: false,
+      record: false,
+      cpu: 1,
+      node: "/n",
+    });
   });
 
   test("an unknown option or a bad CPU is a usage error", () => {
@@ -86,9 +101,10 @@ describe("arguments", () => {
 });
 
 describe("selecting files", () => {
-  const dir = packagesWith({ "alpha/bench/b.bench.ts": "", "alpha/bench/a.bench.ts": "", "beta/bench/x.bench.ts": "" }, [
-    "gamma",
-  ]);
+  const dir = packagesWith(
+    { "alpha/bench/b.bench.ts": "", "alpha/bench/a.bench.ts": "", "beta/bench/x.bench.ts": "" },
+    ["gamma"],
+  );
 
   test("every package's bench files in order, or only the named packages'", () => {
     expect(selectBenchFiles(dir, []).map((f) => `${f.packageName}/${f.file}`)).toEqual([
@@ -112,14 +128,27 @@ describe("the closing line", () => {
   const outcome = (name: string, status: number, results: [string, boolean, boolean?][]): FileOutcome => ({
     file: file(name),
     status,
-    results: results.map(([n, met, hasTarget = true]) => ({ kind: "figure", name: n, about: n, ratio: 1, met, hasTarget })),
+    results: results.map(([n, met, hasTarget = true]) => ({
+      kind: "figure",
+      name: n,
+      about: n,
+      ratio: 1,
+      met,
+      hasTarget,
+    })),
     notes: [],
   });
 
   test("names each missed figure", () => {
     const { line, ok } = closingLine([
-      outcome("a", 1, [["a.fast", true], ["a.slow", false]]),
-      outcome("b", 1, [["b.slow", false], ["b.info", true, false]]),
+      outcome("a", 1, [
+        ["a.fast", true],
+        ["a.slow", false],
+      ]),
+      outcome("b", 1, [
+        ["b.slow", false],
+        ["b.info", true, false],
+      ]),
     ]);
     expect(line).toBe("bench: 4 figures from 2 files; 1 of 3 targets met; missed: a.slow, b.slow");
     expect(ok).toBe(false);
@@ -171,38 +200,54 @@ describe("running files", () => {
     expect(outcome.results.map((r) => r.name)).toEqual(["alpha.noted"]);
   }, 30_000);
 
-  test.runIf(process.platform === "linux")("--cpu runs the file, and what it spawns, on that CPU", () => {
-    const dir = packagesWith({
-      "alpha/bench/cpu.bench.ts":
-        `import { execFileSync } from "node:child_process";\n` +
-        `import { reportRatio } from ${JSON.stringify(reportModule)};\n` +
-        // taskset -p prints "pid N's current affinity mask: 1" for CPU 0; a child sees one CPU too.
-        `const mask = execFileSync("taskset", ["-p", String(process.pid)], { encoding: "utf8" }).trim();\n` +
-        `const child = execFileSync(process.execPath, ["-p", "require('node:os').availableParallelism()"], { encoding: "utf8" }).trim();\n` +
-        `reportRatio({ name: "alpha.cpu", about: "demo", ratio: mask.endsWith(": 1") && child === "1" ? 1 : 3, target: { kind: "at-most", value: 2 } });\n`,
-    });
-    const [only] = selectBenchFiles(dir, []);
-    const outcome = runBenchFile(only!, process.env, { cpu: 0, stdio: "ignore" });
-    expect(outcome.results).toEqual([
-      { kind: "figure", name: "alpha.cpu", about: "demo", ratio: 1, target: { kind: "at-most", value: 2 }, met: true, hasTarget: true },
-    ]);
-  }, 30_000);
+  test.runIf(process.platform === "linux")(
+    "--cpu runs the file, and what it spawns, on that CPU",
+    () => {
+      const dir = packagesWith({
+        "alpha/bench/cpu.bench.ts":
+          `import { execFileSync } from "node:child_process";\n` +
+          `import { reportRatio } from ${JSON.stringify(reportModule)};\n` +
+          // taskset -p prints "pid N's current affinity mask: 1" for CPU 0; a child sees one CPU too.
+          `const mask = execFileSync("taskset", ["-p", String(process.pid)], { encoding: "utf8" }).trim();\n` +
+          `const child = execFileSync(process.execPath, ["-p", "require('node:os').availableParallelism()"], { encoding: "utf8" }).trim();\n` +
+          `reportRatio({ name: "alpha.cpu", about: "demo", ratio: mask.endsWith(": 1") && child === "1" ? 1 : 3, target: { kind: "at-most", value: 2 } });\n`,
+      });
+      const [only] = selectBenchFiles(dir, []);
+      const outcome = runBenchFile(only!, process.env, { cpu: 0, stdio: "ignore" });
+      expect(outcome.results).toEqual([
+        {
+          kind: "figure",
+          name: "alpha.cpu",
+          about: "demo",
+          ratio: 1,
+          target: { kind: "at-most", value: 2 },
+          met: true,
+          hasTarget: true,
+        },
+      ]);
+    },
+    30_000,
+  );
 
-  test.runIf(process.platform !== "win32")("--node runs the file with that binary", () => {
-    // A wrapper that marks its processes, then runs this Node: the figure says whether the file ran through it.
-    const wrapper = join(scratch, "marked-node.sh");
-    writeFileSync(wrapper, `#!/bin/sh\nORPHUS_TEST_MARKED_NODE=1 exec ${JSON.stringify(process.execPath)} "$@"\n`);
-    chmodSync(wrapper, 0o755);
-    const dir = packagesWith({
-      "alpha/bench/node.bench.ts":
-        `import { reportRatio } from ${JSON.stringify(reportModule)};\n` +
-        `const marked = process.env.ORPHUS_TEST_MARKED_NODE === "1";\n` +
-        `reportRatio({ name: "alpha.node", about: "demo", ratio: marked ? 1 : 3, target: { kind: "at-most", value: 2 } });\n`,
-    });
-    const [only] = selectBenchFiles(dir, []);
-    expect(runBenchFile(only!, process.env, { node: wrapper, stdio: "ignore" }).results[0]?.met).toBe(true);
-    expect(runBenchFile(only!, process.env, { stdio: "ignore" }).results[0]?.met).toBe(false);
-  }, 30_000);
+  test.runIf(process.platform !== "win32")(
+    "--node runs the file with that binary",
+    () => {
+      // A wrapper that marks its processes, then runs this Node: the figure says whether the file ran through it.
+      const wrapper = join(scratch, "marked-node.sh");
+      writeFileSync(wrapper, `#!/bin/sh\nORPHUS_TEST_MARKED_NODE=1 exec ${JSON.stringify(process.execPath)} "$@"\n`);
+      chmodSync(wrapper, 0o755);
+      const dir = packagesWith({
+        "alpha/bench/node.bench.ts":
+          `import { reportRatio } from ${JSON.stringify(reportModule)};\n` +
+          `const marked = process.env.ORPHUS_TEST_MARKED_NODE === "1";\n` +
+          `reportRatio({ name: "alpha.node", about: "demo", ratio: marked ? 1 : 3, target: { kind: "at-most", value: 2 } });\n`,
+      });
+      const [only] = selectBenchFiles(dir, []);
+      expect(runBenchFile(only!, process.env, { node: wrapper, stdio: "ignore" }).results[0]?.met).toBe(true);
+      expect(runBenchFile(only!, process.env, { stdio: "ignore" }).results[0]?.met).toBe(false);
+    },
+    30_000,
+  );
 });
 
 describe("the command", () => {
@@ -212,7 +257,9 @@ describe("the command", () => {
       encoding: "utf8",
     });
     expect(result.status).toBe(2);
-    expect(result.stderr).toContain('bench: no package named "nosuchpkg"; packages with benchmarks: bounds, digest, framing');
+    expect(result.stderr).toContain(
+      'bench: no package named "nosuchpkg"; packages with benchmarks: bounds, digest, framing',
+    );
     expect(result.stdout).toBe("");
   }, 30_000);
 

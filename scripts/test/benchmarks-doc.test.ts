@@ -3,7 +3,14 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { BENCHMARKS_DOC_PATH, benchmarksDocAt, chartFileName, CHARTS_DIR, headingAnchor, renderBenchmarksDoc } from "../lib/bench-doc.js";
+import {
+  BENCHMARKS_DOC_PATH,
+  benchmarksDocAt,
+  chartFileName,
+  CHARTS_DIR,
+  headingAnchor,
+  renderBenchmarksDoc,
+} from "../lib/bench-doc.js";
 import type { RecordedRun } from "../lib/bench-record.js";
 
 const root = join(import.meta.dirname, "..", "..");
@@ -12,7 +19,11 @@ test("BENCHMARKS.md and benchmarks/charts/ are exactly what the record generates
   const doc = benchmarksDocAt(root);
   expect(readFileSync(join(root, BENCHMARKS_DOC_PATH), "utf8")).toBe(doc.markdown);
   const dir = join(root, CHARTS_DIR);
-  const committed = existsSync(dir) ? readdirSync(dir).filter((file) => file.endsWith(".svg")).sort() : [];
+  const committed = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((file) => file.endsWith(".svg"))
+        .sort()
+    : [];
   expect(committed).toEqual([...doc.charts.keys()].sort());
   for (const [file, svg] of doc.charts) expect(readFileSync(join(dir, file), "utf8")).toBe(svg);
 });
@@ -40,7 +51,14 @@ const runs: RecordedRun[] = [
     line: "20",
     cpu: 0,
     files: [
-      { package: "broker", file: "cold.bench.ts", status: 0, steal: 1.5, figures: [figure("broker.cold", 2.2, 2.5)], notes: [] },
+      {
+        package: "broker",
+        file: "cold.bench.ts",
+        status: 0,
+        steal: 1.5,
+        figures: [figure("broker.cold", 2.2, 2.5)],
+        notes: [],
+      },
       { package: "broker", file: "gone.bench.ts", status: 0, steal: 0, figures: [figure("broker.gone", 1)], notes: [] },
     ],
   },
@@ -97,7 +115,9 @@ describe("the page", () => {
         "Latest on Node 24 (v24.21.0, 2026-02-02, bbbbbbb (dirty), host steal not known): 370 ms vs 100 ms\n\n" +
         "![broker.cold: median per recorded run, by Node line, with the target](benchmarks/charts/broker.cold.svg)\n",
     );
-    expect(doc.markdown).toContain("### Notes on `cold.bench.ts`\n\n- Bare node starts faster on Node 24, so the target is per line.\n");
+    expect(doc.markdown).toContain(
+      "### Notes on `cold.bench.ts`\n\n- Bare node starts faster on Node 24, so the target is per line.\n",
+    );
   });
 
   test("a file that reported nothing on a line says so; a chart only where a figure has more than one run", () => {
@@ -110,12 +130,16 @@ describe("the page", () => {
   });
 
   test("an empty record gives a page that says how to fill it", () => {
-    expect(renderBenchmarksDoc([]).markdown).toContain("## Recorded runs\n\nNone yet: `pnpm bench --record` records one.\n");
+    expect(renderBenchmarksDoc([]).markdown).toContain(
+      "## Recorded runs\n\nNone yet: `pnpm bench --record` records one.\n",
+    );
   });
 });
 
 test("anchors as GitHub makes them, and chart file names", () => {
-  expect(headingAnchor("`roundtable-broker.cold-start-to-first-reply`")).toBe("roundtable-brokercold-start-to-first-reply");
+  expect(headingAnchor("`roundtable-broker.cold-start-to-first-reply`")).toBe(
+    "roundtable-brokercold-start-to-first-reply",
+  );
   expect(headingAnchor("roundtable-broker")).toBe("roundtable-broker");
   expect(headingAnchor("Notes on `fan-out.bench.ts`")).toBe("notes-on-fan-outbenchts");
   expect(chartFileName("digest.full-ring-vs-JSON.stringify")).toBe("digest.full-ring-vs-JSON.stringify.svg");

@@ -31,6 +31,8 @@ describe("host steal", () => {
       "host steal on CPU 1: 0.0% of its time during this file (the host's other guests)",
     );
     expect(stealLine(undefined, undefined, undefined)).toBe("host steal on all CPUs: not known here (no /proc/stat)");
-    expect(stealLine(cpuTicks(STAT_BEFORE, 0), cpuTicks(STAT_BEFORE, 0), 0)).toBe("host steal on CPU 0: no time passed");
+    expect(stealLine(cpuTicks(STAT_BEFORE, 0), cpuTicks(STAT_BEFORE, 0), 0)).toBe(
+      "host steal on CPU 0: no time passed",
+    );
   });
 });

@@ -32,7 +32,10 @@ test("reads each row's imports outside the asides in parentheses, a longer name 
 
 test("a map that matches the manifests has nothing to say", () => {
   expect(
-    packageMapFindings(map, declared({ rooms: [], "rooms-redis": ["rooms"], broker: ["rooms", "digest", "rooms-redis"], digest: [] })),
+    packageMapFindings(
+      map,
+      declared({ rooms: [], "rooms-redis": ["rooms"], broker: ["rooms", "digest", "rooms-redis"], digest: [] }),
+    ),
   ).toEqual([]);
 });
 
@@ -40,7 +43,13 @@ test("names a dependency the map omits, one it invents, and a package without a 
   expect(
     packageMapFindings(
       map,
-      declared({ rooms: [], "rooms-redis": ["rooms", "digest"], broker: ["rooms", "rooms-redis"], digest: [], locator: [] }),
+      declared({
+        rooms: [],
+        "rooms-redis": ["rooms", "digest"],
+        broker: ["rooms", "rooms-redis"],
+        digest: [],
+        locator: [],
+      }),
     ),
   ).toEqual([
     "the package map has no row for locator",

@@ -11,14 +11,21 @@ import {
 } from "../lib/lint-docs.js";
 
 const home = { gitUrl: "git+https://github.com/orphus/roundtable.git", webUrl: "https://github.com/orphus/roundtable" };
-const paths = new Set(["docs", "docs/wire.md", "packages", "packages/digest", "packages/digest/test", "packages/digest/test/golden"]);
+const paths = new Set([
+  "docs",
+  "docs/wire.md",
+  "packages",
+  "packages/digest",
+  "packages/digest/test",
+  "packages/digest/test/golden",
+]);
 const folders = new Set(["docs", "packages", "packages/digest", "packages/digest/test", "packages/digest/test/golden"]);
 const exists = (path: string): boolean => (path.endsWith("/") ? folders.has(path.slice(0, -1)) : paths.has(path));
 
 describe("links", () => {
   test("inline links, images and definitions are found; code is not", () => {
     const text = [
-      "See [the wire](docs/wire.md) and ![logo](img/logo.png \"Logo\").",
+      'See [the wire](docs/wire.md) and ![logo](img/logo.png "Logo").',
       "`[not a link](nowhere.md)`",
       "```md",
       "[inside a fence](fenced.md)",
@@ -62,14 +69,16 @@ describe("links", () => {
 
 describe("things named that are not in the repository", () => {
   test("a package of another project, named as if it were ours", () => {
-    const text = "The framing mirrors `@orphus/intercom`'s; `@orphus/framing` is ours; `@orphus/source` is a condition; `Symbol.for('@orphus/error')` the error brand.";
+    const text =
+      "The framing mirrors `@orphus/intercom`'s; `@orphus/framing` is ours; `@orphus/source` is a condition; `Symbol.for('@orphus/error')` the error brand.";
     expect(packageMentionFindings(text, new Set(["framing"]))).toEqual([
       "1: @orphus/intercom is not a package of this repository; describe it instead of naming it",
     ]);
   });
 
   test("a quoted path that no file or folder ends with", () => {
-    const text = "Kept beside the project as `shared/spec/`; examples in `test/golden/`; see `docs/wire.md`, `tools/list`.";
+    const text =
+      "Kept beside the project as `shared/spec/`; examples in `test/golden/`; see `docs/wire.md`, `tools/list`.";
     expect(pathMentionFindings(text, [...paths])).toEqual(["1: `shared/spec/` is not in the repository"]);
   });
 });
@@ -109,9 +118,12 @@ describe("the repository's own pages", () => {
     const everything = ["ARCHITECTURE.md", "docs/wire.md", "docs/orkeon-crew.md", "packages/orkeon-crew/src/hops"];
     for (const doc of ["ARCHITECTURE.md", "docs/wire.md", "docs/orkeon-crew.md"]) {
       const text = read(doc);
-      expect({ doc, findings: [...packageMentionFindings(text, packages), ...pathMentionFindings(text, everything)].filter(
-        (f) => f.includes("@orphus/") || f.includes("shared/"),
-      ) }).toEqual({ doc, findings: [] });
+      expect({
+        doc,
+        findings: [...packageMentionFindings(text, packages), ...pathMentionFindings(text, everything)].filter(
+          (f) => f.includes("@orphus/") || f.includes("shared/"),
+        ),
+      }).toEqual({ doc, findings: [] });
     }
   });
 
@@ -140,7 +152,12 @@ describe("figures stay out of package READMEs", () => {
     expect(readmePerformanceFindings(text, true)).toEqual([
       '2: "4x" is a measured figure; a README states only targets, in its Performance section (figures live in BENCHMARKS.md)',
     ]);
-    expect(readmePerformanceFindings(text.replace("(4x fewer copies than a naive one is a design fact, not a figure: see below)", ""), true)).toEqual([]);
+    expect(
+      readmePerformanceFindings(
+        text.replace("(4x fewer copies than a naive one is a design fact, not a figure: see below)", ""),
+        true,
+      ),
+    ).toEqual([]);
   });
 
   test("a ratio outside a target statement, a history of runs, and a Benchmarks section are refused", () => {
@@ -172,8 +189,10 @@ describe("figures stay out of package READMEs", () => {
 
   test("a Performance section longer than a short paragraph or two is refused; design goes under its own heading", () => {
     const link = "[BENCHMARKS.md](https://github.com/orphus/roundtable/blob/main/BENCHMARKS.md#framing)";
-    const prose = (lines: number): string => Array.from({ length: lines }, (_, i) => `Line ${i + 1} of prose.`).join("\n");
-    const section = (lines: number): string => `# framing\n## Performance\n${link}\n\n${prose(lines)}\n## How it is built\n${prose(40)}\n`;
+    const prose = (lines: number): string =>
+      Array.from({ length: lines }, (_, i) => `Line ${i + 1} of prose.`).join("\n");
+    const section = (lines: number): string =>
+      `# framing\n## Performance\n${link}\n\n${prose(lines)}\n## How it is built\n${prose(40)}\n`;
     expect(readmePerformanceFindings(section(29), true)).toEqual([]);
     expect(readmePerformanceFindings(section(30), true)).toEqual([
       "2: the Performance section has 31 lines of text, more than 30: it states what is measured against what, the " +
@@ -182,7 +201,9 @@ describe("figures stay out of package READMEs", () => {
   });
 
   test("every package README follows the rule", () => {
-    for (const dir of readdirSync(join(root, "packages")).filter((d) => existsSync(join(root, "packages", d, "README.md")))) {
+    for (const dir of readdirSync(join(root, "packages")).filter((d) =>
+      existsSync(join(root, "packages", d, "README.md")),
+    )) {
       const bench = join(root, "packages", dir, "bench");
       const hasBenchmarks = existsSync(bench) && readdirSync(bench).some((file) => file.endsWith(".bench.ts"));
       const doc = `packages/${dir}/README.md`;

@@ -41,10 +41,9 @@ describe("instanceof a class of another package", () => {
       "  return error instanceof memory.StoreMissingError || error instanceof Busy;",
       "}",
     ].join("\n");
-    expect(foreignInstanceofFindings({ file: "g.ts", text }).map((f) => `${f.line}: ${f.message.split(" is false")[0]}`)).toEqual([
-      "4: instanceof StoreMissingError of @orphus/memory",
-      "4: instanceof StoreBusyError of @orphus/memory",
-    ]);
+    expect(
+      foreignInstanceofFindings({ file: "g.ts", text }).map((f) => `${f.line}: ${f.message.split(" is false")[0]}`),
+    ).toEqual(["4: instanceof StoreMissingError of @orphus/memory", "4: instanceof StoreBusyError of @orphus/memory"]);
   });
 
   test("a package's own classes, built-ins and other modules' classes are left alone; so is text that only looks alike", () => {

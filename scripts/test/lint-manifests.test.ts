@@ -55,7 +55,11 @@ describe("the repository, stated once", () => {
   });
   test("a package of the workspace is depended on as workspace:^, so it publishes as a caret range", () => {
     const manifest = read("packages/rooms-redis/package.json");
-    const exact = { ...manifest, dependencies: { "@orphus/rooms": "workspace:*" }, peerDependencies: { "@orphus/digest": "workspace:~" } };
+    const exact = {
+      ...manifest,
+      dependencies: { "@orphus/rooms": "workspace:*" },
+      peerDependencies: { "@orphus/digest": "workspace:~" },
+    };
     expect(publishedMetadataFindings(exact, "rooms-redis", rootManifest)).toEqual([
       'dependencies.@orphus/rooms is "workspace:*"; a package of the workspace is depended on as "workspace:^" (published as ^<version>)',
       'peerDependencies.@orphus/digest is "workspace:~"; a package of the workspace is depended on as "workspace:^" (published as ^<version>)',
@@ -73,7 +77,10 @@ describe("the repository, stated once", () => {
   test("an optional peer of the workspace on a caret is refused: the first minor of the peer would make a major here", () => {
     const manifest = read("packages/pi-roundtable/package.json");
     expect(publishedMetadataFindings(manifest, "pi-roundtable", rootManifest)).toEqual([]);
-    const caret = { ...manifest, peerDependencies: { ...(manifest["peerDependencies"] as object), "@orphus/memory": "workspace:^" } };
+    const caret = {
+      ...manifest,
+      peerDependencies: { ...(manifest["peerDependencies"] as object), "@orphus/memory": "workspace:^" },
+    };
     expect(publishedMetadataFindings(caret, "pi-roundtable", rootManifest)).toEqual([
       'peerDependencies.@orphus/memory is "workspace:^"; an optional peer of the workspace names the whole range it works with (e.g. "workspace:>=0.0.0 <1.0.0"), or changesets releases this package as a new major whenever the peer\'s minor moves',
     ]);
@@ -123,7 +130,9 @@ describe("a published manifest", () => {
   });
 
   test("names no private package: one left in devDependencies (the .pnpmfile.mjs hook drops it) is found", () => {
-    expect(publishedManifestFindings({ devDependencies: { "@orphus/internal": "0.0.0", ioredis: "6.0.0" } }, bundled)).toEqual([
+    expect(
+      publishedManifestFindings({ devDependencies: { "@orphus/internal": "0.0.0", ioredis: "6.0.0" } }, bundled),
+    ).toEqual([
       "devDependencies.@orphus/internal is a private package of the workspace, bundled and never published; no manifest may name it",
     ]);
   });
@@ -133,9 +142,18 @@ describe("a published manifest", () => {
       { path: "package/dist/index.js", text: 'import { brandErrorClass } from "@orphus/internal";\nexport {};' },
       { path: "package/dist/index.d.ts", text: "import type { X } from '@orphus/internal/errors';" },
       { path: "package/dist/bin/cli.js", text: 'const m = await import("@orphus/internal");' },
-      { path: "package/dist/index.js.map", text: '{"sourcesContent":["import { brandErrorClass } from \\"@orphus/internal\\";"]}' },
-      { path: "package/dist/other.js", text: 'import { x } from "@orphus/internals";\n// bundled from @orphus/internal' },
-      { path: "package/dist/version.js", text: 'var manifest = { devDependencies: { "@orphus/internal": "workspace:*" } };' },
+      {
+        path: "package/dist/index.js.map",
+        text: '{"sourcesContent":["import { brandErrorClass } from \\"@orphus/internal\\";"]}',
+      },
+      {
+        path: "package/dist/other.js",
+        text: 'import { x } from "@orphus/internals";\n// bundled from @orphus/internal',
+      },
+      {
+        path: "package/dist/version.js",
+        text: 'var manifest = { devDependencies: { "@orphus/internal": "workspace:*" } };',
+      },
       { path: "package/dist/side.js", text: 'import "@orphus/internal";\nconst r = require( "@orphus/internal" );' },
     ];
     expect(publishedFileFindings(files, bundled)).toEqual([
@@ -148,7 +166,9 @@ describe("a published manifest", () => {
 });
 
 describe("third-party versions, stated once in the catalog", () => {
-  const catalogs = workspaceCatalogs(parse(readFileSync(join(root, "pnpm-workspace.yaml"), "utf8")) as Record<string, unknown>);
+  const catalogs = workspaceCatalogs(
+    parse(readFileSync(join(root, "pnpm-workspace.yaml"), "utf8")) as Record<string, unknown>,
+  );
 
   test("the catalog states caret ranges; better-sqlite3 stays on 12.x, ioredis on 6.0.x, pi's host any version", () => {
     expect(catalogs).toEqual({
@@ -178,7 +198,10 @@ describe("third-party versions, stated once in the catalog", () => {
 
   test("every package takes its third-party dependencies from the catalog", () => {
     for (const dir of readdirSync(join(root, "packages"))) {
-      expect({ dir, findings: catalogDependencyFindings(read(`packages/${dir}/package.json`), catalogs) }).toEqual({ dir, findings: [] });
+      expect({ dir, findings: catalogDependencyFindings(read(`packages/${dir}/package.json`), catalogs) }).toEqual({
+        dir,
+        findings: [],
+      });
     }
   });
 
@@ -205,7 +228,10 @@ describe("a private package, bundled into the packages that use it", () => {
     expect(internal["private"]).toBe(true);
     expect(privatePackageFindings(internal, existsSync(join(root, "packages/internal/tsup.config.ts")))).toEqual([]);
     for (const dir of readdirSync(join(root, "packages"))) {
-      expect({ dir, findings: bundledPackageFindings(read(`packages/${dir}/package.json`), bundled) }).toEqual({ dir, findings: [] });
+      expect({ dir, findings: bundledPackageFindings(read(`packages/${dir}/package.json`), bundled) }).toEqual({
+        dir,
+        findings: [],
+      });
     }
   });
 

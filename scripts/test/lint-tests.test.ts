@@ -55,16 +55,24 @@ describe("test-support reaches packages by name", () => {
       'import { until } from "./poll.js";',
       'import { RoomsError } from "@orphus/rooms";',
     ].join("\n");
-    expect(testImportFindings({ file: "test-support/contract.ts", text }).map((f) => `${f.line}: ${f.message}`)).toEqual([
+    expect(
+      testImportFindings({ file: "test-support/contract.ts", text }).map((f) => `${f.line}: ${f.message}`),
+    ).toEqual([
       '1: imports "../packages/rooms/src/index.js" from packages/rooms/src/; import @orphus/rooms by name',
       '3: imports "../packages/roundtable-client/test/support/sockets.js" from packages/roundtable-client/test/; move what it needs to test-support/',
     ]);
     // From test-support/, "../../packages/internal" leaves the repository: nothing of ours.
-    expect(testImportFindings({ file: "test-support/reliability/x.ts", text: 'import { x } from "../../packages/internal/src/index.js";' })).toEqual([
+    expect(
+      testImportFindings({
+        file: "test-support/reliability/x.ts",
+        text: 'import { x } from "../../packages/internal/src/index.js";',
+      }),
+    ).toEqual([
       {
         file: "test-support/reliability/x.ts",
         line: 1,
-        message: 'imports "../../packages/internal/src/index.js" from packages/internal/src/; import @orphus/internal by name',
+        message:
+          'imports "../../packages/internal/src/index.js" from packages/internal/src/; import @orphus/internal by name',
       },
     ]);
   });

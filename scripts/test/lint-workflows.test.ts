@@ -31,6 +31,6 @@ test("actionlint reports a misspelt step key and an expression naming a matrix v
     "      - runs: oops",
   ].join("\n");
   const findings = await actionlintFindings(broken, "broken.yml");
-  expect(findings.some((f) => f.startsWith('10:') && f.includes('property "nod" is not defined'))).toBe(true);
-  expect(findings.some((f) => f.startsWith("11:9 unexpected key \"runs\" for \"step\" section"))).toBe(true);
+  expect(findings.some((f) => f.startsWith("10:") && f.includes('property "nod" is not defined'))).toBe(true);
+  expect(findings.some((f) => f.startsWith('11:9 unexpected key "runs" for "step" section'))).toBe(true);
 });

@@ -13,6 +13,8 @@ test("a package with a subpath gets its main entry checked under every resolutio
 });
 
 test("the subpaths of a manifest are its exports besides the main entry and package.json", () => {
-  expect(exportedSubpaths({ exports: { ".": {}, "./testing": {}, "./package.json": "./package.json" } })).toEqual(["./testing"]);
+  expect(exportedSubpaths({ exports: { ".": {}, "./testing": {}, "./package.json": "./package.json" } })).toEqual([
+    "./testing",
+  ]);
   expect(exportedSubpaths({})).toEqual([]);
 });

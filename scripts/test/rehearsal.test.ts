@@ -34,7 +34,9 @@ describe("bin checks follow the manifests", () => {
   });
 
   test("today's packages: the broker, the CLI's roundtable, the MCP server and the memory CLI, each also by package name", () => {
-    const plan = planBinChecks(workspacePackages(root)).map((check) => `${check.how} ${check.packageName} ${check.bin}`);
+    const plan = planBinChecks(workspacePackages(root)).map(
+      (check) => `${check.how} ${check.packageName} ${check.bin}`,
+    );
     expect(plan).toContain("npx-package @orphus/roundtable-mcp orphus-roundtable-mcp");
     expect(plan).toContain("installed @orphus/roundtable-cli roundtable");
     expect(plan).toContain("npx-package @orphus/roundtable-cli roundtable");
@@ -51,7 +53,9 @@ describe("bin checks follow the manifests", () => {
   });
 
   test("--version is read from a help text", () => {
-    expect(offersVersionFlag("usage: orphus-roundtable-mcp [options]\n  --version        print the version and exit\n")).toBe(true);
+    expect(
+      offersVersionFlag("usage: orphus-roundtable-mcp [options]\n  --version        print the version and exit\n"),
+    ).toBe(true);
     expect(offersVersionFlag("usage: x [--help | --version]")).toBe(true);
     expect(offersVersionFlag("usage: roundtable <command>\n  --help  this text\n  --versions-dir <d>")).toBe(false);
   });
@@ -59,7 +63,14 @@ describe("bin checks follow the manifests", () => {
 
 describe("import-and-call scripts", () => {
   test("every leaf, the client and the CLI have one in the repository", () => {
-    expect([...REQUIRED_CALLS].sort()).toEqual(["agent-env", "digest", "framing", "rooms", "roundtable-cli", "roundtable-client"]);
+    expect([...REQUIRED_CALLS].sort()).toEqual([
+      "agent-env",
+      "digest",
+      "framing",
+      "rooms",
+      "roundtable-cli",
+      "roundtable-client",
+    ]);
     const scripts = callScripts(workspacePackages(root), join(root, "scripts", "release-rehearsal", "calls"));
     for (const dir of REQUIRED_CALLS) expect(scripts.has(dir)).toBe(true);
   });

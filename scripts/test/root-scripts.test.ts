@@ -6,7 +6,8 @@ import { expect, test } from "vitest";
 import { workspacePackages } from "../lib/package-map.js";
 
 const root = join(import.meta.dirname, "..", "..");
-const scripts = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+const scripts = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: Record<string, string> })
+  .scripts;
 const readme = readFileSync(join(root, "README.md"), "utf8");
 
 /** Every bin of every package, with the source its root script must run: dist/bin/x.js is built from src/bin/x.ts. */

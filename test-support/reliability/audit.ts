@@ -13,7 +13,13 @@ export interface LoadAudit {
 }
 
 /** Audits the members' ledgers room by room; `perRoom` messages each, a ring of `ring`, digests within `budget`. */
-export function auditLoad(results: readonly Ledger[], rooms: readonly string[], perRoom: number, ring: number, budget: number): LoadAudit {
+export function auditLoad(
+  results: readonly Ledger[],
+  rooms: readonly string[],
+  perRoom: number,
+  ring: number,
+  budget: number,
+): LoadAudit {
   let read = 0;
   let fetched = 0;
   let evicted = 0;

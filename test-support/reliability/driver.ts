@@ -29,7 +29,10 @@ createInterface({ input: process.stdin }).on("line", (line) => {
 /** The next command from the test; fails at the deadline so a forgotten process cannot wait forever. */
 function command(expected: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no "${expected}" before the deadline`)), Math.max(0, deadline - Date.now()));
+    const timer = setTimeout(
+      () => reject(new Error(`no "${expected}" before the deadline`)),
+      Math.max(0, deadline - Date.now()),
+    );
     const take = (got: string): void => {
       clearTimeout(timer);
       if (got === expected) resolve();
@@ -53,7 +56,13 @@ function describe(error: unknown): Record<string, unknown> {
 function brokerCommand(): { command: string; args: string[] } {
   return {
     command: process.execPath,
-    args: [String(config["brokerBin"]), "--agent-dir", String(config["agentDir"]), "--idle-ms", String(config["idleMs"] ?? 2000)],
+    args: [
+      String(config["brokerBin"]),
+      "--agent-dir",
+      String(config["agentDir"]),
+      "--idle-ms",
+      String(config["idleMs"] ?? 2000),
+    ],
   };
 }
 

@@ -9,7 +9,12 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { REGISTRY_DIR_ENV, probeBroker } from "@orphus/roundtable-locator";
-import { createRoundtableClient, type CreateRoundtableClientOptions, type RoundtableClient, type SpawnedBroker } from "@orphus/roundtable-client";
+import {
+  createRoundtableClient,
+  type CreateRoundtableClientOptions,
+  type RoundtableClient,
+  type SpawnedBroker,
+} from "@orphus/roundtable-client";
 import { until } from "../poll.js";
 import { alive } from "../processes.js";
 import { brokerBin, bundlePrograms, type BrokerBin, type BundledPrograms } from "../target.js";
@@ -91,7 +96,10 @@ export function useHarness(): { bundles: () => Bundles } {
   process.env[REGISTRY_DIR_ENV] = registryDir;
   beforeAll(async () => {
     broker = await brokerBin();
-    programs = await bundlePrograms({ driver: join(import.meta.dirname, "driver.ts") }, { prefix: "rtr-bin-", whole: true });
+    programs = await bundlePrograms(
+      { driver: join(import.meta.dirname, "driver.ts") },
+      { prefix: "rtr-bin-", whole: true },
+    );
     const memoryProbe = join(programs.dir, "memory-probe.mjs");
     writeFileSync(memoryProbe, MEMORY_PROBE);
     bundles = { broker: broker.bin, driver: join(programs.dir, "driver.js"), memoryProbe };
@@ -182,7 +190,10 @@ export function bundledClient(
     agentDir,
     role: "tester",
     onWarning: () => undefined,
-    brokerCommand: { command: process.execPath, args: [bundles.broker, "--agent-dir", agentDir, "--idle-ms", String(idleMs)] },
+    brokerCommand: {
+      command: process.execPath,
+      args: [bundles.broker, "--agent-dir", agentDir, "--idle-ms", String(idleMs)],
+    },
     ...rest,
     onSpawn: (broker) => {
       spawned.push(broker);
@@ -234,7 +245,8 @@ export async function spawnBroker(
   );
   let readings = 0;
   const liveMemory = async (): Promise<LiveMemory> => {
-    if (options.probeMemory !== true) throw new Error("spawn the broker with { probeMemory: true } to read its live memory");
+    if (options.probeMemory !== true)
+      throw new Error("spawn the broker with { probeMemory: true } to read its live memory");
     readings++;
     process.kill(pid, "SIGUSR2");
     let memory: (LiveMemory & { reading: number }) | undefined;
@@ -277,7 +289,10 @@ export function rssKiB(pid: number): number {
 }
 
 /** Samples a process's resident memory every `everyMs` from now until stop() (or the end of the test). */
-export function sampleRss(pid: number, everyMs = 20): { readonly baselineKiB: number; peakKiB: () => number; stop: () => void } {
+export function sampleRss(
+  pid: number,
+  everyMs = 20,
+): { readonly baselineKiB: number; peakKiB: () => number; stop: () => void } {
   const baselineKiB = rssKiB(pid);
   let peak = baselineKiB;
   const timer = setInterval(() => {

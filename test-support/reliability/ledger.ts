@@ -69,7 +69,8 @@ export async function accountDigest(client: RoundtableClient, ledger: Ledger): P
   ledger.digests++;
   const problem = (text: string): void => void ledger.problems.push(`digest #${ledger.digests}: ${text}`);
   if (digest.throughSeq <= ledger.through) {
-    if (digest.text !== "") problem(`nothing new past #${ledger.through}, yet text ${JSON.stringify(digest.text.slice(0, 80))}`);
+    if (digest.text !== "")
+      problem(`nothing new past #${ledger.through}, yet text ${JSON.stringify(digest.text.slice(0, 80))}`);
     return;
   }
   const lines = digest.text.split("\n");
@@ -84,7 +85,8 @@ export async function accountDigest(client: RoundtableClient, ledger: Ledger): P
   const first = digest.throughSeq - count + 1;
   // Seqs between the last digest and this one's first were the member's own posts, read on posting.
   if (first - 1 > ledger.through) ledger.gaps.push([ledger.through + 1, first - 1]);
-  if (first - 1 < ledger.through) problem(`covers #${first}..#${digest.throughSeq}, overlapping what was read through #${ledger.through}`);
+  if (first - 1 < ledger.through)
+    problem(`covers #${first}..#${digest.throughSeq}, overlapping what was read through #${ledger.through}`);
 
   const covered: number[] = [];
   let shown = 0;
@@ -95,15 +97,23 @@ export async function accountDigest(client: RoundtableClient, ledger: Ledger): P
     const seq = Number(header[1]);
     const author = header[2] as string;
     const parsed = parseAuthorIndex(header[4] as string);
-    if (parsed === undefined || parsed[0] !== author) problem(`#${seq} by ${author} reads ${JSON.stringify(header[4]?.slice(0, 40))}`);
-    else ledger.reads.push([seq, author, parsed[1], header[3] === undefined ? "full" : header[3] === ", excerpt" ? "excerpt" : "headline"]);
+    if (parsed === undefined || parsed[0] !== author)
+      problem(`#${seq} by ${author} reads ${JSON.stringify(header[4]?.slice(0, 40))}`);
+    else
+      ledger.reads.push([
+        seq,
+        author,
+        parsed[1],
+        header[3] === undefined ? "full" : header[3] === ", excerpt" ? "excerpt" : "headline",
+      ]);
     covered.push(seq);
   }
   const said = digest.full + digest.excerpted + digest.headlined;
   if (shown !== said) problem(`${shown} items shown, the result says ${said} (full, excerpts, headlines)`);
 
   const evicted = range(EVICTED.exec(marker ?? ""));
-  if ((evicted?.[2] ?? 0) !== digest.evicted) problem(`marker says ${evicted?.[2] ?? 0} evicted, the result ${digest.evicted}`);
+  if ((evicted?.[2] ?? 0) !== digest.evicted)
+    problem(`marker says ${evicted?.[2] ?? 0} evicted, the result ${digest.evicted}`);
   if (evicted !== undefined) {
     ledger.evicted.push([evicted[0], evicted[1], digest.throughSeq]);
     for (let seq = evicted[0]; seq <= evicted[1]; seq++) covered.push(seq);
@@ -111,7 +121,8 @@ export async function accountDigest(client: RoundtableClient, ledger: Ledger): P
 
   const collapsedMatch = COLLAPSED.exec(marker ?? "");
   const collapsed = range(collapsedMatch);
-  if ((collapsed?.[2] ?? 0) !== digest.collapsed) problem(`marker says ${collapsed?.[2] ?? 0} collapsed, the result ${digest.collapsed}`);
+  if ((collapsed?.[2] ?? 0) !== digest.collapsed)
+    problem(`marker says ${collapsed?.[2] ?? 0} collapsed, the result ${digest.collapsed}`);
   if (collapsed !== undefined) {
     const [from, to] = collapsed;
     if (digest.fetchAfterSeq !== from - 1 || Number(collapsedMatch?.[4]) !== from - 1) {
@@ -139,7 +150,8 @@ export async function accountDigest(client: RoundtableClient, ledger: Ledger): P
           continue;
         }
         const parsed = parseAuthorIndex(message.body);
-        if (parsed === undefined || parsed[0] !== message.author) problem(`fetched #${message.seq} reads ${JSON.stringify(message.body.slice(0, 40))}`);
+        if (parsed === undefined || parsed[0] !== message.author)
+          problem(`fetched #${message.seq} reads ${JSON.stringify(message.body.slice(0, 40))}`);
         else ledger.reads.push([message.seq, message.author, parsed[1], "fetched"]);
         covered.push(message.seq);
         after = message.seq;

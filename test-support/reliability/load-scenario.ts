@@ -61,7 +61,9 @@ export async function runLoadScenario(bundles: Bundles, scenario: LoadScenario):
   const { agentDirs, processes, posts } = scenario;
   // Idle time past the processes' start-up, so no broker leaves before the first of them connects.
   const brokers = await Promise.all(
-    agentDirs.map((dir) => spawnBroker(bundles, dir, ["--idle-ms", "60000"], scenario.env === undefined ? {} : { env: scenario.env })),
+    agentDirs.map((dir) =>
+      spawnBroker(bundles, dir, ["--idle-ms", "60000"], scenario.env === undefined ? {} : { env: scenario.env }),
+    ),
   );
   const perRoom = (processes / scenario.rooms) * posts;
   const started = Date.now();

@@ -70,7 +70,15 @@ test("a figure below its floor, a package without a floor and a floor without a 
     "rooms has no floor in coverage-floors.json: add one at its level, rounded down to the whole percent",
     "coverage-floors.json has a floor for framing, which has no source measured",
   ]);
-  expect(floorFindings(new Map([["digest", counts(1, 1)], ["framing", counts(1, 2)]]), floors)).toEqual([]);
+  expect(
+    floorFindings(
+      new Map([
+        ["digest", counts(1, 1)],
+        ["framing", counts(1, 2)],
+      ]),
+      floors,
+    ),
+  ).toEqual([]);
 });
 
 test("the table prints each figure with its floor, and a caret where the floor can rise", () => {
@@ -97,7 +105,11 @@ test("coverage-floors.json holds a whole-percent floor of every metric for every
   for (const [dir, floor] of Object.entries(committed.packages)) {
     expect({ dir, metrics: Object.keys(floor).sort() }).toEqual({ dir, metrics: [...METRICS].sort() });
     for (const value of Object.values(floor)) {
-      expect({ dir, value, whole: Number.isInteger(value) && value >= 0 && value <= 100 }).toEqual({ dir, value, whole: true });
+      expect({ dir, value, whole: Number.isInteger(value) && value >= 0 && value <= 100 }).toEqual({
+        dir,
+        value,
+        whole: true,
+      });
     }
   }
 });

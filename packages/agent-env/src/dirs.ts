@@ -47,7 +47,9 @@ export function resolveAgentDir(
   platform: NodeJS.Platform = process.platform,
   cwd: string = process.cwd(),
 ): string {
-  return configuredDir(env[AGENT_DIR_ENV], homedir, platform, cwd) ?? pathFor(platform).join(homedir, ".orphus", "agent");
+  return (
+    configuredDir(env[AGENT_DIR_ENV], homedir, platform, cwd) ?? pathFor(platform).join(homedir, ".orphus", "agent")
+  );
 }
 
 /** A memory directory and where it came from. */

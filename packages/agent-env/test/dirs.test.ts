@@ -27,10 +27,10 @@ describe("resolveAgentDir", () => {
     expect(resolveAgentDir({ ORPHUS_CODING_AGENT_DIR: "~" }, "/home/me", "linux")).toBe("/home/me");
     expect(resolveAgentDir({ ORPHUS_CODING_AGENT_DIR: "rel/a" }, "/home/me", "linux", "/work")).toBe("/work/rel/a");
     expect(resolveAgentDir({ ORPHUS_CODING_AGENT_DIR: "~\\agents" }, "C:\\Users\\me", "win32")).toBe(
-      "C:\\Users\\me\\agents"
+      "C:\\Users\\me\\agents",
     );
     expect(resolveAgentDir({ ORPHUS_CODING_AGENT_DIR: "rel\\a" }, "C:\\Users\\me", "win32", "D:\\work")).toBe(
-      "D:\\work\\rel\\a"
+      "D:\\work\\rel\\a",
     );
   });
 });
@@ -45,7 +45,10 @@ describe("resolveMemoryDir", () => {
       dir: "/srv/a/memory",
       source: "ORPHUS_CODING_AGENT_DIR",
     });
-    expect(resolveMemoryDir({}, "/home/me", "linux")).toEqual({ dir: "/home/me/.orphus/agent/memory", source: "default" });
+    expect(resolveMemoryDir({}, "/home/me", "linux")).toEqual({
+      dir: "/home/me/.orphus/agent/memory",
+      source: "default",
+    });
     expect(resolveMemoryDir({ ORPHUS_MEMORY_DIR: "m" }, "/home/me", "linux", "/w")).toEqual({
       dir: "/w/m",
       source: "ORPHUS_MEMORY_DIR",
@@ -53,7 +56,11 @@ describe("resolveMemoryDir", () => {
   });
 
   it("without ORPHUS_MEMORY_DIR is always <resolveAgentDir>/memory, absolute (property)", () => {
-    const value = fc.oneof(fc.constant(undefined), fc.constantFrom("", " ", "~", "~/x", "/abs/d", "rel/d"), fc.string());
+    const value = fc.oneof(
+      fc.constant(undefined),
+      fc.constantFrom("", " ", "~", "~/x", "/abs/d", "rel/d"),
+      fc.string(),
+    );
     fc.assert(
       fc.property(value, (agentDir) => {
         const env = { [AGENT_DIR_ENV]: agentDir };

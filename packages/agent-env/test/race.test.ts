@@ -15,7 +15,10 @@ const ROUNDS = 5;
 
 let bundle: BundledPrograms | undefined;
 beforeAll(async () => {
-  bundle = await bundlePrograms({ "make-dirs": path.join(import.meta.dirname, "support", "make-dirs.ts") }, { prefix: "ae-race-" });
+  bundle = await bundlePrograms(
+    { "make-dirs": path.join(import.meta.dirname, "support", "make-dirs.ts") },
+    { prefix: "ae-race-" },
+  );
 }, 60_000);
 afterAll(() => bundle?.remove());
 
@@ -48,7 +51,9 @@ function racer(program: string): Racer {
 
 test(`${PROCESSES} processes making the same ${HOMES} fresh directories at once all succeed`, async () => {
   const root = mkdtempSync(path.join(tmpdir(), "ae-race-"));
-  const racers = Array.from({ length: PROCESSES }, () => racer(path.join((bundle as BundledPrograms).dir, "make-dirs.js")));
+  const racers = Array.from({ length: PROCESSES }, () =>
+    racer(path.join((bundle as BundledPrograms).dir, "make-dirs.js")),
+  );
   try {
     await Promise.all(racers.map((r) => r.ready));
     const failures: string[] = [];

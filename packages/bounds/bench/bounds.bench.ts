@@ -5,13 +5,7 @@
 //    an in-memory file system whose writes are free, so only the rendering is timed; writing is linear by nature).
 // 2. chain splice: {previous} over a 4 MiB output costs at most 2x the same over 4 KiB.
 import { performance } from "node:perf_hooks";
-import {
-  boundFanOut,
-  expandChainTemplate,
-  openArtifactRun,
-  type ArtifactFs,
-  type FanOutChild,
-} from "@orphus/bounds";
+import { boundFanOut, expandChainTemplate, openArtifactRun, type ArtifactFs, type FanOutChild } from "@orphus/bounds";
 import { compareInBlocks } from "../../../bench-support/harness.js";
 
 const WORDS = "parser cache retry module found checked issue path test the a of in no with must bound".split(" ");

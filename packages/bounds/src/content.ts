@@ -36,13 +36,17 @@ export function checkBudget(value: unknown, option: string, fallback: number): n
 
 /** `end`, moved back one when it would split a surrogate pair. */
 export function pairSafeEnd(text: string, end: number): number {
-  const splits = end > 0 && end < text.length && isHighSurrogate(text.charCodeAt(end - 1)) && isLowSurrogate(text.charCodeAt(end));
+  const splits =
+    end > 0 && end < text.length && isHighSurrogate(text.charCodeAt(end - 1)) && isLowSurrogate(text.charCodeAt(end));
   return splits ? end - 1 : end;
 }
 
 /** `start`, moved on one when it would split a surrogate pair. */
 function pairSafeStart(text: string, start: number): number {
-  return start > 0 && start < text.length && isHighSurrogate(text.charCodeAt(start - 1)) && isLowSurrogate(text.charCodeAt(start))
+  return start > 0 &&
+    start < text.length &&
+    isHighSurrogate(text.charCodeAt(start - 1)) &&
+    isLowSurrogate(text.charCodeAt(start))
     ? start + 1
     : start;
 }

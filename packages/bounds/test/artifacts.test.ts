@@ -99,7 +99,18 @@ describe("limits and validation", () => {
   test("the directory must be absolute, short and shown as written", async () => {
     const fs = memoryFs();
     const forged = "/srv/a · error: /srv/evil";
-    for (const dir of ["relative/dir", `/${"d".repeat(128)}`, "/a\u001b]0;x", "/a\nb", "/a  b", "/a\u202eb", forged, "/a ", "/a\u200bb", 7]) {
+    for (const dir of [
+      "relative/dir",
+      `/${"d".repeat(128)}`,
+      "/a\u001b]0;x",
+      "/a\nb",
+      "/a  b",
+      "/a\u202eb",
+      forged,
+      "/a ",
+      "/a\u200bb",
+      7,
+    ]) {
       await expect(openArtifactRun({ dir: dir as string, fs })).rejects.toThrow(BoundsOptionError);
     }
     await expect(openArtifactRun({ dir: `/${"d".repeat(127)}`, fs })).resolves.toBeDefined();

@@ -31,7 +31,9 @@ describe("truncateWithBackstop", () => {
 
   test("never splits a code point; counts UTF-8 bytes", () => {
     // "é" is 2 bytes, "😀" 4 (a surrogate pair), a lone surrogate 3 (as U+FFFD).
-    expect(truncateWithBackstop("éé", { maxBytes: 3 }).text).toBe("é\n… truncated: 2 of 4 bytes cut by the 3-byte backstop");
+    expect(truncateWithBackstop("éé", { maxBytes: 3 }).text).toBe(
+      "é\n… truncated: 2 of 4 bytes cut by the 3-byte backstop",
+    );
     expect(truncateWithBackstop("a😀b", { maxBytes: 4 }).cut).toEqual({ totalBytes: 6, keptBytes: 1, cutBytes: 5 });
     expect(truncateWithBackstop("a\ud800bc", { maxBytes: 4 }).text.startsWith("a\ufffd\n")).toBe(true);
   });
@@ -55,7 +57,9 @@ describe("truncateWithBackstop", () => {
   });
 
   test("a cut at a line end adds no blank line", () => {
-    expect(truncateWithBackstop("ab\ncd", { maxBytes: 3 }).text).toBe("ab\n… truncated: 2 of 5 bytes cut by the 3-byte backstop");
+    expect(truncateWithBackstop("ab\ncd", { maxBytes: 3 }).text).toBe(
+      "ab\n… truncated: 2 of 5 bytes cut by the 3-byte backstop",
+    );
   });
 
   test("rejects a limit that is not a positive integer", () => {

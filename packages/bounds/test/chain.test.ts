@@ -48,7 +48,9 @@ describe("splices", () => {
   });
 
   test("spliceChars sets the bound", () => {
-    const out = expandChainTemplate("{previous}", [{ name: "s", output: "abcdefghij", path: "/p" }], { spliceChars: 4 });
+    const out = expandChainTemplate("{previous}", [{ name: "s", output: "abcdefghij", path: "/p" }], {
+      spliceChars: 4,
+    });
     expect(out).toBe("ab\n… 6 of 10 characters cut here; the full output is in /p\nij");
     expect(() => expandChainTemplate("", [], { spliceChars: -1 })).toThrow(BoundsOptionError);
     expect(() => expandChainTemplate("", [], { spliceChars: 1_000_001 })).toThrow(BoundsOptionError);
@@ -63,9 +65,9 @@ describe("splices", () => {
   });
 
   test("bytes are spliced as UTF-8 text", () => {
-    expect(expandChainTemplate("{previous}", [{ name: "b", output: new TextEncoder().encode("héllo"), path: "/p" }])).toBe(
-      "héllo",
-    );
+    expect(
+      expandChainTemplate("{previous}", [{ name: "b", output: new TextEncoder().encode("héllo"), path: "/p" }]),
+    ).toBe("héllo");
   });
 });
 
@@ -149,7 +151,9 @@ describe("sanitised splices, checked names and paths", () => {
       expect(out.startsWith("link gnp.exe\nline\n")).toBe(true);
       expect(out.endsWith("line\nlast")).toBe(true);
     }
-    expect(expandChainTemplate("{previous}", [{ ...step, path: null }])).toBe(`link gnp.exe\n${"line\n".repeat(1000)}last`);
+    expect(expandChainTemplate("{previous}", [{ ...step, path: null }])).toBe(
+      `link gnp.exe\n${"line\n".repeat(1000)}last`,
+    );
   });
 
   test.each(["a.b", "", "with space", "x}", "{x", "new\nline"])("recordChainStep refuses the name %j", async (name) => {
@@ -162,9 +166,7 @@ describe("sanitised splices, checked names and paths", () => {
   test("a step name that {outputs.<name>} can refer to is accepted, and so is what expandChainTemplate reads", async () => {
     const step = await recordChainStep(null, "plan_2-ü", "out");
     expect(expandChainTemplate("{outputs.plan_2-ü}", [step])).toBe("out");
-    expect(() => expandChainTemplate("{previous}", [{ name: "a.b", output: "", path: null }])).toThrow(
-      "steps[0].name",
-    );
+    expect(() => expandChainTemplate("{previous}", [{ name: "a.b", output: "", path: null }])).toThrow("steps[0].name");
   });
 
   test("a step path that would break the pointer line is refused", () => {
@@ -179,7 +181,12 @@ describe("artifacts on and off", () => {
     const fs = memoryFs();
     const run = await openArtifactRun({ dir: "/a", fs });
     const step = await recordChainStep(run, "plan", plan.output);
-    expect(step).toEqual({ name: "plan", output: plan.output, path: "/a/run-000001/001-plan.txt", artifactError: null });
+    expect(step).toEqual({
+      name: "plan",
+      output: plan.output,
+      path: "/a/run-000001/001-plan.txt",
+      artifactError: null,
+    });
     expect(new TextDecoder().decode(fs.files.get(step.path!))).toBe(plan.output);
     expect(expandChainTemplate("{previous}", [step])).toContain("the full output is in /a/run-000001/001-plan.txt");
   });
@@ -220,9 +227,9 @@ describe("properties", () => {
   const clean = fc.string({ unit: fc.constantFrom("a", "b", " ", "\n", "é", "😀", "{", "x"), maxLength: 50 });
   const output = fc.oneof(
     fc.string({ unit: "binary", maxLength: 50 }),
-    fc.tuple(fc.string({ unit: "grapheme", minLength: 1, maxLength: 20 }), fc.integer({ min: 1, max: 400 })).map(
-      ([s, n]) => s.repeat(n),
-    ),
+    fc
+      .tuple(fc.string({ unit: "grapheme", minLength: 1, maxLength: 20 }), fc.integer({ min: 1, max: 400 }))
+      .map(([s, n]) => s.repeat(n)),
   );
   const stepsOf = (text: fc.Arbitrary<string>) =>
     fc.array(
@@ -237,7 +244,9 @@ describe("properties", () => {
         const step = list[list.length - 1]!;
         const out = expandChainTemplate("{previous}", list, { spliceChars });
         expect(sanitizeText(out)).toBe(out);
-        const pointer = out.split("\n").find((line) => line.startsWith("… ") && line.includes(" characters cut here; "));
+        const pointer = out
+          .split("\n")
+          .find((line) => line.startsWith("… ") && line.includes(" characters cut here; "));
         const shown = pointer === undefined ? out : out.replace(`${pointer}`, "");
         if (step.path !== null) expect(shown.length).toBeLessThanOrEqual(spliceChars + 2);
       }),
@@ -246,43 +255,52 @@ describe("properties", () => {
 
   test("clean output: a bounded splice is a prefix and a suffix of the output within the budget, plus one pointer line", () => {
     fc.assert(
-      fc.property(stepsOf(clean.chain((s) => fc.integer({ min: 1, max: 300 }).map((n) => s.repeat(n)))), fc.integer({ min: 0, max: 300 }), (list, spliceChars) => {
-        const step = list[list.length - 1]!;
-        const text = step.output;
-        const out = expandChainTemplate("{previous}", list, { spliceChars });
-        if (step.path === null || text.length <= spliceChars) {
-          expect(out).toBe(text);
-          return;
-        }
-        const line = `… (\\d+) of ${text.length} characters cut here; the full output is in ${step.path}`;
-        const pointer = new RegExp(`(?:^|\\n)${line}(?:\\n|$)`);
-        const match = pointer.exec(out);
-        expect(match).not.toBeNull();
-        const head = out.slice(0, match!.index);
-        const tail = out.slice(match!.index + match![0].length);
-        expect(text.startsWith(head)).toBe(true);
-        expect(text.endsWith(tail)).toBe(true);
-        expect(head.length + tail.length).toBeLessThanOrEqual(spliceChars);
-        expect(head.length + Number(match![1]) + tail.length).toBe(text.length);
-      }),
+      fc.property(
+        stepsOf(clean.chain((s) => fc.integer({ min: 1, max: 300 }).map((n) => s.repeat(n)))),
+        fc.integer({ min: 0, max: 300 }),
+        (list, spliceChars) => {
+          const step = list[list.length - 1]!;
+          const text = step.output;
+          const out = expandChainTemplate("{previous}", list, { spliceChars });
+          if (step.path === null || text.length <= spliceChars) {
+            expect(out).toBe(text);
+            return;
+          }
+          const line = `… (\\d+) of ${text.length} characters cut here; the full output is in ${step.path}`;
+          const pointer = new RegExp(`(?:^|\\n)${line}(?:\\n|$)`);
+          const match = pointer.exec(out);
+          expect(match).not.toBeNull();
+          const head = out.slice(0, match!.index);
+          const tail = out.slice(match!.index + match![0].length);
+          expect(text.startsWith(head)).toBe(true);
+          expect(text.endsWith(tail)).toBe(true);
+          expect(head.length + tail.length).toBeLessThanOrEqual(spliceChars);
+          expect(head.length + Number(match![1]) + tail.length).toBe(text.length);
+        },
+      ),
     );
   });
 
   test("every placeholder expands to its step's splice and the rest of the template is kept", () => {
     const literal = fc.stringMatching(/^[^{}]{0,10}$/);
     fc.assert(
-      fc.property(steps, fc.array(fc.tuple(literal, fc.nat(), fc.boolean()), { maxLength: 4 }), literal, (list, parts, last) => {
-        const names = list.map((s) => s.name);
-        let template = "";
-        let expected = "";
-        for (const [text, pick, full] of parts) {
-          const stepName = names[pick % names.length]!;
-          const step = list.findLast((s) => s.name === stepName)!;
-          template += `${text}{outputs.${stepName}${full ? ".full" : ""}}`;
-          expected += text + expandChainTemplate(full ? "{previous.full}" : "{previous}", [step]);
-        }
-        expect(expandChainTemplate(template + last, list)).toBe(expected + last);
-      }),
+      fc.property(
+        steps,
+        fc.array(fc.tuple(literal, fc.nat(), fc.boolean()), { maxLength: 4 }),
+        literal,
+        (list, parts, last) => {
+          const names = list.map((s) => s.name);
+          let template = "";
+          let expected = "";
+          for (const [text, pick, full] of parts) {
+            const stepName = names[pick % names.length]!;
+            const step = list.findLast((s) => s.name === stepName)!;
+            template += `${text}{outputs.${stepName}${full ? ".full" : ""}}`;
+            expected += text + expandChainTemplate(full ? "{previous.full}" : "{previous}", [step]);
+          }
+          expect(expandChainTemplate(template + last, list)).toBe(expected + last);
+        },
+      ),
     );
   });
 });

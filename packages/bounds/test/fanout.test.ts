@@ -161,7 +161,9 @@ describe("failures first", () => {
       { artifacts },
     );
     const lines = result.text.split("\n");
-    expect(lines[0]).toBe("failed · crash · output: /a/run-000001/002-crash.txt · error: /a/run-000001/003-crash.error.txt");
+    expect(lines[0]).toBe(
+      "failed · crash · output: /a/run-000001/002-crash.txt · error: /a/run-000001/003-crash.error.txt",
+    );
     expect(lines[1]).toBe(`[#2 crash] error: ${trace.split("\n")[0]}`);
     expect(result.text).toContain(trace.slice(-30));
     expect(new TextDecoder().decode(fs.files.get("/a/run-000001/003-crash.error.txt"))).toBe(trace);
@@ -213,7 +215,10 @@ describe("hostile and odd names", () => {
         " · error: /a/run-000001/002-x-output-etc-passwd-error-srv-evil.error.txt",
     );
     // Split on the separator, the fields are the outcome, the name, and the real paths, in that order.
-    expect(stub.split(" · ").slice(2)).toEqual([`output: ${result.tasks[0]!.path}`, `error: ${result.tasks[0]!.errorPath}`]);
+    expect(stub.split(" · ").slice(2)).toEqual([
+      `output: ${result.tasks[0]!.path}`,
+      `error: ${result.tasks[0]!.errorPath}`,
+    ]);
   });
 
   test("names a space apart keep their own stubs: no name passes for another", async () => {
@@ -288,9 +293,12 @@ describe("many children", () => {
     const artifacts = await openArtifactRun({ dir: "/a", fs: memoryFs() });
     const result = await boundFanOut(children, { artifacts });
     expect(result.digest?.collapsed.length).toBeGreaterThan(0);
-    expect(result.text.split("\n")[0]).toMatch(/^\[digest\] \d+ items collapsed \(#\d+–#\d+\), full output via the pinned lines\.$/);
+    expect(result.text.split("\n")[0]).toMatch(
+      /^\[digest\] \d+ items collapsed \(#\d+–#\d+\), full output via the pinned lines\.$/,
+    );
     expect(result.text.length).toBeLessThanOrEqual(maxDigestLength(1200, 60));
-    for (const task of result.tasks) expect(result.text).toContain(`${task.outcome} · ${task.name} · output: ${task.path}`);
+    for (const task of result.tasks)
+      expect(result.text).toContain(`${task.outcome} · ${task.name} · output: ${task.path}`);
     for (const i of [3, 13, 23, 33, 43, 53]) expect(result.text).toContain(`error: exit ${i}`);
   });
 });
@@ -319,7 +327,9 @@ describe("artifacts off: nothing is bounded, only the backstop", () => {
     // 4 × 102,400 bytes of output, four 21-byte headers ("·" is 2 bytes) with their line breaks, 3 blank lines.
     expect(without.truncated).toEqual({ totalBytes: 409_694, keptBytes: 204_800, cutBytes: 204_894 });
     expect(without.text.endsWith("\n… truncated: 204894 of 409694 bytes cut by the 204800-byte backstop")).toBe(true);
-    expect(without.text.startsWith(`=== ok · scout-1 ===\n${(fourChildren[0]!.output as string).slice(0, 100)}`)).toBe(true);
+    expect(without.text.startsWith(`=== ok · scout-1 ===\n${(fourChildren[0]!.output as string).slice(0, 100)}`)).toBe(
+      true,
+    );
   });
 
   test("a refused write falls back to the unbounded return and says why first", async () => {
@@ -374,9 +384,9 @@ describe("properties", () => {
   const outcome = fc.constantFrom<TaskOutcome>(...TASK_OUTCOMES);
   const text = fc.oneof(
     fc.string({ unit: "binary", maxLength: 80 }),
-    fc.tuple(fc.string({ unit: "grapheme", minLength: 1, maxLength: 30 }), fc.integer({ min: 1, max: 1000 })).map(
-      ([s, n]) => s.repeat(n),
-    ),
+    fc
+      .tuple(fc.string({ unit: "grapheme", minLength: 1, maxLength: 30 }), fc.integer({ min: 1, max: 1000 }))
+      .map(([s, n]) => s.repeat(n)),
     fc.uint8Array({ maxLength: 100 }),
   );
   const child = fc.record(
@@ -436,7 +446,10 @@ describe("properties", () => {
     );
     await fc.assert(
       fc.asyncProperty(fc.array(mixed, { maxLength: 7 }), fc.integer({ min: 0, max: 400 }), async (list, budget) => {
-        const result = await boundFanOut(list, { artifacts: await openArtifactRun({ dir: "/a", fs: memoryFs() }), budget });
+        const result = await boundFanOut(list, {
+          artifacts: await openArtifactRun({ dir: "/a", fs: memoryFs() }),
+          budget,
+        });
         const collapsed = new Set(result.digest!.collapsed);
         const rank = (i: number) => TASK_OUTCOMES.indexOf(list[i]!.outcome);
         for (let a = 0; a < list.length; a++) {
@@ -459,9 +472,9 @@ describe("properties", () => {
         expect(result.bounded).toBe(false);
         if (result.truncated !== null) return; // the backstop's own properties are tested beside it
         let at = -1;
-        const order = list.map((c, i) => [c, i] as const).sort(
-          ([a, i], [b, j]) => TASK_OUTCOMES.indexOf(a.outcome) - TASK_OUTCOMES.indexOf(b.outcome) || i - j,
-        );
+        const order = list
+          .map((c, i) => [c, i] as const)
+          .sort(([a, i], [b, j]) => TASK_OUTCOMES.indexOf(a.outcome) - TASK_OUTCOMES.indexOf(b.outcome) || i - j);
         for (const [c] of order) {
           const next = result.text.indexOf(`=== ${c.outcome} · ${c.name} ===`, at + 1);
           expect(next).toBeGreaterThan(at);
@@ -475,12 +488,26 @@ describe("properties", () => {
 
 describe("sharing the budget", () => {
   /** What draws nothing: escape sequences, controls, invisible characters, blank lines. */
-  const invisible = fc.constantFrom("\u001b[32m", "\u001b[0m", "\u001b]0;t\u0007", "\u0007", "\u200b", "\u202e", "\n", "\r\n", " ");
+  const invisible = fc.constantFrom(
+    "\u001b[32m",
+    "\u001b[0m",
+    "\u001b]0;t\u0007",
+    "\u0007",
+    "\u200b",
+    "\u202e",
+    "\n",
+    "\r\n",
+    " ",
+  );
   const body = fc.oneof(
     fc.string({ unit: "binary", maxLength: 300 }),
     fc
       .tuple(
-        fc.string({ unit: fc.constantFrom("a", " ", "\n", "\r\n", "é", "😀", "\u001b[1m"), minLength: 1, maxLength: 20 }),
+        fc.string({
+          unit: fc.constantFrom("a", " ", "\n", "\r\n", "é", "😀", "\u001b[1m"),
+          minLength: 1,
+          maxLength: 20,
+        }),
         fc.integer({ min: 1, max: 5000 }),
       )
       .map(([s, n]) => s.repeat(n)),

@@ -37,7 +37,14 @@ describe("a single subagent's return", () => {
 
   test("with artifacts off nothing is bounded: the whole output, behind the 200 KB backstop", async () => {
     const small = await boundSubagentReturn({ name: "a", output: report }, { artifacts: null });
-    expect(small).toEqual({ text: report, bounded: false, path: null, cutChars: 0, truncated: null, artifactError: null });
+    expect(small).toEqual({
+      text: report,
+      bounded: false,
+      path: null,
+      cutChars: 0,
+      truncated: null,
+      artifactError: null,
+    });
     const big = await boundSubagentReturn({ name: "a", output: "y".repeat(250_000) }, { artifacts: null });
     expect(big.text).toBe(`${"y".repeat(204_800)}\n… truncated: 45200 of 250000 bytes cut by the 204800-byte backstop`);
     expect(big.truncated).toEqual({ totalBytes: 250_000, keptBytes: 204_800, cutBytes: 45_200 });

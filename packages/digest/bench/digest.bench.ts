@@ -23,7 +23,7 @@ import { quantile, seededRandom } from "../../../bench-support/stats.js";
 benchNotes([
   "Blocks start after a forced full collection, as a broker goes through them all day. A digest's working objects die " +
     "with it, and V8 holds a hidden class only weakly once no object has it, so each collection used to throw the " +
-    "digest's optimized code away (reason \"weak objects\" under --trace-deopt, about 300 deoptimizations over 20 " +
+    'digest\'s optimized code away (reason "weak objects" under --trace-deopt, about 300 deoptimizations over 20 ' +
     "collections): a digest that cost 87 µs in a plain loop cost 0.6 to 0.9 ms in blocks, and the full-ring and " +
     "escape-only figures missed at 2.4x and 3.6x. The digest now keeps the newest instance of each working class " +
     "(src/shapes.ts); test/optimized-code.test.ts counts those deoptimizations in a real process (252 before, 0 to 4 after).",
@@ -177,7 +177,9 @@ await compareInBlocks({
     `${subject.toFixed(2)} ms/digest of escape sequences vs ${baseline.toFixed(2)} ms for 500 x 200 B at budget 2000`,
 });
 // 4. The budget is spent.
-const corpus = JSON.parse(readFileSync(join(import.meta.dirname, "corpus", "deliberation.json"), "utf8")) as DigestItem[];
+const corpus = JSON.parse(
+  readFileSync(join(import.meta.dirname, "corpus", "deliberation.json"), "utf8"),
+) as DigestItem[];
 const wholeCost = corpus.map((item) => (renderBlock(item, Number.POSITIVE_INFINITY)?.text.length ?? 0) + 1);
 for (const budget of [500, 2000, 8000]) {
   const shares: number[] = [];

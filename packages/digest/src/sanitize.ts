@@ -43,14 +43,7 @@ function escapeCodePoint(cp: number): string {
 function needsEscape(cp: number, index: number, units: number, length: number, also: string): boolean {
   if (also !== "" && also.includes(String.fromCodePoint(cp))) return true;
   if (cp === 0x20) return index === 0 || index + units === length;
-  return (
-    isControl(cp) ||
-    isBreak(cp) ||
-    isSpace(cp) ||
-    isInvisible(cp) ||
-    isSurrogate(cp) ||
-    cp === 0x2026
-  );
+  return isControl(cp) || isBreak(cp) || isSpace(cp) || isInvisible(cp) || isSurrogate(cp) || cp === 0x2026;
 }
 
 /**
@@ -65,7 +58,7 @@ export function escapeIdentity(name: string, options: EscapeIdentityOptions = {}
   const also = options.also ?? "";
   const maxLength = options.maxLength ?? Number.POSITIVE_INFINITY;
   let out = "";
-  for (let i = 0; i < name.length; ) {
+  for (let i = 0; i < name.length;) {
     const units = isPairAt(name, i) ? 2 : 1;
     const cp = units === 2 ? (name.codePointAt(i) as number) : name.charCodeAt(i);
     let shown = name.slice(i, i + units);

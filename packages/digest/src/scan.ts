@@ -49,7 +49,7 @@ function invisibleSource(): { bmp: string; pairs: string[] } {
   for (const [from, to] of INVISIBLE_RANGES) {
     if (to <= 0xffff) continue;
     // An astral range as pairs: one alternative per high surrogate, its low surrogates as a range.
-    for (let cp = from; cp <= to; ) {
+    for (let cp = from; cp <= to;) {
       const high = 0xd800 + ((cp - 0x10000) >> 10);
       const last = Math.min(to, 0x10000 + ((high - 0xd800 + 1) << 10) - 1);
       const low = (point: number): number => 0xdc00 + ((point - 0x10000) & 0x3ff);
@@ -208,7 +208,8 @@ export class Scanner {
         let end = stop - start > NATIVE_RUN_MIN ? asciiRunEnd(src, start, stop) : start;
         while (end < stop) {
           const d = src.charCodeAt(end);
-          if (d > 0x20 && d < 0x7f) end++; // printable ASCII, the common case, without a call
+          if (d > 0x20 && d < 0x7f)
+            end++; // printable ASCII, the common case, without a call
           else if (isPlain(d)) end++;
           else if (isVisiblePairAt(src, end)) end += 2;
           // A single space between printable characters stays in the run: callers treat it as they would a SPACE

@@ -161,8 +161,12 @@ const item = (shape: ItemShape): fc.Arbitrary<Omit<DigestItem, "seq">> =>
             { weight: 1, arbitrary: prose },
           )
         : shape.long
-        ? fc.oneof(longBody, prose)
-        : fc.oneof({ weight: 2, arbitrary: text(25) }, { weight: 1, arbitrary: longBody }, { weight: 1, arbitrary: prose }),
+          ? fc.oneof(longBody, prose)
+          : fc.oneof(
+              { weight: 2, arbitrary: text(25) },
+              { weight: 1, arbitrary: longBody },
+              { weight: 1, arbitrary: prose },
+            ),
       headline: fc.option(text(12), { nil: undefined }),
       pinned: shape.pinned === true ? fc.option(text(10), { nil: undefined }) : fc.constant(undefined),
       priority: shape.prioritised === true ? fc.option(priority, { nil: undefined }) : fc.constant(undefined),
@@ -175,12 +179,10 @@ const evicted = (before: number): fc.Arbitrary<EvictedRange | undefined> =>
   before <= 1
     ? fc.constant(undefined)
     : fc.option(
-        fc
-          .tuple(fc.integer({ min: 1, max: before - 1 }), fc.integer({ min: 0, max: 1000 }))
-          .map(([toSeq, extra]) => {
-            const fromSeq = Math.max(1, toSeq - extra);
-            return { count: toSeq - fromSeq + 1, fromSeq, toSeq };
-          }),
+        fc.tuple(fc.integer({ min: 1, max: before - 1 }), fc.integer({ min: 0, max: 1000 })).map(([toSeq, extra]) => {
+          const fromSeq = Math.max(1, toSeq - extra);
+          return { count: toSeq - fromSeq + 1, fromSeq, toSeq };
+        }),
         { nil: undefined },
       );
 

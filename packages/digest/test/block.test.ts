@@ -18,7 +18,8 @@ describe("renderBlock", () => {
     const block = renderBlock({ seq: 12, author: "ci", body: log }, 160);
     expect(block).toEqual({
       form: "excerpt",
-      text: "[#12 ci, excerpt] Build started\n  step 1: ok\n  step 2: ok\n  step 3: ok\n  step 4: ok\n  step 5: ok\n" +
+      text:
+        "[#12 ci, excerpt] Build started\n  step 1: ok\n  step 2: ok\n  step 3: ok\n  step 4: ok\n  step 5: ok\n" +
         "  … 671 more characters: fetch afterSeq=11 to read it whole",
       restChars: 671,
     });
@@ -54,19 +55,26 @@ describe("renderBlock", () => {
       headline: fc.option(hostileText(8), { nil: undefined }),
     });
     fc.assert(
-      fc.property(source, fc.integer({ min: 0, max: 500 }), fc.constantFrom("fetch", "pinned"), (item, max, recovery) => {
-        const block = renderBlock(item, max, { recovery });
-        const expected = best(item, max, recovery);
-        expect(block === null ? null : { form: block.form, text: block.text, rest: block.restChars }).toEqual(expected);
-        if (block === null) return;
-        expect(block.text.length).toBeLessThanOrEqual(max);
-        const whole = renderBlock(item, Number.POSITIVE_INFINITY, { recovery });
-        expect(whole?.form).toBe("full");
-        if (block.form === "excerpt") {
-          const opening = block.text.slice(block.text.indexOf("] ") + 2, block.text.lastIndexOf("\n"));
-          expect(whole?.text.slice(whole.text.indexOf("] ") + 2).startsWith(opening)).toBe(true);
-        }
-      }),
+      fc.property(
+        source,
+        fc.integer({ min: 0, max: 500 }),
+        fc.constantFrom("fetch", "pinned"),
+        (item, max, recovery) => {
+          const block = renderBlock(item, max, { recovery });
+          const expected = best(item, max, recovery);
+          expect(block === null ? null : { form: block.form, text: block.text, rest: block.restChars }).toEqual(
+            expected,
+          );
+          if (block === null) return;
+          expect(block.text.length).toBeLessThanOrEqual(max);
+          const whole = renderBlock(item, Number.POSITIVE_INFINITY, { recovery });
+          expect(whole?.form).toBe("full");
+          if (block.form === "excerpt") {
+            const opening = block.text.slice(block.text.indexOf("] ") + 2, block.text.lastIndexOf("\n"));
+            expect(whole?.text.slice(whole.text.indexOf("] ") + 2).startsWith(opening)).toBe(true);
+          }
+        },
+      ),
       { numRuns: 2000 },
     );
   });

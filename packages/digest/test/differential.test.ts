@@ -72,8 +72,6 @@ test("reading less: a first line read only as far as a fit needs, and a headline
     { seq: 2, author: "b", body: "ok" },
   ];
   for (let budget = 80; budget <= 100; budget++) same({ items, budget });
-  expect(renderDigest({ items, budget: 92 }).text).toBe(
-    `[#1 a, headline] ${"word ".repeat(12)}word…\n[#2 b] ok`,
-  );
+  expect(renderDigest({ items, budget: 92 }).text).toBe(`[#1 a, headline] ${"word ".repeat(12)}word…\n[#2 b] ok`);
   expect(renderDigest({ items, budget: 91 }).collapsed).toEqual([1]);
 });

@@ -1,11 +1,5 @@
 import { describe, expect, test } from "vitest";
-import {
-  DigestInputError,
-  DigestLimitError,
-  renderDigest,
-  type DigestInput,
-  type DigestItem,
-} from "@orphus/digest";
+import { DigestInputError, DigestLimitError, renderDigest, type DigestInput, type DigestItem } from "@orphus/digest";
 import { referenceDigest } from "./reference.js";
 
 const msg = (seq: number, author: string, body: string, extra: Partial<DigestItem> = {}): DigestItem => ({
@@ -22,10 +16,7 @@ const text = (items: DigestItem[], budget = 2000, rest: Partial<DigestInput> = {
 describe("format", () => {
   test("the package example", () => {
     const digest = renderDigest({
-      items: [
-        msg(11, "planner", "Keep the ring at 500.\nEvict oldest first."),
-        msg(12, "critic", "Agreed."),
-      ],
+      items: [msg(11, "planner", "Keep the ring at 500.\nEvict oldest first."), msg(12, "critic", "Agreed.")],
       budget: 2000,
     });
     expect(digest.text).toBe("[#11 planner] Keep the ring at 500.\n  Evict oldest first.\n[#12 critic] Agreed.");
@@ -503,7 +494,11 @@ describe("input checks", () => {
       "evicted: expected a range holding none of the items' seqs (#1–#5), got an object",
     ],
     ["recovery unknown", { items: ok, recovery: "email" }, 'recovery: expected "fetch" or "pinned", got "email"'],
-    ["strictPriority not a boolean", { items: ok, strictPriority: "yes" }, 'strictPriority: expected a boolean, got "yes"'],
+    [
+      "strictPriority not a boolean",
+      { items: ok, strictPriority: "yes" },
+      'strictPriority: expected a boolean, got "yes"',
+    ],
     [
       "item a long string",
       { items: ["y".repeat(100)] },

@@ -29,7 +29,10 @@ function markerOf(
   const after = (evicted?.toSeq ?? 0) + 1;
   return renderDigest({
     // Without a collapse, one short message after the eviction, shown whole.
-    items: collapsed === undefined ? [{ seq: after, author: "critic", body: "ok" }] : items(collapsed.from, collapsed.to, recovery === "pinned"),
+    items:
+      collapsed === undefined
+        ? [{ seq: after, author: "critic", body: "ok" }]
+        : items(collapsed.from, collapsed.to, recovery === "pinned"),
     budget: collapsed === undefined ? 2000 : 0,
     ...(evicted === undefined ? {} : { evicted }),
     recovery,

@@ -112,7 +112,9 @@ function headlineText(declared: string | undefined, body: string): string {
 
 /** A stub on one line: each white space character and each line break one space, none squeezed, then trimmed. */
 function pinned(text: string): string {
-  const line = sanitisedLines(head(text, 4096)).join(" ").replace(/^ +| +$/g, "");
+  const line = sanitisedLines(head(text, 4096))
+    .join(" ")
+    .replace(/^ +| +$/g, "");
   return cut(line.startsWith("[") ? `\\${line}` : line, 512);
 }
 

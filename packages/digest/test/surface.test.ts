@@ -66,8 +66,6 @@ test("error names and codes are stable", () => {
     1000000,
     2000000,
   ]);
-  expect(limit.message).toBe(
-    "Digest budget 2000000 is above the maximum of 1000000 characters (MAX_DIGEST_BUDGET)",
-  );
+  expect(limit.message).toBe("Digest budget 2000000 is above the maximum of 1000000 characters (MAX_DIGEST_BUDGET)");
   expect(limit).toBeInstanceOf(digest.DigestError);
 });

@@ -15,7 +15,7 @@ benchNotes([
     "does) took the rest.",
   "Each block used to make a fresh decoder, garbage by the next block, and the harness collects garbage before every " +
     "block: with no decoder alive V8 dropped the map the constructor's field transitions lead to (held weakly) and " +
-    "the code optimized for it, so every block started cold (\"weak objects\" under --trace-deopt). A server holds a " +
+    'the code optimized for it, so every block started cold ("weak objects" under --trace-deopt). A server holds a ' +
     "decoder per open connection, so the benchmark keeps one alive across the blocks; in alternating runs the old form " +
     "gave 0.83x to 0.95x and the new 0.90x to 0.95x.",
 ]);
@@ -33,7 +33,7 @@ const frames = values.map((v) => encodeFrame(v));
 const payloads = frames.map((f) => f.subarray(4));
 const stream = Buffer.concat(frames);
 const chunks: Buffer[] = [];
-for (let offset = 0; offset < stream.length; ) {
+for (let offset = 0; offset < stream.length;) {
   const size = 1024 + Math.floor(random() * 63 * 1024);
   chunks.push(stream.subarray(offset, offset + size));
   offset += size;

@@ -1,10 +1,5 @@
 import { isUtf8 } from "node:buffer";
-import {
-  FrameDecoderFailedError,
-  FrameMalformedError,
-  FrameTooLargeError,
-  FrameTruncatedError,
-} from "./errors.js";
+import { FrameDecoderFailedError, FrameMalformedError, FrameTooLargeError, FrameTruncatedError } from "./errors.js";
 import { FRAME_HEADER_BYTES } from "./limits.js";
 import { resolveMaxFrameBytes, type FramingOptions } from "./options.js";
 

@@ -122,7 +122,7 @@ describe("a malformed payload stops the batch", () => {
     const error = thrown(() => decoder.push(chunk, (value) => out.push(value)));
     expect(out).toEqual([{ n: 1 }, { n: 2 }]);
     expect(error.code).toBe("ERR_FRAME_MALFORMED");
-    expect(error.message).toBe('Malformed frame: expected a JSON payload, got 7b6e6f7065 (5 bytes)');
+    expect(error.message).toBe("Malformed frame: expected a JSON payload, got 7b6e6f7065 (5 bytes)");
     expect(error.cause).toBeInstanceOf(SyntaxError);
   });
 

@@ -18,7 +18,9 @@ const anyValue = fc.oneof(fc.jsonValue(), fc.record({ id: fc.nat(), text: anyStr
 test("joining frame texts and encoded frames gives the bytes encodeFrame gives each, in order", () => {
   fc.assert(
     fc.property(fc.array(fc.tuple(anyValue, fc.boolean()), { maxLength: 10 }), (items) => {
-      const frames: (Buffer | FrameText)[] = items.map(([value, asText]) => (asText ? frameText(value) : encodeFrame(value)));
+      const frames: (Buffer | FrameText)[] = items.map(([value, asText]) =>
+        asText ? frameText(value) : encodeFrame(value),
+      );
       const expected = Buffer.concat(items.map(([value]) => encodeFrame(value)));
       const joined = joinFrames(frames);
       expect(joined.equals(expected)).toBe(true);

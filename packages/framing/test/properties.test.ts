@@ -78,21 +78,29 @@ test("any payload is refused as invalid UTF-8 exactly when isUtf8 says so, in an
       return "invalid-json";
     }
   };
-  const inString = fc.uint8Array({ maxLength: 40 }).map((bytes) => Buffer.concat([Buffer.from('"'), bytes, Buffer.from('"')]));
-  const withReplacement = inString.map((bytes) => Buffer.concat([bytes.subarray(0, 1), Buffer.from("\uFFFD"), bytes.subarray(1)]));
+  const inString = fc
+    .uint8Array({ maxLength: 40 })
+    .map((bytes) => Buffer.concat([Buffer.from('"'), bytes, Buffer.from('"')]));
+  const withReplacement = inString.map((bytes) =>
+    Buffer.concat([bytes.subarray(0, 1), Buffer.from("\uFFFD"), bytes.subarray(1)]),
+  );
   fc.assert(
-    fc.property(fc.oneof(inString, withReplacement, fc.uint8Array({ maxLength: 40 }).map(Buffer.from)), cuts, (payload, cutPoints) => {
-      const header = Buffer.alloc(4);
-      header.writeUInt32BE(payload.length, 0);
-      const decoder = new FrameDecoder();
-      let outcome = "ok";
-      try {
-        for (const chunk of split(Buffer.concat([header, payload]), cutPoints)) decoder.push(chunk, () => undefined);
-      } catch (error) {
-        outcome = (error as FrameMalformedError).reason;
-      }
-      expect(outcome).toBe(reference(payload));
-    }),
+    fc.property(
+      fc.oneof(inString, withReplacement, fc.uint8Array({ maxLength: 40 }).map(Buffer.from)),
+      cuts,
+      (payload, cutPoints) => {
+        const header = Buffer.alloc(4);
+        header.writeUInt32BE(payload.length, 0);
+        const decoder = new FrameDecoder();
+        let outcome = "ok";
+        try {
+          for (const chunk of split(Buffer.concat([header, payload]), cutPoints)) decoder.push(chunk, () => undefined);
+        } catch (error) {
+          outcome = (error as FrameMalformedError).reason;
+        }
+        expect(outcome).toBe(reference(payload));
+      },
+    ),
     { numRuns: 1000 },
   );
 });

@@ -9,9 +9,7 @@ interface Vector {
   readonly hex: string;
 }
 
-const vectors = JSON.parse(
-  readFileSync(join(import.meta.dirname, "vectors", "wire-vectors.json"), "utf8"),
-) as Vector[];
+const vectors = JSON.parse(readFileSync(join(import.meta.dirname, "vectors", "wire-vectors.json"), "utf8")) as Vector[];
 const wireDoc = readFileSync(join(import.meta.dirname, "..", "..", "..", "docs", "wire.md"), "utf8");
 
 test.each(vectors)("vector: $name encodes to its stored bytes and decodes back", (vector) => {

@@ -15,7 +15,12 @@ export const ERROR_BRAND: unique symbol = Symbol.for("@orphus/error");
  * its JSON or its printout, and no public type of the package names this one.
  */
 export function brandErrorClass(errorClass: abstract new (...args: never[]) => Error): void {
-  Object.defineProperty(errorClass.prototype, ERROR_BRAND, { value: true, enumerable: false, writable: false, configurable: false });
+  Object.defineProperty(errorClass.prototype, ERROR_BRAND, {
+    value: true,
+    enumerable: false,
+    writable: false,
+    configurable: false,
+  });
 }
 
 /**

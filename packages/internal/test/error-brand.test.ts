@@ -29,7 +29,11 @@ describe("the brand", () => {
     });
     expect(Object.hasOwn(error, ERROR_BRAND)).toBe(false);
     expect(Object.keys(error)).toEqual(["roomName", "name", "code"]);
-    expect(JSON.parse(JSON.stringify(error))).toEqual({ roomName: "design", name: "CopyNotMemberError", code: "ERR_COPY_NOT_MEMBER" });
+    expect(JSON.parse(JSON.stringify(error))).toEqual({
+      roomName: "design",
+      name: "CopyNotMemberError",
+      code: "ERR_COPY_NOT_MEMBER",
+    });
     expect(String(error)).toBe('CopyNotMemberError: Not a member of room "design"');
   });
 

@@ -46,7 +46,9 @@ describe("previewValue: what an error message shows of a value", () => {
       fc.property(fc.anything(), (value) => {
         const shown = previewValue(value);
         // The longest form: 60 characters, each escaped as \uXXXX, in quotes, then the length of the string.
-        expect(shown.length).toBeLessThanOrEqual(2 + 6 * PREVIEW_CHARS + `… (${Number.MAX_SAFE_INTEGER} characters)`.length);
+        expect(shown.length).toBeLessThanOrEqual(
+          2 + 6 * PREVIEW_CHARS + `… (${Number.MAX_SAFE_INTEGER} characters)`.length,
+        );
       }),
     );
   });

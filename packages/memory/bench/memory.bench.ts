@@ -41,7 +41,7 @@ benchNotes([
     "Before that work the query was 7.3x (timed once each): FTS5's snippet() for eleven hits, a count(*) of all " +
     "matches and a sanitiser call per field.",
   "On Node 24 both sides run on node:sqlite, which the store uses there (better-sqlite3 12 aborts the process on " +
-    "Node 24; the package README, \"Two SQLite drivers\"), so the Node 20 and Node 24 figures compare the store with " +
+    'Node 24; the package README, "Two SQLite drivers"), so the Node 20 and Node 24 figures compare the store with ' +
     "its own driver on each line, not the two drivers with each other.",
 ]);
 
@@ -96,7 +96,9 @@ function bareSchema(db: Connection): void {
   db.exec(`CREATE TABLE entries (id INTEGER PRIMARY KEY, source_id INTEGER NOT NULL REFERENCES sources(id), part INTEGER NOT NULL,
     title TEXT NOT NULL, tags TEXT NOT NULL, body TEXT NOT NULL, ingested_at INTEGER NOT NULL) STRICT`);
   db.exec("CREATE INDEX entries_by_source ON entries(source_id, part)");
-  db.exec(`CREATE VIRTUAL TABLE entries_fts USING fts5(title, tags, body, content='entries', content_rowid='id', tokenize='${TOKENIZER}')`);
+  db.exec(
+    `CREATE VIRTUAL TABLE entries_fts USING fts5(title, tags, body, content='entries', content_rowid='id', tokenize='${TOKENIZER}')`,
+  );
   db.exec(`INSERT INTO entries_fts(entries_fts, rank) VALUES('rank', '${RANK}')`);
 }
 
@@ -111,12 +113,18 @@ interface BareSource {
  * Milliseconds to write `sources` into a fresh bare schema in one transaction: each row, then its index row, of the
  * text as written or as `indexed` makes it.
  */
-function bareInserts(driver: SqliteDriverName, sources: readonly BareSource[], indexed: (text: string) => string = (text) => text): number {
+function bareInserts(
+  driver: SqliteDriverName,
+  sources: readonly BareSource[],
+  indexed: (text: string) => string = (text) => text,
+): number {
   const db = bareConnection(driver);
   const start = performance.now();
   bareSchema(db);
   const source = db.prepare("INSERT INTO sources (name, kind, hash, chunks, ingested_at) VALUES (?, 'file', ?, ?, ?)");
-  const entry = db.prepare("INSERT INTO entries (source_id, part, title, tags, body, ingested_at) VALUES (?, ?, ?, '', ?, ?)");
+  const entry = db.prepare(
+    "INSERT INTO entries (source_id, part, title, tags, body, ingested_at) VALUES (?, ?, ?, '', ?, ?)",
+  );
   const index = db.prepare("INSERT INTO entries_fts (rowid, title, tags, body) VALUES (?, ?, '', ?)");
   transaction(db, "deferred", () => {
     const at = Date.now();
@@ -163,7 +171,8 @@ await compareInBlocks({
   subject: () => ingestTextsOf(corpus),
   baseline: () => bareInserts(driver, textSources),
   target: { kind: "at-least", value: 0.5 },
-  detail: ({ subject, baseline }) => `${ENTRIES} entries: ${subject.toFixed(0)} ms vs ${baseline.toFixed(0)} ms bare (median blocks)`,
+  detail: ({ subject, baseline }) =>
+    `${ENTRIES} entries: ${subject.toFixed(0)} ms vs ${baseline.toFixed(0)} ms bare (median blocks)`,
 });
 
 // A folder of Markdown files of a few sections each, from the same vocabulary: what a librarian ingests.
@@ -181,7 +190,10 @@ for (let i = 0; i < FILES; i++) {
     const paragraphs = Array.from({ length: 2 + ((i + s) % 3) }, paragraph);
     return `## ${pick()} ${pick()} ${s}\n\n${paragraphs.join("\n\n")}`;
   });
-  writeFileSync(path.join(filesDir, `note-${String(i).padStart(4, "0")}.md`), `# Note ${i} on ${pick()}\n\n${paragraph()}\n\n${sections.join("\n\n")}\n`);
+  writeFileSync(
+    path.join(filesDir, `note-${String(i).padStart(4, "0")}.md`),
+    `# Note ${i} on ${pick()}\n\n${paragraph()}\n\n${sections.join("\n\n")}\n`,
+  );
 }
 const fileNames = Array.from({ length: FILES }, (_, i) => path.join(filesDir, `note-${String(i).padStart(4, "0")}.md`));
 // The store's own chunks of those files, titled as the store titles them, made before any clock starts.
@@ -258,7 +270,9 @@ await compareInBlocks({
 const MIXED_TEXTS = 2_000;
 // Words of two or three Han characters, from a seeded pick of the common block.
 const hanWords = Array.from({ length: 3_000 }, () =>
-  Array.from({ length: 2 + Math.floor(random() * 2) }, () => String.fromCodePoint(0x4e00 + Math.floor(random() * 0x5000))).join(""),
+  Array.from({ length: 2 + Math.floor(random() * 2) }, () =>
+    String.fromCodePoint(0x4e00 + Math.floor(random() * 0x5000)),
+  ).join(""),
 );
 const pickHan = (): string => hanWords[Math.floor(hanWords.length * random() ** 3)] as string;
 const mixed: MemoryText[] = Array.from({ length: MIXED_TEXTS }, (_, i) => {
@@ -275,7 +289,12 @@ const mixedSources = textSourcesOf(mixed);
 // finding CJK words costs, against the text indexed as written (a CJK run one word), no target.
 const mixedFloors = [
   { name: "memory.ingest-mixed-vs-bare-inserts", floor: "the same index text", indexed: indexedText, target: 0.5 },
-  { name: "memory.ingest-mixed-vs-cjk-as-written", floor: "CJK runs as single words", indexed: undefined, target: undefined },
+  {
+    name: "memory.ingest-mixed-vs-cjk-as-written",
+    floor: "CJK runs as single words",
+    indexed: undefined,
+    target: undefined,
+  },
 ] as const;
 const mixedAbout = (floor: string): string =>
   "ingestTexts of 2,000 texts of about 1 KB, half English words, half Chinese sentences without spaces, as a share of " +
@@ -301,8 +320,12 @@ for (const { name, floor, indexed, target } of mixedFloors) {
 {
   const mixedStore = openMemory({ dir: freshDir(), role: "librarian", env: {} });
   mixedStore.ingestTexts(mixed);
-  const inside = hanWords.filter((word) => mixed.some((t) => t.body.includes(word) && !t.body.includes(`。${word}`) && !t.body.startsWith(word)));
-  const sought = Array.from(new Set(Array.from({ length: 200 }, () => inside[Math.floor(random() * inside.length)] as string)));
+  const inside = hanWords.filter((word) =>
+    mixed.some((t) => t.body.includes(word) && !t.body.includes(`。${word}`) && !t.body.startsWith(word)),
+  );
+  const sought = Array.from(
+    new Set(Array.from({ length: 200 }, () => inside[Math.floor(random() * inside.length)] as string)),
+  );
   let found = 0;
   for (const word of sought) {
     const holding = mixed.filter((t) => t.body.includes(word)).length;

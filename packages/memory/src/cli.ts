@@ -5,7 +5,18 @@ import { sanitizeText } from "@orphus/digest";
 import { boundedText, shownValue, showableJson } from "@orphus/shared-tool";
 import { z } from "zod";
 import { MemoryError, MemoryUsageError, NotLibrarianError, QUERY_TOO_LONG, StoreMissingError } from "./errors.js";
-import { DEFAULT_GET_PAGE_CHARS, DEFAULT_QUERY_BUDGET, DEFAULT_QUERY_LIMIT, MAX_GET_PAGE_CHARS, MAX_MEMORY_ERROR_CHARS, MAX_QUERY_BUDGET, MAX_QUERY_CHARS, MAX_QUERY_LIMIT, MAX_TAGS, MAX_TITLE_CHARS } from "./limits.js";
+import {
+  DEFAULT_GET_PAGE_CHARS,
+  DEFAULT_QUERY_BUDGET,
+  DEFAULT_QUERY_LIMIT,
+  MAX_GET_PAGE_CHARS,
+  MAX_MEMORY_ERROR_CHARS,
+  MAX_QUERY_BUDGET,
+  MAX_QUERY_CHARS,
+  MAX_QUERY_LIMIT,
+  MAX_TAGS,
+  MAX_TITLE_CHARS,
+} from "./limits.js";
 import { openMemory, type IngestProgress, type MemoryOptions } from "./store/store.js";
 import { MEMORY_VERSION } from "./version.js";
 
@@ -91,7 +102,13 @@ function usage(message: string): never {
   throw new MemoryUsageError(message);
 }
 
-function parse(argv: readonly string[]): { values: CliValues; command: string | undefined; rest: string[]; help: boolean; version: boolean } {
+function parse(argv: readonly string[]): {
+  values: CliValues;
+  command: string | undefined;
+  rest: string[];
+  help: boolean;
+  version: boolean;
+} {
   let parsed;
   try {
     parsed = parseArgs({
@@ -129,7 +146,8 @@ function parse(argv: readonly string[]): { values: CliValues; command: string | 
 
 function positiveId(text: string | undefined, command: string): number {
   const id = Number(text);
-  if (text === undefined || !Number.isSafeInteger(id) || id < 1) usage(`${command} takes one entry id, a positive integer`);
+  if (text === undefined || !Number.isSafeInteger(id) || id < 1)
+    usage(`${command} takes one entry id, a positive integer`);
   return id;
 }
 
@@ -209,7 +227,13 @@ export async function runMemoryCli(argv: readonly string[], io: MemoryCliIo): Pr
             ...(values.offset === undefined ? {} : { offset: values.offset }),
           });
           print(answer.text, answer);
-          const codes = { missing: MEMORY_CLI_EXIT.missing, empty: MEMORY_CLI_EXIT.empty, "no-match": MEMORY_CLI_EXIT.noMatch, "no-words": MEMORY_CLI_EXIT.usage, hits: MEMORY_CLI_EXIT.ok };
+          const codes = {
+            missing: MEMORY_CLI_EXIT.missing,
+            empty: MEMORY_CLI_EXIT.empty,
+            "no-match": MEMORY_CLI_EXIT.noMatch,
+            "no-words": MEMORY_CLI_EXIT.usage,
+            hits: MEMORY_CLI_EXIT.ok,
+          };
           return codes[answer.status];
         }
         case "get": {
@@ -226,17 +250,33 @@ export async function runMemoryCli(argv: readonly string[], io: MemoryCliIo): Pr
           if (rest.length !== 0) usage("stats takes no arguments");
           const stats = store.stats();
           print(stats.text, stats);
-          return stats.status === "missing" ? MEMORY_CLI_EXIT.missing : stats.status === "empty" ? MEMORY_CLI_EXIT.empty : MEMORY_CLI_EXIT.ok;
+          return stats.status === "missing"
+            ? MEMORY_CLI_EXIT.missing
+            : stats.status === "empty"
+              ? MEMORY_CLI_EXIT.empty
+              : MEMORY_CLI_EXIT.ok;
         }
         case "ingest": {
           let report;
           if (values.text !== undefined || values.title !== undefined) {
             if (rest.length > 0) usage("ingest takes either paths or --title with --text, not both");
-            if (values.text === undefined || values.title === undefined) usage("ingest of a text needs --title and --text");
-            const tags = values.tags === undefined ? [] : values.tags.split(",").map((t) => t.trim()).filter((t) => t !== "");
+            if (values.text === undefined || values.title === undefined)
+              usage("ingest of a text needs --title and --text");
+            const tags =
+              values.tags === undefined
+                ? []
+                : values.tags
+                    .split(",")
+                    .map((t) => t.trim())
+                    .filter((t) => t !== "");
             if (tags.length > MAX_TAGS) usage(`--tags: at most ${MAX_TAGS}`);
             report = store.ingestTexts([
-              { title: values.title, body: values.text, tags, ...(values.source === undefined ? {} : { source: values.source }) },
+              {
+                title: values.title,
+                body: values.text,
+                tags,
+                ...(values.source === undefined ? {} : { source: values.source }),
+              },
             ]);
           } else {
             if (rest.length === 0) usage("ingest takes files or folders, or --title with --text");
@@ -247,8 +287,11 @@ export async function runMemoryCli(argv: readonly string[], io: MemoryCliIo): Pr
           return MEMORY_CLI_EXIT.ok;
         }
         case "forget": {
-          if (values.source !== undefined ? rest.length !== 0 : rest.length !== 1) usage("forget takes one entry id, or --source <source>");
-          const report = store.forget(values.source !== undefined ? { source: values.source } : { id: positiveId(rest[0], "forget") });
+          if (values.source !== undefined ? rest.length !== 0 : rest.length !== 1)
+            usage("forget takes one entry id, or --source <source>");
+          const report = store.forget(
+            values.source !== undefined ? { source: values.source } : { id: positiveId(rest[0], "forget") },
+          );
           print(report.text, report);
           return MEMORY_CLI_EXIT.ok;
         }
@@ -267,9 +310,16 @@ export async function runMemoryCli(argv: readonly string[], io: MemoryCliIo): Pr
           : error instanceof StoreMissingError
             ? MEMORY_CLI_EXIT.missing
             : MEMORY_CLI_EXIT.failed;
-    const message = boundedText(error instanceof Error ? error.message : String(error), MAX_MEMORY_ERROR_CHARS, { oneLine: true });
-    if (json) io.stdout.write(`${showableJson({ error: { code: error instanceof MemoryError ? error.code : "ERR_FAILED", message } }, 2)}\n`);
-    io.stderr.write(`orphus-memory: ${message}\n${code === MEMORY_CLI_EXIT.usage ? "Run orphus-memory --help for usage.\n" : ""}`);
+    const message = boundedText(error instanceof Error ? error.message : String(error), MAX_MEMORY_ERROR_CHARS, {
+      oneLine: true,
+    });
+    if (json)
+      io.stdout.write(
+        `${showableJson({ error: { code: error instanceof MemoryError ? error.code : "ERR_FAILED", message } }, 2)}\n`,
+      );
+    io.stderr.write(
+      `orphus-memory: ${message}\n${code === MEMORY_CLI_EXIT.usage ? "Run orphus-memory --help for usage.\n" : ""}`,
+    );
     return code;
   }
 }

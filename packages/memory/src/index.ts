@@ -106,5 +106,11 @@ export type { EntryFacts } from "./render/answers.js";
 export type { Chunk } from "./ingest/chunk.js";
 export type { Migration } from "./store/schema.js";
 export type { SqliteDriverName } from "./store/driver/connection.js";
-export type { MemoryAction, MemoryToolInput, MemoryToolResult, MemoryToolStore, MemoryToolCallOptions } from "./tool.js";
+export type {
+  MemoryAction,
+  MemoryToolInput,
+  MemoryToolResult,
+  MemoryToolStore,
+  MemoryToolCallOptions,
+} from "./tool.js";
 export type { MemoryCliIo } from "./cli.js";

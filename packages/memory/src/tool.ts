@@ -1,7 +1,13 @@
 // The `memory` tool: one JSON schema and one runner that every host shares (the Orphus builtin beside the
 // `roundtable` tool, the MCP server's memory_* tools), so a model reads the same text whichever host it runs in.
 import { sanitizeText } from "@orphus/digest";
-import { boundedText, checkActionArguments, checkToolCall, toolJsonSchema, type ArgumentCheck } from "@orphus/shared-tool";
+import {
+  boundedText,
+  checkActionArguments,
+  checkToolCall,
+  toolJsonSchema,
+  type ArgumentCheck,
+} from "@orphus/shared-tool";
 import { z } from "zod";
 import { MemoryError, MemoryToolInputError, QUERY_TOO_LONG, QUERY_WITHOUT_WORDS } from "./errors.js";
 import {
@@ -56,9 +62,17 @@ const budget = z
   .max(MAX_QUERY_BUDGET)
   .describe(`Characters the hits may take, plus one marker line; default ${DEFAULT_QUERY_BUDGET}.`);
 const hitLimit = z.number().int().min(1).max(MAX_QUERY_LIMIT).describe(`Most hits; default ${DEFAULT_QUERY_LIMIT}.`);
-const hitOffset = z.number().int().min(0).describe("Hits of the ranking to pass over (the marker line names the next offset).");
+const hitOffset = z
+  .number()
+  .int()
+  .min(0)
+  .describe("Hits of the ranking to pass over (the marker line names the next offset).");
 const id = z.number().int().min(1).describe("An entry's id, as a hit shows it: [#id].");
-const charOffset = z.number().int().min(0).describe("Characters of the entry to pass over (the marker line names the next offset).");
+const charOffset = z
+  .number()
+  .int()
+  .min(0)
+  .describe("Characters of the entry to pass over (the marker line names the next offset).");
 const pageChars = z
   .number()
   .int()
@@ -74,11 +88,21 @@ const source = z
   .max(MAX_SOURCE_CHARS)
   .describe("What the text is about or came from; a later ingest under the same source replaces it.");
 const forgetSource = source.describe("The source whose entries to forget (a file's path, or a text's source).");
-const paths = z.array(z.string().min(1).max(MAX_SOURCE_CHARS)).min(1).max(1000).describe("Files and folders to ingest.");
+const paths = z
+  .array(z.string().min(1).max(MAX_SOURCE_CHARS))
+  .min(1)
+  .max(1000)
+  .describe("Files and folders to ingest.");
 
 /** The input schema of each action, closed: what a call of that action must carry, and nothing else. */
 export const memoryActionSchemas = {
-  query: z.strictObject({ action: z.literal("query"), query, budget: budget.optional(), limit: hitLimit.optional(), offset: hitOffset.optional() }),
+  query: z.strictObject({
+    action: z.literal("query"),
+    query,
+    budget: budget.optional(),
+    limit: hitLimit.optional(),
+    offset: hitOffset.optional(),
+  }),
   get: z.strictObject({ action: z.literal("get"), id, offset: charOffset.optional(), limit: pageChars.optional() }),
   stats: z.strictObject({ action: z.literal("stats") }),
   ingest: z
@@ -95,7 +119,9 @@ export const memoryActionSchemas = {
     }),
   forget: z
     .strictObject({ action: z.literal("forget"), id: id.optional(), source: forgetSource.optional() })
-    .refine((input) => (input.id === undefined) !== (input.source === undefined), { error: "give either id or source" }),
+    .refine((input) => (input.id === undefined) !== (input.source === undefined), {
+      error: "give either id or source",
+    }),
 } as const;
 
 /** Any valid tool input, discriminated by action. */
@@ -118,20 +144,33 @@ export const memoryToolParameters = z
   .strictObject({
     action: z.enum(MEMORY_ACTIONS).describe("What to do."),
     query: query.optional().describe("query: the words to search for."),
-    budget: budget.optional().describe(`query: characters the hits may take, plus one marker line; default ${DEFAULT_QUERY_BUDGET}.`),
+    budget: budget
+      .optional()
+      .describe(`query: characters the hits may take, plus one marker line; default ${DEFAULT_QUERY_BUDGET}.`),
     limit: z
       .number()
       .int()
       .min(1)
       .max(MAX_GET_PAGE_CHARS)
       .optional()
-      .describe(`query: most hits (default ${DEFAULT_QUERY_LIMIT}, at most ${MAX_QUERY_LIMIT}); get: characters in the page (default ${DEFAULT_GET_PAGE_CHARS}).`),
-    offset: z.number().int().min(0).optional().describe("query: hits to pass over; get: characters to pass over. The marker line names the next."),
+      .describe(
+        `query: most hits (default ${DEFAULT_QUERY_LIMIT}, at most ${MAX_QUERY_LIMIT}); get: characters in the page (default ${DEFAULT_GET_PAGE_CHARS}).`,
+      ),
+    offset: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe("query: hits to pass over; get: characters to pass over. The marker line names the next."),
     id: id.optional().describe("get, forget: the entry's id, as a hit shows it: [#id]."),
     title: title.optional().describe("ingest: the text's title, shown in every hit."),
     body: body.optional().describe(`ingest: the text, at most ${MAX_TEXT_CHARS} characters.`),
     tags: tags.optional().describe("ingest: tags, searchable."),
-    source: source.optional().describe("ingest: what the text is about or came from (a later ingest under it replaces it); forget: the source to forget."),
+    source: source
+      .optional()
+      .describe(
+        "ingest: what the text is about or came from (a later ingest under it replaces it); forget: the source to forget.",
+      ),
     paths: paths.optional().describe("ingest: files and folders to ingest."),
   })
   .meta({ title: "memory" });
@@ -161,7 +200,12 @@ export interface MemoryToolCallOptions {
 }
 
 function checked(check: ArgumentCheck<MemoryToolInput>): MemoryToolInput {
-  if (!check.ok) throw new MemoryToolInputError(check.problem, check.received, check.cause === undefined ? {} : { cause: check.cause });
+  if (!check.ok)
+    throw new MemoryToolInputError(
+      check.problem,
+      check.received,
+      check.cause === undefined ? {} : { cause: check.cause },
+    );
   return check.value;
 }
 
@@ -231,7 +275,10 @@ function handle(store: MemoryToolStore, call: MemoryToolInput): MemoryToolResult
       return { text: report.text, isError: false };
     }
     case "forget":
-      return { text: store.forget(call.id !== undefined ? { id: call.id } : { source: call.source ?? "" }).text, isError: false };
+      return {
+        text: store.forget(call.id !== undefined ? { id: call.id } : { source: call.source ?? "" }).text,
+        isError: false,
+      };
   }
 }
 
@@ -241,10 +288,15 @@ function handle(store: MemoryToolStore, call: MemoryToolInput): MemoryToolResult
  * one marker line, a page by its limit plus two lines, an error by MAX_MEMORY_ERROR_CHARS (the README's "What a
  * result can hold"). A missing or empty store answers a query with isError set: never an empty success.
  */
-export function runMemoryTool(store: MemoryToolStore, input: unknown, options: MemoryToolCallOptions = {}): MemoryToolResult {
+export function runMemoryTool(
+  store: MemoryToolStore,
+  input: unknown,
+  options: MemoryToolCallOptions = {},
+): MemoryToolResult {
   let action: string = options.action ?? "call";
   try {
-    const call = options.action === undefined ? parseMemoryToolInput(input) : parseMemoryActionArguments(options.action, input);
+    const call =
+      options.action === undefined ? parseMemoryToolInput(input) : parseMemoryActionArguments(options.action, input);
     action = call.action;
     // The last pass of the one sanitiser: names were escaped where they were put in, so it drops nothing of them.
     const result = handle(store, call);

@@ -18,7 +18,10 @@ const texts = [
 ];
 
 const sources = (store: ReturnType<typeof tempStore>, query: string): string[] =>
-  store.query(query).hits.map((hit) => hit.source).sort();
+  store
+    .query(query)
+    .hits.map((hit) => hit.source)
+    .sort();
 
 describe("CJK words inside a sentence", () => {
   it("are found by any run of their characters, and only where those stand together in order", () => {
@@ -52,7 +55,9 @@ describe("CJK words inside a sentence", () => {
 
   it("show the excerpt where the word stands in a long entry", () => {
     const store = tempStore({ role: "librarian" });
-    store.ingestTexts([{ title: "长文", body: `${"前言。".repeat(400)}数据库连接池配置说明。${"后记。".repeat(400)}`, source: "long" }]);
+    store.ingestTexts([
+      { title: "长文", body: `${"前言。".repeat(400)}数据库连接池配置说明。${"后记。".repeat(400)}`, source: "long" },
+    ]);
     expect(store.query("连接池").hits[0]?.excerpt).toContain("数据库连接池配置说明");
   });
 
@@ -65,10 +70,19 @@ describe("CJK words inside a sentence", () => {
     db.exec(`PRAGMA application_id = ${STORE_APPLICATION_ID}`);
     for (const migration of MIGRATIONS.slice(0, 3)) for (const statement of migration.statements) db.exec(statement);
     db.exec("PRAGMA user_version = 3");
-    const source = db.prepare<[string]>("INSERT INTO sources (name, kind, hash, chunks, ingested_at) VALUES (?, 'text', 'h', 1, 0)");
-    const entry = db.prepare<[number | bigint, string, string]>("INSERT INTO entries (source_id, part, title, tags, body, ingested_at) VALUES (?, 1, ?, '', ?, 0)");
-    const index = db.prepare<[number | bigint, string, string]>("INSERT INTO entries_fts (rowid, title, tags, body) VALUES (?, ?, '', ?)");
-    for (const [name, title, body] of [["zh", "配置", "数据库连接池配置说明。"], ["en", "Pool", "The connection pool."]] as const) {
+    const source = db.prepare<[string]>(
+      "INSERT INTO sources (name, kind, hash, chunks, ingested_at) VALUES (?, 'text', 'h', 1, 0)",
+    );
+    const entry = db.prepare<[number | bigint, string, string]>(
+      "INSERT INTO entries (source_id, part, title, tags, body, ingested_at) VALUES (?, 1, ?, '', ?, 0)",
+    );
+    const index = db.prepare<[number | bigint, string, string]>(
+      "INSERT INTO entries_fts (rowid, title, tags, body) VALUES (?, ?, '', ?)",
+    );
+    for (const [name, title, body] of [
+      ["zh", "配置", "数据库连接池配置说明。"],
+      ["en", "Pool", "The connection pool."],
+    ] as const) {
       const id = entry.run(source.run(name).lastInsertRowid, title, body).lastInsertRowid;
       index.run(id, title, body);
     }

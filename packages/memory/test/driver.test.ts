@@ -52,7 +52,6 @@ describe("choosing a driver", () => {
       }),
     );
   });
-
 });
 
 describe("a process whose store's statements are garbage collected", () => {
@@ -90,9 +89,13 @@ describe.each(drivers)("the %s driver", (driver) => {
 
   it("stores text without NUL characters and keeps what follows one (node:sqlite before 24.16 cut there)", () => {
     const store = librarian();
-    store.ingestTexts([{ title: "nul\u0000title", body: "before\u0000after", tags: ["t\u0000ag"], source: "s\u0000rc" }]);
+    store.ingestTexts([
+      { title: "nul\u0000title", body: "before\u0000after", tags: ["t\u0000ag"], source: "s\u0000rc" },
+    ]);
     expect(store.get(1)).toMatchObject({ title: "nultitle", body: "beforeafter", tags: ["tag"], source: "src" });
-    expect(store.ingestTexts([{ title: "nultitle", body: "beforeafter", tags: ["tag"], source: "src" }]).unchanged).toBe(1);
+    expect(
+      store.ingestTexts([{ title: "nultitle", body: "beforeafter", tags: ["tag"], source: "src" }]).unchanged,
+    ).toBe(1);
     expect(store.forget({ source: "s\u0000rc" }).entriesRemoved).toBe(1);
   });
 

@@ -6,7 +6,8 @@ import { EXCERPT_MAX_CHARS } from "@orphus/memory";
 import { ExcerptFinder } from "../src/store/excerpt.js";
 import { tempStore } from "./support/temp.js";
 
-const filler = (n: number, word = "filler"): string => Array.from({ length: n }, (_, i) => `${word}${i % 7 === 6 ? "." : ""}`).join(" ");
+const filler = (n: number, word = "filler"): string =>
+  Array.from({ length: n }, (_, i) => `${word}${i % 7 === 6 ? "." : ""}`).join(" ");
 
 describe("ExcerptFinder", () => {
   it("shows the passage around a stemmed match, cut at spaces with an ellipsis where cut", () => {
@@ -42,16 +43,21 @@ describe("ExcerptFinder", () => {
   it("is at most the maximum, keeps surrogate pairs whole, and shows a word of the text it is asked for", () => {
     const piece = fc.constantFrom("alpha", "Beta", "gamma", "délta", "😀", "\ud83d", "x", " ", "\n", ". ", "-", "ΩΨ");
     fc.assert(
-      fc.property(fc.array(piece, { maxLength: 300 }), fc.nat(), fc.integer({ min: 8, max: 400 }), (pieces, pick, max) => {
-        const text = pieces.join("");
-        const words = text.match(/[\p{L}\p{N}]+/gu) ?? ["none"];
-        const word = words[pick % words.length] as string;
-        const excerpt = new ExcerptFinder([word], max).find(text);
-        expect(excerpt.length).toBeLessThanOrEqual(Math.max(max, text.length <= max ? text.length : 0));
-        const inner = excerpt.replace(/^…|…$/g, "");
-        expect(text).toContain(inner);
-        expect(/^[\udc00-\udfff]/.test(inner) && !/^[\udc00-\udfff]/.test(text)).toBe(false);
-      }),
+      fc.property(
+        fc.array(piece, { maxLength: 300 }),
+        fc.nat(),
+        fc.integer({ min: 8, max: 400 }),
+        (pieces, pick, max) => {
+          const text = pieces.join("");
+          const words = text.match(/[\p{L}\p{N}]+/gu) ?? ["none"];
+          const word = words[pick % words.length] as string;
+          const excerpt = new ExcerptFinder([word], max).find(text);
+          expect(excerpt.length).toBeLessThanOrEqual(Math.max(max, text.length <= max ? text.length : 0));
+          const inner = excerpt.replace(/^…|…$/g, "");
+          expect(text).toContain(inner);
+          expect(/^[\udc00-\udfff]/.test(inner) && !/^[\udc00-\udfff]/.test(text)).toBe(false);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -60,7 +66,9 @@ describe("ExcerptFinder", () => {
 describe("excerpts in answers", () => {
   it("an entry's excerpt shows where it matched, deep inside it", () => {
     const store = tempStore({ role: "librarian" });
-    store.ingestTexts([{ title: "Long notes", body: `${filler(400)} The broker restarts after an idle exit. ${filler(400)}` }]);
+    store.ingestTexts([
+      { title: "Long notes", body: `${filler(400)} The broker restarts after an idle exit. ${filler(400)}` },
+    ]);
     const answer = store.query("restarting broker");
     expect(answer.text).toContain("The broker restarts after an idle exit.");
     expect(answer.hits[0]?.excerpt).toContain("The broker restarts");

@@ -18,7 +18,9 @@ describe("readTextFile", () => {
       skip: { path: file, kind: "too-large", reason: "larger than 1000 bytes (it grew while it was read)", files: 1 },
     });
     // Found too large: not read at all (the file is smaller now, and still skipped by what the walk saw).
-    expect(readTextFile({ path: file, size: 5000 }, 1000)).toMatchObject({ skip: { kind: "too-large", reason: "larger than 1000 bytes (5000 bytes)" } });
+    expect(readTextFile({ path: file, size: 5000 }, 1000)).toMatchObject({
+      skip: { kind: "too-large", reason: "larger than 1000 bytes (5000 bytes)" },
+    });
     const empty = path.join(dir, "empty.md");
     writeFileSync(empty, "");
     expect(readTextFile({ path: empty, size: 0 })).toMatchObject({ text: "" });
@@ -28,10 +30,14 @@ describe("readTextFile", () => {
     const dir = tempDir();
     const latin1 = path.join(dir, "latin1.txt");
     writeFileSync(latin1, Buffer.from([0x63, 0x61, 0x66, 0xe9]));
-    expect(readTextFile({ path: latin1, size: 4 })).toMatchObject({ skip: { kind: "not-text", reason: "binary (not UTF-8 text)" } });
+    expect(readTextFile({ path: latin1, size: 4 })).toMatchObject({
+      skip: { kind: "not-text", reason: "binary (not UTF-8 text)" },
+    });
     const bom = path.join(dir, "bom.md");
     writeFileSync(bom, "\ufeff# Title\n");
     expect(readTextFile({ path: bom, size: 11 })).toMatchObject({ text: "# Title\n" });
-    expect(readTextFile({ path: path.join(dir, "gone.md"), size: 3 })).toMatchObject({ skip: { kind: "not-found", reason: "not found" } });
+    expect(readTextFile({ path: path.join(dir, "gone.md"), size: 3 })).toMatchObject({
+      skip: { kind: "not-found", reason: "not found" },
+    });
   });
 });

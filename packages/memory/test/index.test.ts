@@ -17,7 +17,14 @@ describe("the index", () => {
   it("stays what the entries hold on every path that writes or deletes", () => {
     const store = tempStore({ role: "librarian" });
     const steps: [string, () => unknown][] = [
-      ["texts", () => store.ingestTexts([{ title: "One", body: "alpha beta", source: "s1" }, { title: "Two", body: "gamma", source: "s2", tags: ["t"] }])],
+      [
+        "texts",
+        () =>
+          store.ingestTexts([
+            { title: "One", body: "alpha beta", source: "s1" },
+            { title: "Two", body: "gamma", source: "s2", tags: ["t"] },
+          ]),
+      ],
       ["a changed text replaced", () => store.ingestTexts([{ title: "One", body: "alpha delta", source: "s1" }])],
       ["the same text again", () => store.ingestTexts([{ title: "One", body: "alpha delta", source: "s1" }])],
       ["forget by id", () => store.forget({ id: store.query("gamma").hits[0]?.id ?? 0 })],
@@ -27,7 +34,10 @@ describe("the index", () => {
     mkdirSync(docs);
     writeFileSync(path.join(docs, "guide.md"), "# Guide\n\nIntro.\n\n## Install\n\nRun the installer.\n");
     steps.push(["files", () => store.ingestPaths([docs])]);
-    steps.push(["a changed file replaced", () => (writeFileSync(path.join(docs, "guide.md"), "# Guide\n\nShorter now.\n"), store.ingestPaths([docs]))]);
+    steps.push([
+      "a changed file replaced",
+      () => (writeFileSync(path.join(docs, "guide.md"), "# Guide\n\nShorter now.\n"), store.ingestPaths([docs])),
+    ]);
     for (const [name, step] of steps) {
       step();
       expect(indexCheck(store.path), name).toBe("ok");
@@ -46,8 +56,12 @@ describe("the index", () => {
     db.exec(`PRAGMA application_id = ${STORE_APPLICATION_ID}`);
     for (const statement of MIGRATIONS[0]?.statements ?? []) db.exec(statement);
     db.exec("PRAGMA user_version = 1");
-    const source = db.prepare<[string, string]>("INSERT INTO sources (name, kind, hash, chunks, ingested_at) VALUES (?, 'text', ?, 1, 0)");
-    const entry = db.prepare<[number | bigint, string, string]>("INSERT INTO entries (source_id, part, title, tags, body, ingested_at) VALUES (?, 1, ?, '', ?, 0)");
+    const source = db.prepare<[string, string]>(
+      "INSERT INTO sources (name, kind, hash, chunks, ingested_at) VALUES (?, 'text', ?, 1, 0)",
+    );
+    const entry = db.prepare<[number | bigint, string, string]>(
+      "INSERT INTO entries (source_id, part, title, tags, body, ingested_at) VALUES (?, 1, ?, '', ?, 0)",
+    );
     entry.run(source.run("adr-1", "h1").lastInsertRowid, "Release", "We release with changesets.");
     entry.run(source.run("adr-2", "h2").lastInsertRowid, "Tabs", "Use tabs.");
     db.close();
@@ -59,7 +73,10 @@ describe("the index", () => {
     expect(MEMORY_SCHEMA_VERSION).toBe(4);
     expect(triggers(store.path)).toEqual([]);
     expect(store.query("changesets").hits.map((hit) => hit.source)).toEqual(["adr-1"]);
-    store.ingestTexts([{ title: "Tabs", body: "Use spaces.", source: "adr-2" }, { title: "New", body: "Fresh words.", source: "adr-3" }]);
+    store.ingestTexts([
+      { title: "Tabs", body: "Use spaces.", source: "adr-2" },
+      { title: "New", body: "Fresh words.", source: "adr-3" },
+    ]);
     store.forget({ source: "adr-1" });
     expect(indexCheck(store.path)).toBe("ok");
     expect(store.query("tabs").hits.map((hit) => hit.source)).toEqual(["adr-2"]);
@@ -72,10 +89,16 @@ describe("the index", () => {
     // What a schema is, as SQLite holds it: each object's statement (white space aside: ALTER TABLE lays out the
     // column it adds its own way), each table's and index's columns, the index's settings and the versions.
     const schema = (db: Connection): unknown => {
-      const objects = db.prepare<[], { type: string; name: string; sql: string | null }>("SELECT type, name, sql FROM sqlite_master ORDER BY name").all();
+      const objects = db
+        .prepare<[], { type: string; name: string; sql: string | null }>(
+          "SELECT type, name, sql FROM sqlite_master ORDER BY name",
+        )
+        .all();
       return {
         objects: objects.map((o) => ({ ...o, sql: o.sql?.replace(/\s+/g, "") })),
-        columns: objects.map((o) => db.prepare(`PRAGMA ${o.type === "index" ? "index_xinfo" : "table_xinfo"}("${o.name}")`).all()),
+        columns: objects.map((o) =>
+          db.prepare(`PRAGMA ${o.type === "index" ? "index_xinfo" : "table_xinfo"}("${o.name}")`).all(),
+        ),
         ftsConfig: db.prepare("SELECT k, v FROM entries_fts_config ORDER BY k").all(),
         versions: [db.value("PRAGMA user_version"), db.value("PRAGMA application_id")],
       };
@@ -97,4 +120,3 @@ describe("the index", () => {
     }
   });
 });
-

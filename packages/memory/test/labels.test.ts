@@ -21,7 +21,10 @@ describe("source labels", () => {
     store.ingestPaths([docs, path.join(root, "notes.md")]);
     const answer = store.query("installer");
     const bySource = Object.fromEntries(answer.hits.map((hit) => [hit.source, hit.label]));
-    expect(bySource).toEqual({ [path.join(docs, "guide", "install.md")]: path.join("docs", "guide", "install.md"), [path.join(root, "notes.md")]: "notes.md" });
+    expect(bySource).toEqual({
+      [path.join(docs, "guide", "install.md")]: path.join("docs", "guide", "install.md"),
+      [path.join(root, "notes.md")]: "notes.md",
+    });
     const lines = answer.text.split("\n");
     expect(lines).toContain(`[#1] install.md › Install · ${path.join("docs", "guide", "install.md")}`);
     expect(lines).toContain("[#2] notes.md › Notes · notes.md");
@@ -40,7 +43,7 @@ describe("titles from headings", () => {
     const doc = [
       "# orphus [![npm](https://img.shields.io/npm/v/orphus.svg)](https://npm.im/orphus) [![CI](https://ci.example/badge.svg)](https://ci.example)",
       "Intro.",
-      "## Install `pnpm add orphus` **now** <img src=\"x.svg\" alt=\"x\">",
+      '## Install `pnpm add orphus` **now** <img src="x.svg" alt="x">',
       "Steps.",
       "## See [the guide](https://example.com/guide) and \\*not\\* _this_",
       "More.",
@@ -70,14 +73,25 @@ describe("a full disk", () => {
       db.close();
     }
     expect(thrown).toBeDefined();
-    for (const error of [thrown, Object.assign(new Error("database or disk is full"), { code: "ERR_SQLITE_ERROR", errcode: 13 })]) {
+    for (const error of [
+      thrown,
+      Object.assign(new Error("database or disk is full"), { code: "ERR_SQLITE_ERROR", errcode: 13 }),
+    ]) {
       const mapped = storeFailure("/stores/memory.db", error, 10_000);
-      expect(mapped).toMatchObject({ name: "StoreFullError", code: "ERR_MEMORY_STORE_FULL", storePath: "/stores/memory.db", cause: error });
+      expect(mapped).toMatchObject({
+        name: "StoreFullError",
+        code: "ERR_MEMORY_STORE_FULL",
+        storePath: "/stores/memory.db",
+        cause: error,
+      });
       expect((mapped as Error).message).toBe(
         "The memory store at /stores/memory.db could not be written: the disk is full (database or disk is full); nothing of this write was kept: free space and try again",
       );
     }
     const nospace = Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
-    expect(storeFailure("/stores/memory.db", nospace, 10_000)).toMatchObject({ code: "ERR_MEMORY_STORE_FULL", cause: nospace });
+    expect(storeFailure("/stores/memory.db", nospace, 10_000)).toMatchObject({
+      code: "ERR_MEMORY_STORE_FULL",
+      cause: nospace,
+    });
   });
 });

@@ -18,7 +18,10 @@ const SOURCES = ["s1", "s2", "s3", "s4"] as const;
 const body = fc.subarray([...WORDS], { minLength: 1 }).map((ws) => ws.join(" "));
 
 class Ingest implements fc.Command<Model, Real> {
-  constructor(readonly source: string, readonly body: string) {}
+  constructor(
+    readonly source: string,
+    readonly body: string,
+  ) {}
   check = (): boolean => true;
   run(model: Model, real: Real): void {
     real.ingestTexts([{ title: "t", body: this.body, source: this.source }]);
@@ -33,7 +36,9 @@ class ForgetSource implements fc.Command<Model, Real> {
   check = (): boolean => true;
   run(model: Model, real: Real): void {
     if (!model.created) {
-      expect(() => real.forget({ source: this.source })).toThrow(expect.objectContaining({ code: "ERR_MEMORY_STORE_MISSING" }));
+      expect(() => real.forget({ source: this.source })).toThrow(
+        expect.objectContaining({ code: "ERR_MEMORY_STORE_MISSING" }),
+      );
       return;
     }
     const report = real.forget({ source: this.source });
@@ -47,7 +52,9 @@ class ForgetById implements fc.Command<Model, Real> {
   constructor(readonly source: string) {}
   check = (model: Readonly<Model>): boolean => model.sources.has(this.source);
   run(model: Model, real: Real): void {
-    const id = real.query(`"${model.sources.get(this.source)?.split(" ")[0]}"`, { limit: 50, budget: 50_000 }).hits.find((h) => h.source === this.source)?.id;
+    const id = real
+      .query(`"${model.sources.get(this.source)?.split(" ")[0]}"`, { limit: 50, budget: 50_000 })
+      .hits.find((h) => h.source === this.source)?.id;
     expect(id).toBeDefined();
     real.forget({ id: id as number });
     model.sources.delete(this.source);
@@ -60,10 +67,14 @@ class Query implements fc.Command<Model, Real> {
   check = (): boolean => true;
   run(model: Model, real: Real): void {
     const answer = real.query(this.word, { limit: 50, budget: 50_000 });
-    const expected = [...model.sources].filter(([, text]) => text.split(" ").includes(this.word)).map(([s]) => s).sort();
+    const expected = [...model.sources]
+      .filter(([, text]) => text.split(" ").includes(this.word))
+      .map(([s]) => s)
+      .sort();
     expect(answer.hits.map((h) => h.source).sort()).toEqual(expected);
     expect(answer.total).toBe(expected.length);
-    const status = expected.length > 0 ? "hits" : !model.created ? "missing" : model.sources.size === 0 ? "empty" : "no-match";
+    const status =
+      expected.length > 0 ? "hits" : !model.created ? "missing" : model.sources.size === 0 ? "empty" : "no-match";
     expect(answer.status).toBe(status);
   }
   toString = (): string => `query(${this.word})`;

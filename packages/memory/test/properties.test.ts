@@ -75,7 +75,9 @@ describe("every entry is found by a word it contains", () => {
           const index = pick % bodies.length;
           const words = (bodies[index] as string).split(/[^\p{L}\p{N}]+/u).filter((w) => w !== "");
           const chosen = words[wordPick % words.length] as string;
-          const id = store.query(`entry ${index}`, { limit: 50, budget: 50_000 }).hits.find((h) => h.source === `s${index}`)?.id;
+          const id = store
+            .query(`entry ${index}`, { limit: 50, budget: 50_000 })
+            .hits.find((h) => h.source === `s${index}`)?.id;
           expect(id).toBeDefined();
           expect(findsEntry(store, chosen, id as number)).toBe(true);
         } finally {
@@ -90,19 +92,25 @@ describe("every entry is found by a word it contains", () => {
 describe("idempotent re-ingest", () => {
   it("ingesting the same texts again changes nothing", () => {
     fc.assert(
-      fc.property(fc.array(fc.record({ title: word, body: document, source: fc.option(word, { nil: undefined }) }), { minLength: 1, maxLength: 10 }), (texts) => {
-        const store = tempStore({ role: "librarian" });
-        try {
-          store.ingestTexts(texts);
-          const before = store.stats();
-          const again = store.ingestTexts(texts);
-          const after = store.stats();
-          expect([again.added, again.replaced, again.entriesAdded, again.entriesRemoved]).toEqual([0, 0, 0, 0]);
-          expect([after.entries, after.sources]).toEqual([before.entries, before.sources]);
-        } finally {
-          store.close();
-        }
-      }),
+      fc.property(
+        fc.array(fc.record({ title: word, body: document, source: fc.option(word, { nil: undefined }) }), {
+          minLength: 1,
+          maxLength: 10,
+        }),
+        (texts) => {
+          const store = tempStore({ role: "librarian" });
+          try {
+            store.ingestTexts(texts);
+            const before = store.stats();
+            const again = store.ingestTexts(texts);
+            const after = store.stats();
+            expect([again.added, again.replaced, again.entriesAdded, again.entriesRemoved]).toEqual([0, 0, 0, 0]);
+            expect([after.entries, after.sources]).toEqual([before.entries, before.sources]);
+          } finally {
+            store.close();
+          }
+        },
+      ),
       { numRuns: 40 },
     );
   });
@@ -111,20 +119,41 @@ describe("idempotent re-ingest", () => {
 describe("chunks", () => {
   it("are each at most the maximum, and together keep every word of the document in order", () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(document, fc.constantFrom("# A\n", "## B c\n", "```\n# not a heading\n```\n", "\n\n")), { maxLength: 30 }), fc.integer({ min: 8, max: 400 }), (parts, max) => {
-        const doc = parts.join("");
-        const chunks = chunkDocument(doc, max);
-        for (const chunk of chunks) expect(chunk.text.length).toBeLessThanOrEqual(max);
-        const words = (s: string): string[] => s.split(/\s+/).filter((w) => w !== "");
-        // Splitting happens at white space whenever it can; a word longer than max is cut, so compare characters.
-        expect(words(chunks.map((c) => c.text).join(" ")).join("")).toBe(words(doc).join(""));
-      }),
+      fc.property(
+        fc.array(fc.oneof(document, fc.constantFrom("# A\n", "## B c\n", "```\n# not a heading\n```\n", "\n\n")), {
+          maxLength: 30,
+        }),
+        fc.integer({ min: 8, max: 400 }),
+        (parts, max) => {
+          const doc = parts.join("");
+          const chunks = chunkDocument(doc, max);
+          for (const chunk of chunks) expect(chunk.text.length).toBeLessThanOrEqual(max);
+          const words = (s: string): string[] => s.split(/\s+/).filter((w) => w !== "");
+          // Splitting happens at white space whenever it can; a word longer than max is cut, so compare characters.
+          expect(words(chunks.map((c) => c.text).join(" ")).join("")).toBe(words(doc).join(""));
+        },
+      ),
       { numRuns: 200 },
     );
   });
 
   it("cut at headings as a naive line-by-line reference cuts them, fences and headings with nothing under them included", () => {
-    const line = fc.constantFrom("# A", "## B *c*", "###", "####### no", "  # x", "# ![badge](u)", "```", "~~~", "text", "para two", "", " ", "\t", "\r");
+    const line = fc.constantFrom(
+      "# A",
+      "## B *c*",
+      "###",
+      "####### no",
+      "  # x",
+      "# ![badge](u)",
+      "```",
+      "~~~",
+      "text",
+      "para two",
+      "",
+      " ",
+      "\t",
+      "\r",
+    );
     fc.assert(
       fc.property(fc.array(line, { maxLength: 40 }), (lines) => {
         const doc = lines.join("\n");

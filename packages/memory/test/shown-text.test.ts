@@ -72,15 +72,22 @@ describe("names are escaped, content is cleaned", () => {
   it("the store's path, a role and a skipped path are names; the query echoed back is content", () => {
     const dir = path.join(tempDir(), "mem\u200bory");
     const reader = tempStore({ role: "crit\u202Eic" }, dir);
-    expect(run(reader, { action: "query", query: "x" })).toMatch(/^\[memory \S*mem\\u\{200B\}ory\/memory\.db\] no memory store exists here/);
-    expect(run(reader, { action: "ingest", title: "t", body: "b" })).toContain('this session\'s role is "crit\\u{202E}ic"');
+    expect(run(reader, { action: "query", query: "x" })).toMatch(
+      /^\[memory \S*mem\\u\{200B\}ory\/memory\.db\] no memory store exists here/,
+    );
+    expect(run(reader, { action: "ingest", title: "t", body: "b" })).toContain(
+      'this session\'s role is "crit\\u{202E}ic"',
+    );
     const librarian = tempStore({ role: "librarian" }, dir);
     const missing = path.join(dir, "..", `gone\u200b${ESCAPE_SEQUENCES.join("")}.md`);
     const ingested = run(librarian, { action: "ingest", paths: [missing] });
     expect(ingested).toContain("gone\\u{200B}\\u{1B}");
     expect(ingested).toMatch(/skipped ".*": not found$/m);
     run(librarian, { action: "ingest", title: "t", body: "release notes" });
-    const none = run(reader, { action: "query", query: `kubernetes${INVISIBLE_CHARACTERS.join("")}${ESCAPE_SEQUENCES.join("")}` });
+    const none = run(reader, {
+      action: "query",
+      query: `kubernetes${INVISIBLE_CHARACTERS.join("")}${ESCAPE_SEQUENCES.join("")}`,
+    });
     expect(none).toContain('no entry matches "kubernetes"');
     const notFound = runMemoryTool(reader, { action: "get", id: 99 });
     expect(notFound.isError).toBe(true);
@@ -103,8 +110,14 @@ describe("every result is bounded, whatever the store holds", () => {
   const entry = fc.record({
     title: hostileString(300).map((t) => (t.trim() === "" ? "t" : t)),
     body: hostileString(600),
-    tags: fc.array(hostileString(20).filter((t) => t.trim() !== ""), { maxLength: 4 }),
-    source: fc.option(hostileString(300).filter((s) => s.trim() !== ""), { nil: undefined }),
+    tags: fc.array(
+      hostileString(20).filter((t) => t.trim() !== ""),
+      { maxLength: 4 },
+    ),
+    source: fc.option(
+      hostileString(300).filter((s) => s.trim() !== ""),
+      { nil: undefined },
+    ),
   });
 
   it("query: budget plus one marker line; get: limit plus the marker and a header; stats, forget: one marker line", () => {
@@ -120,11 +133,21 @@ describe("every result is bounded, whatever the store holds", () => {
             const ingest = runMemoryTool(store, { action: "ingest", title: "seed", body: "seed words" });
             expect(ingest.text.length).toBeLessThanOrEqual(MAX_MARKER_CHARS);
             for (const text of entries) {
-              const result = runMemoryTool(store, { action: "ingest", ...text, ...(text.source === undefined ? {} : { source: text.source }) });
+              const result = runMemoryTool(store, {
+                action: "ingest",
+                ...text,
+                ...(text.source === undefined ? {} : { source: text.source }),
+              });
               expectShowable(result.text);
-              expect(result.text.length).toBeLessThanOrEqual(result.isError ? MAX_MEMORY_ERROR_CHARS : MAX_MARKER_CHARS);
+              expect(result.text.length).toBeLessThanOrEqual(
+                result.isError ? MAX_MEMORY_ERROR_CHARS : MAX_MARKER_CHARS,
+              );
             }
-            const answer = runMemoryTool(store, { action: "query", query: query.trim() === "" ? "seed" : query, budget });
+            const answer = runMemoryTool(store, {
+              action: "query",
+              query: query.trim() === "" ? "seed" : query,
+              budget,
+            });
             expectShowable(answer.text);
             const [marker = "", ...hits] = answer.text.split("\n");
             expect(marker.length).toBeLessThanOrEqual(answer.isError ? MAX_MEMORY_ERROR_CHARS : MAX_MARKER_CHARS);
@@ -141,7 +164,10 @@ describe("every result is bounded, whatever the store holds", () => {
               expect(header.length).toBeLessThanOrEqual(MAX_ENTRY_HEADER_CHARS);
               expect(body.join("\n").length).toBeLessThanOrEqual(limit);
             }
-            for (const result of [runMemoryTool(store, { action: "stats" }), runMemoryTool(store, { action: "forget", id: 1 })]) {
+            for (const result of [
+              runMemoryTool(store, { action: "stats" }),
+              runMemoryTool(store, { action: "forget", id: 1 }),
+            ]) {
               expectShowable(result.text);
               expect(result.text.length).toBeLessThanOrEqual(MAX_MARKER_CHARS);
             }

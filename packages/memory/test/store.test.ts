@@ -39,17 +39,27 @@ describe("where the store is", () => {
     expect(flag.stats().text).toContain("(location from --agent-dir)");
     expect(openMemory({ env: {}, agentDir: agent }).location.source).toBe("the agentDir option");
     // ORPHUS_MEMORY_DIR still comes first, as it does before ORPHUS_CODING_AGENT_DIR.
-    expect(openMemory({ env: { ORPHUS_MEMORY_DIR: "/srv/notes" }, agentDir: agent }).location).toMatchObject({ dir: "/srv/notes", source: "ORPHUS_MEMORY_DIR" });
-    expect(openMemory({ env: { ORPHUS_CODING_AGENT_DIR: "/srv/a" } }).location).toMatchObject({ dir: "/srv/a/memory", source: "ORPHUS_CODING_AGENT_DIR" });
+    expect(openMemory({ env: { ORPHUS_MEMORY_DIR: "/srv/notes" }, agentDir: agent }).location).toMatchObject({
+      dir: "/srv/notes",
+      source: "ORPHUS_MEMORY_DIR",
+    });
+    expect(openMemory({ env: { ORPHUS_CODING_AGENT_DIR: "/srv/a" } }).location).toMatchObject({
+      dir: "/srv/a/memory",
+      source: "ORPHUS_CODING_AGENT_DIR",
+    });
   });
 });
 
 describe("ingest and query", () => {
   it("finds a text by a word, names the store, and re-ingesting the same text is a no-op", () => {
     const store = tempStore({ role: "librarian" });
-    const first = store.ingestTexts([{ title: "Release policy", body: "Packages release with changesets.", tags: ["release"] }]);
+    const first = store.ingestTexts([
+      { title: "Release policy", body: "Packages release with changesets.", tags: ["release"] },
+    ]);
     expect([first.added, first.entriesAdded]).toEqual([1, 1]);
-    const again = store.ingestTexts([{ title: "Release policy", body: "Packages release with changesets.", tags: ["release"] }]);
+    const again = store.ingestTexts([
+      { title: "Release policy", body: "Packages release with changesets.", tags: ["release"] },
+    ]);
     expect([again.added, again.unchanged, again.entriesAdded]).toEqual([0, 1, 0]);
     const answer = store.query("Releasing");
     expect(answer.status).toBe("hits");
@@ -71,7 +81,10 @@ describe("ingest and query", () => {
 
   it("falls back to any word when no entry has every word, and says so", () => {
     const store = tempStore({ role: "librarian" });
-    store.ingestTexts([{ title: "one", body: "alpha beta" }, { title: "two", body: "gamma" }]);
+    store.ingestTexts([
+      { title: "one", body: "alpha beta" },
+      { title: "two", body: "gamma" },
+    ]);
     const answer = store.query("alpha gamma");
     expect(answer.mode).toBe("any");
     expect(answer.total).toBe(2);
@@ -81,7 +94,20 @@ describe("ingest and query", () => {
   it("user text cannot be FTS syntax", () => {
     const store = tempStore({ role: "librarian" });
     store.ingestTexts([{ title: "q", body: 'title: "quoted" AND (paren) NEAR/3 * ^start col:x' }]);
-    for (const query of ['"', "\u00000", "x\u0000y", 'AND', 'title:quoted', '(paren', 'NEAR/3', '*', '^start', 'a"b', "-x", "col:x OR"]) {
+    for (const query of [
+      '"',
+      "\u00000",
+      "x\u0000y",
+      "AND",
+      "title:quoted",
+      "(paren",
+      "NEAR/3",
+      "*",
+      "^start",
+      'a"b',
+      "-x",
+      "col:x OR",
+    ]) {
       const answer = store.query(query);
       expect(["hits", "no-match", "no-words"]).toContain(answer.status);
     }
@@ -109,7 +135,10 @@ describe("files and folders", () => {
     const docs = path.join(root, "docs");
     mkdirSync(path.join(docs, ".git"), { recursive: true });
     writeFileSync(path.join(docs, ".git", "HEAD"), "ref: main");
-    writeFileSync(path.join(docs, "guide.md"), "# Guide\n\nIntro text.\n\n## Install\n\nRun the installer.\n\n## Use\n\nCall it.\n");
+    writeFileSync(
+      path.join(docs, "guide.md"),
+      "# Guide\n\nIntro text.\n\n## Install\n\nRun the installer.\n\n## Use\n\nCall it.\n",
+    );
     writeFileSync(path.join(docs, "image.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]));
     writeFileSync(path.join(docs, "big.txt"), "word ".repeat(500_000));
     writeFileSync(path.join(docs, "secret.txt"), "hidden");
@@ -160,7 +189,9 @@ describe("get, stats, forget", () => {
     const first = store.get(1, { limit: 500 });
     expect(first.more).toBe(true);
     expect(first.end).toBeLessThanOrEqual(500);
-    expect(first.text.split("\n")[0]).toBe(`[memory ${store.path}] #1, characters 0–${first.end} of ${body.length}; more: get 1 with offset ${first.end}`);
+    expect(first.text.split("\n")[0]).toBe(
+      `[memory ${store.path}] #1, characters 0–${first.end} of ${body.length}; more: get 1 with offset ${first.end}`,
+    );
     expect(first.text.split("\n")[1]).toMatch(/^\[#1\] long · source note:[0-9a-f]{16} · tags: a, b · ingested /);
     let text = first.body;
     let at = first.end;
@@ -175,9 +206,18 @@ describe("get, stats, forget", () => {
   it("stats says what the store holds; forget by id marks the source for a full re-ingest", () => {
     const store = tempStore({ role: "librarian", now: () => Date.UTC(2026, 0, 2) });
     expect(store.stats().status).toBe("missing");
-    store.ingestTexts([{ title: "a", body: "one", source: "s1" }, { title: "b", body: "two", source: "s2" }]);
+    store.ingestTexts([
+      { title: "a", body: "one", source: "s1" },
+      { title: "b", body: "two", source: "s2" },
+    ]);
     const stats = store.stats();
-    expect([stats.status, stats.entries, stats.sources, stats.schemaVersion, stats.lastIngestAt]).toEqual(["ready", 2, 2, 4, Date.UTC(2026, 0, 2)]);
+    expect([stats.status, stats.entries, stats.sources, stats.schemaVersion, stats.lastIngestAt]).toEqual([
+      "ready",
+      2,
+      2,
+      4,
+      Date.UTC(2026, 0, 2),
+    ]);
     expect(stats.text).toContain("schema v4, 2 entries from 2 sources");
     expect(store.forget({ id: 1 }).entriesRemoved).toBe(1);
     expect(store.stats().sources).toBe(1);
@@ -197,7 +237,9 @@ describe("the librarian role", () => {
       }),
     );
     const fromEnv = openMemory({ dir, env: { ORPHUS_ROUNDTABLE_ROLE: "planner" } });
-    expect(() => fromEnv.forget({ id: 1 })).toThrow(/role is "planner" \(from ORPHUS_ROUNDTABLE_ROLE\).*ORPHUS_ROUNDTABLE_ROLE=librarian/);
+    expect(() => fromEnv.forget({ id: 1 })).toThrow(
+      /role is "planner" \(from ORPHUS_ROUNDTABLE_ROLE\).*ORPHUS_ROUNDTABLE_ROLE=librarian/,
+    );
     const nobody = openMemory({ dir, env: {} });
     expect(() => nobody.ingestPaths(["."])).toThrow(/this session has no role/);
     expect(openMemory({ dir, env: { ORPHUS_ROUNDTABLE_ROLE: "librarian" } }).isLibrarian).toBe(true);
@@ -229,7 +271,9 @@ describe("bad files at the store path", () => {
       expect(() => store.ingestTexts([{ title: "t", body: "b" }]), name).toThrow(
         expect.objectContaining({ code: expect.stringMatching(/^ERR_MEMORY_STORE_(FOREIGN|CORRUPT)$/) }),
       );
-      expect(() => store.stats(), name).toThrow(expect.objectContaining({ code: expect.stringMatching(/^ERR_MEMORY_STORE_/) }));
+      expect(() => store.stats(), name).toThrow(
+        expect.objectContaining({ code: expect.stringMatching(/^ERR_MEMORY_STORE_/) }),
+      );
       expect(readFileSync(file).equals(before), name).toBe(true);
     }
   });
@@ -261,7 +305,11 @@ describe("bad files at the store path", () => {
 
 describe("chunkDocument", () => {
   it("keeps a trailing heading with nothing under it, and joins a heading-only section to the next", () => {
-    expect(chunkDocument("```\n# not a heading\n```\n# A\n", 8).map((c) => c.text).join("|")).toContain("# A");
+    expect(
+      chunkDocument("```\n# not a heading\n```\n# A\n", 8)
+        .map((c) => c.text)
+        .join("|"),
+    ).toContain("# A");
     expect(chunkDocument("# Top\n## Sub\ntext", 100)).toEqual([{ heading: "Top › Sub", text: "# Top\n## Sub\ntext" }]);
   });
 });

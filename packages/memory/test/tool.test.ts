@@ -55,7 +55,9 @@ describe("the memory tool", () => {
     const reader = tempStore({ role: "critic" });
     const refused = runMemoryTool(reader, { action: "ingest", title: "t", body: "b" });
     expect(refused.isError).toBe(true);
-    expect(refused.text).toMatch(/^memory ingest: memory ingest on the store at \S+ is for the librarian role only; this session's role is "critic"/);
+    expect(refused.text).toMatch(
+      /^memory ingest: memory ingest on the store at \S+ is for the librarian role only; this session's role is "critic"/,
+    );
     expect(runMemoryTool(reader, { action: "nope" })).toEqual({
       isError: true,
       text: 'Invalid memory call: action must be one of query, get, stats, ingest, forget; got "nope"',
@@ -63,7 +65,9 @@ describe("the memory tool", () => {
     expect(runMemoryTool(reader, { action: "ingest", title: "t" }).text).toBe(
       'Invalid memory call: ingest: give either paths, or a title and a body; got {"action":"ingest","title":"t"}',
     );
-    expect(runMemoryTool(reader, { action: "forget" }).text).toBe('Invalid memory call: forget: give either id or source; got {"action":"forget"}');
+    expect(runMemoryTool(reader, { action: "forget" }).text).toBe(
+      'Invalid memory call: forget: give either id or source; got {"action":"forget"}',
+    );
     expect(runMemoryTool(reader, { action: "get", id: 0 }).isError).toBe(true);
   });
 
@@ -76,9 +80,13 @@ describe("the memory tool", () => {
     expect(runMemoryTool(reader, { action: "stats", verbose: true }).text).toBe(
       'Invalid memory call: stats: unknown argument "verbose"; stats takes no arguments; got {"action":"stats","verbose":true}',
     );
-    expect(runMemoryTool(reader, { action: "get", id: 3, page: 2 }).text).toContain('unknown argument "page" (nearest known: "');
+    expect(runMemoryTool(reader, { action: "get", id: 3, page: 2 }).text).toContain(
+      'unknown argument "page" (nearest known: "',
+    );
     expect(runMemoryTool(reader, { action: "query", query: "x", budget: null, limit: null }).isError).toBe(true); // the missing store, not the nulls
-    expect(runMemoryTool(reader, { action: "query", query: "x", budget: null }).text).toContain("no memory store exists here");
+    expect(runMemoryTool(reader, { action: "query", query: "x", budget: null }).text).toContain(
+      "no memory store exists here",
+    );
   });
 
   it("a query over the limit is refused naming the limit, once, in both modes", () => {
@@ -90,9 +98,13 @@ describe("the memory tool", () => {
     expect(runMemoryTool(reader, { query: long }, { action: "query" }).text).toMatch(
       /^Invalid memory call: query: the query is longer than 1000 characters; got \{"query":"word word /,
     );
-    expect(runMemoryTool(reader, { action: "query", query: "" }).text).toBe('Invalid memory call: query: a query needs words; got {"action":"query","query":""}');
+    expect(runMemoryTool(reader, { action: "query", query: "" }).text).toBe(
+      'Invalid memory call: query: a query needs words; got {"action":"query","query":""}',
+    );
     // The limit itself is a query.
-    expect(runMemoryTool(reader, { action: "query", query: "w".repeat(1000) }).text).toContain("no memory store exists here");
+    expect(runMemoryTool(reader, { action: "query", query: "w".repeat(1000) }).text).toContain(
+      "no memory store exists here",
+    );
   });
 
   it("refuses arguments that are not an object in one sentence", () => {
@@ -100,14 +112,18 @@ describe("the memory tool", () => {
     expect(runMemoryTool(reader, [1, 2]).text).toBe(
       "Invalid memory call: the arguments must be a JSON object with an action, one of query, get, stats, ingest, forget; got [1,2]",
     );
-    expect(runMemoryTool(reader, "query", { action: "query" }).text).toBe('Invalid memory call: query: the arguments must be a JSON object; got "query"');
+    expect(runMemoryTool(reader, "query", { action: "query" }).text).toBe(
+      'Invalid memory call: query: the arguments must be a JSON object; got "query"',
+    );
   });
 
   it("one-action mode (MCP): arguments without an action, an action argument refused, no text naming one", () => {
     const dir = path.join(tempDir(), "m");
     const librarian = tempStore({ role: "librarian" }, dir);
     written(librarian, { title: "Policy", body: "release with changesets" }, { action: "ingest" });
-    expect(runMemoryTool(librarian, { query: "changesets" }, { action: "query" }).text).toMatch(/^\[memory .*\] hits 1–1 of 1/);
+    expect(runMemoryTool(librarian, { query: "changesets" }, { action: "query" }).text).toMatch(
+      /^\[memory .*\] hits 1–1 of 1/,
+    );
     expect(runMemoryTool(librarian, undefined, { action: "stats" }).text).toContain("1 entry from 1 source");
     expect(runMemoryTool(librarian, { query: "x", action: "forget" }, { action: "query" })).toEqual({
       isError: true,
@@ -128,20 +144,31 @@ describe("the memory tool", () => {
   });
 
   it("a refusal names where the role came from, as the host that resolved it says", () => {
-    const named = runMemoryTool(tempStore({ role: "critic", roleSource: "the session name" }), { action: "forget", id: 1 });
+    const named = runMemoryTool(tempStore({ role: "critic", roleSource: "the session name" }), {
+      action: "forget",
+      id: 1,
+    });
     expect(named.text).toContain('this session\'s role is "critic" (from the session name)');
-    const none = runMemoryTool(tempStore({ roleSource: "its role flag is not a role name" }), { action: "forget", id: 1 });
+    const none = runMemoryTool(tempStore({ roleSource: "its role flag is not a role name" }), {
+      action: "forget",
+      id: 1,
+    });
     expect(none.text).toContain("this session has no role (its role flag is not a role name)");
   });
 
   it("the schemas are closed", () => {
     expect(memoryToolJsonSchema()["additionalProperties"]).toBe(false);
-    for (const action of MEMORY_ACTIONS) expect(z.toJSONSchema(memoryActionSchemas[action])).toMatchObject({ additionalProperties: false });
+    for (const action of MEMORY_ACTIONS)
+      expect(z.toJSONSchema(memoryActionSchemas[action])).toMatchObject({ additionalProperties: false });
   });
 
   it("sanitises what it shows: no control or escape sequence from stored text reaches the result", () => {
     const store = tempStore({ role: "librarian" });
-    written(store, { action: "ingest", title: "evil\u001b]0;pwned\u0007 \u202etitle", body: "payload \u001b[31mred\u001b[0m\u0000 here" });
+    written(store, {
+      action: "ingest",
+      title: "evil\u001b]0;pwned\u0007 \u202etitle",
+      body: "payload \u001b[31mred\u001b[0m\u0000 here",
+    });
     const query = runMemoryTool(store, { action: "query", query: "payload" });
     const get = runMemoryTool(store, { action: "get", id: 1 });
     for (const text of [query.text, get.text]) expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/);

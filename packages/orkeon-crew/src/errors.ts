@@ -44,7 +44,9 @@ export class EmptyWrapUpError extends OrkeonCrewError {
   /** The budget that ran out. */
   readonly dimension = "tokens";
   constructor(text: string) {
-    super(`The act stopped on its token budget with an empty wrap-up: expected a non-blank answer, got ${describeValue(text)}`);
+    super(
+      `The act stopped on its token budget with an empty wrap-up: expected a non-blank answer, got ${describeValue(text)}`,
+    );
     Object.defineProperty(this, SPENT_BUDGET_BRAND, { value: "empty-wrap-up" });
   }
 }
@@ -54,7 +56,10 @@ export class ActResultInvalidError extends OrkeonCrewError {
   override readonly name = "ActResultInvalidError";
   readonly code = "ERR_ACT_RESULT_INVALID";
   constructor(detail: string, options?: ErrorOptions) {
-    super(`ctx.llm.act resolved to an invalid result: expected { text: string, budgetExhausted?: true }, ${detail}`, options);
+    super(
+      `ctx.llm.act resolved to an invalid result: expected { text: string, budgetExhausted?: true }, ${detail}`,
+      options,
+    );
   }
 }
 

@@ -29,7 +29,10 @@ const toolName = fc.oneof(
 const args = fc.oneof(
   fc.anything(),
   fc.record(
-    { action: fc.oneof(fc.constantFrom("get_issue", "create_pr", "create_issue"), fc.anything()), method: fc.oneof(fc.constantFrom("GET", "head", "POST"), fc.anything()) },
+    {
+      action: fc.oneof(fc.constantFrom("get_issue", "create_pr", "create_issue"), fc.anything()),
+      method: fc.oneof(fc.constantFrom("GET", "head", "POST"), fc.anything()),
+    },
     { requiredKeys: [] },
   ),
 );
@@ -39,11 +42,17 @@ const mcpCall = fc.record(
     server: fc.oneof(fc.constant("speech"), fc.string({ maxLength: 8 })),
     tool: fc.oneof(fc.constantFrom(...Object.keys(SPEECH_TOOL_ANNOTATIONS)), fc.string({ maxLength: 8 })),
     args,
-    annotations: fc.record({ readOnlyHint: fc.oneof(fc.boolean(), fc.anything()) as fc.Arbitrary<boolean> }, { requiredKeys: [] }),
+    annotations: fc.record(
+      { readOnlyHint: fc.oneof(fc.boolean(), fc.anything()) as fc.Arbitrary<boolean> },
+      { requiredKeys: [] },
+    ),
   },
   { requiredKeys: ["kind", "server", "tool"] },
 );
-const builtinCall = fc.record({ kind: fc.constant("builtin" as const), tool: toolName, args }, { requiredKeys: ["kind", "tool"] });
+const builtinCall = fc.record(
+  { kind: fc.constant("builtin" as const), tool: toolName, args },
+  { requiredKeys: ["kind", "tool"] },
+);
 const call: fc.Arbitrary<ToolCall> = fc.oneof(builtinCall, mcpCall);
 const mode = fc.constantFrom(...MODE_NAMES);
 const rules: fc.Arbitrary<PermissionRules> = fc.record({
@@ -64,7 +73,9 @@ const entry: fc.Arbitrary<ToolEntry> = fc.record({
 });
 const table: fc.Arbitrary<ToolTable> = fc.oneof(
   fc.constant(DEFAULT_TOOL_TABLE),
-  fc.dictionary(fc.string({ maxLength: 8 }), entry, { maxKeys: 6 }).map((extra) => ({ ...DEFAULT_TOOL_TABLE, ...extra })),
+  fc
+    .dictionary(fc.string({ maxLength: 8 }), entry, { maxKeys: 6 })
+    .map((extra) => ({ ...DEFAULT_TOOL_TABLE, ...extra })),
 );
 
 describe("access table invariants", () => {
@@ -79,15 +90,19 @@ describe("access table invariants", () => {
 
   test("property: total even for arguments whose fields throw when read", () => {
     fc.assert(
-      fc.property(fc.constantFrom(["github", "action"], ["http_api", "method"]), fc.dictionary(fc.string(), fc.jsonValue()), ([tool, field], rest) => {
-        const hostile = Object.defineProperty({ ...rest }, field, {
-          enumerable: true,
-          get() {
-            throw new Error("hostile getter");
-          },
-        });
-        expect(accessOf({ kind: "builtin", tool, args: hostile })).toBe("execute");
-      }),
+      fc.property(
+        fc.constantFrom(["github", "action"], ["http_api", "method"]),
+        fc.dictionary(fc.string(), fc.jsonValue()),
+        ([tool, field], rest) => {
+          const hostile = Object.defineProperty({ ...rest }, field, {
+            enumerable: true,
+            get() {
+              throw new Error("hostile getter");
+            },
+          });
+          expect(accessOf({ kind: "builtin", tool, args: hostile })).toBe("execute");
+        },
+      ),
     );
   });
 
@@ -135,7 +150,8 @@ describe("access table invariants", () => {
   test("property: in a read-only mode the fallback is stricter than the gate with any allow rules", () => {
     fc.assert(
       fc.property(fc.constantFrom(...READ_ONLY), call, rules, table, (m, c, r, t) => {
-        if (fallbackDecision(m, c, t) === "allow") expect(gateDecision(m, c, { allow: r.allow, deny: [] }, t)).toBe("allow");
+        if (fallbackDecision(m, c, t) === "allow")
+          expect(gateDecision(m, c, { allow: r.allow, deny: [] }, t)).toBe("allow");
       }),
       { numRuns: 500 },
     );

@@ -15,13 +15,22 @@ import {
 
 const builtin = (tool: string, args?: unknown): ToolCall => ({ kind: "builtin", tool, args });
 const github = (action: unknown) => builtin("github", { action, repo: "o/r" });
-const http = (method?: unknown) => builtin("http_api", method === undefined ? { url: "https://x" } : { url: "https://x", method });
+const http = (method?: unknown) =>
+  builtin("http_api", method === undefined ? { url: "https://x" } : { url: "https://x", method });
 
 describe("the access one call declares", () => {
-  test.each(["get_repo", "get_issue", "list_issues", "search_issues", "get_pr", "list_prs", "get_pr_diff", "get_file", "search_code", "list_commits"])(
-    "github %s reads",
-    (action) => expect(accessOf(github(action))).toBe("read"),
-  );
+  test.each([
+    "get_repo",
+    "get_issue",
+    "list_issues",
+    "search_issues",
+    "get_pr",
+    "list_prs",
+    "get_pr_diff",
+    "get_file",
+    "search_code",
+    "list_commits",
+  ])("github %s reads", (action) => expect(accessOf(github(action))).toBe("read"));
 
   test.each<[string, unknown]>([
     ["create_issue", "create_issue"],
@@ -79,7 +88,9 @@ describe("the access one call declares", () => {
       "speak",
       "stop_speaking",
     ]);
-    const access = Object.fromEntries(Object.keys(SPEECH_TOOL_ANNOTATIONS).map((t) => [t, accessOf(speechToolCall(t))]));
+    const access = Object.fromEntries(
+      Object.keys(SPEECH_TOOL_ANNOTATIONS).map((t) => [t, accessOf(speechToolCall(t))]),
+    );
     expect(access).toEqual({
       transcribe_audio: "read",
       list_audio: "read",

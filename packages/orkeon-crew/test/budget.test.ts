@@ -65,8 +65,14 @@ describe("the Llm adapter over ctx.llm.act", () => {
 
   test.each([
     [null, "ctx.llm.act resolved to an invalid result: expected { text: string, budgetExhausted?: true }, got null"],
-    ["text", 'ctx.llm.act resolved to an invalid result: expected { text: string, budgetExhausted?: true }, got the string "text"'],
-    [{ text: 3 }, "ctx.llm.act resolved to an invalid result: expected { text: string, budgetExhausted?: true }, text must be a string, got number 3"],
+    [
+      "text",
+      'ctx.llm.act resolved to an invalid result: expected { text: string, budgetExhausted?: true }, got the string "text"',
+    ],
+    [
+      { text: 3 },
+      "ctx.llm.act resolved to an invalid result: expected { text: string, budgetExhausted?: true }, text must be a string, got number 3",
+    ],
     [
       { text: "a", budgetExhausted: "yes" },
       'ctx.llm.act resolved to an invalid result: expected { text: string, budgetExhausted?: true }, budgetExhausted must be true, false or absent, got the string "yes"',

@@ -93,7 +93,10 @@ describe("the chain refusal in its wording since #221", () => {
     const edit = fc.record({
       kind: fc.constantFrom("insert", "delete", "replace"),
       at: fc.nat(),
-      char: fc.oneof(fc.constantFrom(..."( )/,-_.:0123456789aZ\n\t".split("")), fc.string({ minLength: 1, maxLength: 1 })),
+      char: fc.oneof(
+        fc.constantFrom(..."( )/,-_.:0123456789aZ\n\t".split("")),
+        fc.string({ minLength: 1, maxLength: 1 }),
+      ),
     });
     fc.assert(
       fc.property(refusal, edit, (r, e) => {

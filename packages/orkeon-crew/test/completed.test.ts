@@ -124,14 +124,17 @@ describe("the completed hooks are caught whole", () => {
     const hook = devBatchesCompleted(deps(undefined, (l) => printed.push(l)));
     await expect(hook(instance({ run: "b" }))).resolves.toBeUndefined();
     expect(printed).toEqual([
-      '/dev-batches: the next hop was not launched: Invalid /dev-batches hop input: hop must be one of batch, audit, close, got undefined',
+      "/dev-batches: the next hop was not launched: Invalid /dev-batches hop input: hop must be one of batch, audit, close, got undefined",
     ]);
   });
 
   test("a launch that fails prints one line, masked", async () => {
     const printed: string[] = [];
     const host = new FakeCrewHost().failNext(new Error("spawn failed with GH_TOKEN=ghp_zzz"));
-    const hook = devImplementCompleted({ ...deps(host, (l) => printed.push(l)), mask: createTokenMasker(["ghp_zzz"]).mask });
+    const hook = devImplementCompleted({
+      ...deps(host, (l) => printed.push(l)),
+      mask: createTokenMasker(["ghp_zzz"]).mask,
+    });
     await expect(hook(instance({ run: "i", hop: "implement" }))).resolves.toBeUndefined();
     expect(printed).toEqual(["/dev-implement: the next hop was not launched: spawn failed with GH_TOKEN=***"]);
   });

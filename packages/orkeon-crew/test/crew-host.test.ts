@@ -64,9 +64,7 @@ describe("launchCrew", () => {
 
 describe("FakeCrewHost", () => {
   test("refuses to script a refusal the wording cannot carry", () => {
-    expect(() => new FakeCrewHost().refuseNext({ depth: 1, limit: 1, command: "/bad" })).toThrow(
-      OrkeonCrewOptionError,
-    );
+    expect(() => new FakeCrewHost().refuseNext({ depth: 1, limit: 1, command: "/bad" })).toThrow(OrkeonCrewOptionError);
   });
 });
 

@@ -23,7 +23,10 @@ const ROWS: Readonly<Record<string, ToolCall>> = {
 
 describe("docs/orkeon-crew.md", () => {
   test("the fallback table says what fallbackDecision and gateDecision do, cell by cell", () => {
-    const section = doc.slice(doc.indexOf("## The gateless fallback"), doc.indexOf("## What a runtime team must confirm"));
+    const section = doc.slice(
+      doc.indexOf("## The gateless fallback"),
+      doc.indexOf("## What a runtime team must confirm"),
+    );
     const lines = section.split("\n").filter((line) => line.startsWith("| "));
     expect(lines[0]).toBe(`| call | ${MODE_NAMES.join(" | ")} |`);
     const rows = lines.slice(2).map((line) => line.slice(2, -2).split(" | "));

@@ -43,13 +43,18 @@ describe("the github tool's token, in the runtime's order", () => {
   });
 
   test("else GH_TOKEN", () => {
-    const named = resolve({ orkeon: { tools: { github: { tokenvariable: "MY_TOKEN" } } } }, { GITHUB_TOKEN: "x", GH_TOKEN: "g" });
+    const named = resolve(
+      { orkeon: { tools: { github: { tokenvariable: "MY_TOKEN" } } } },
+      { GITHUB_TOKEN: "x", GH_TOKEN: "g" },
+    );
     expect(named.token?.source).toEqual({ kind: "variable", name: "GH_TOKEN" });
     expect(resolve(undefined, { GH_TOKEN: "g" }).token?.reveal()).toBe("g");
   });
 
   test("a blank value counts as unset; no source, no token", () => {
-    expect(resolve({ Orkeon: { Tools: { GitHub: { Token: " " } } } }, { GITHUB_TOKEN: "", GH_TOKEN: "g" }).token?.reveal()).toBe("g");
+    expect(
+      resolve({ Orkeon: { Tools: { GitHub: { Token: " " } } } }, { GITHUB_TOKEN: "", GH_TOKEN: "g" }).token?.reveal(),
+    ).toBe("g");
     expect(resolve(undefined, {}).token).toBeUndefined();
   });
 
@@ -74,8 +79,16 @@ describe("the github tool's token, in the runtime's order", () => {
 
   // Finding 2 of issue 16: a token pasted into the variable-name setting was echoed in full by the error.
   test.each([
-    ["a classic 40-hex token starting with a digit", "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c", "that looks like a GitHub token"],
-    ["a classic 40-hex token starting with a letter", "af1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c", "that looks like a GitHub token"],
+    [
+      "a classic 40-hex token starting with a digit",
+      "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c",
+      "that looks like a GitHub token",
+    ],
+    [
+      "a classic 40-hex token starting with a letter",
+      "af1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c",
+      "that looks like a GitHub token",
+    ],
     ["a personal access token", "ghp_R2d2C3poR2d2C3poR2d2C3poR2d2C3poR2d2", "that looks like a GitHub token"],
     ["a fine-grained token", "github_pat_11ABCDEFG0123456789_abcdefghijklmnop", "that looks like a GitHub token"],
   ])("a token pasted into the variable-name setting is refused without quoting it: %s", (_, pasted, why) => {

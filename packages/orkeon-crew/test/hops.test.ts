@@ -49,9 +49,11 @@ describe("nextLaunch: /dev-implement climbs", () => {
   });
 
   test("after the close, the chain is done", async () => {
-    await expect(nextLaunch({ run: "r", hop: "close" }, { session: new FakeSessionContext(writing) })).resolves.toEqual({
-      kind: "done",
-    });
+    await expect(nextLaunch({ run: "r", hop: "close" }, { session: new FakeSessionContext(writing) })).resolves.toEqual(
+      {
+        kind: "done",
+      },
+    );
   });
 
   test.each([
@@ -80,7 +82,10 @@ describe("nextLaunch: /dev-implement climbs", () => {
       const session = new FakeSessionContext({ mode, rules, githubTool: true });
       await expect(nextLaunch({ run: "r", hop: "audit" }, { session })).resolves.toEqual({
         kind: "launch",
-        launch: { crew: "dev-implement", input: { run: "r", hop: "close", context: { mode, rules, githubTool: true } } },
+        launch: {
+          crew: "dev-implement",
+          input: { run: "r", hop: "close", context: { mode, rules, githubTool: true } },
+        },
       });
     },
   );
@@ -262,17 +267,21 @@ describe("the session context adapter over the runtime's session read", () => {
   });
 
   test("a snapshot of the wrong shape rejects", async () => {
-    await expect(createSessionContextAdapter({ read: async () => null as never }).readPullRequestContext()).rejects.toThrow(
-      SessionContextInvalidError,
-    );
+    await expect(
+      createSessionContextAdapter({ read: async () => null as never }).readPullRequestContext(),
+    ).rejects.toThrow(SessionContextInvalidError);
     await expect(
       createSessionContextAdapter({ read: async () => ({ tools: "github" }) as never }).readPullRequestContext(),
-    ).rejects.toThrow("Invalid session context read: tools must be an array of at most 1000 tool names of at most 256 chars, got the string \"github\"");
+    ).rejects.toThrow(
+      'Invalid session context read: tools must be an array of at most 1000 tool names of at most 256 chars, got the string "github"',
+    );
   });
 
   test("validation bounds every field", () => {
     expect(() => parseSessionContextRead({ mode: 3 })).toThrow(SessionContextInvalidError);
-    expect(() => parseSessionContextRead({ mode: "x".repeat(65) })).toThrow("mode must be a string of at most 64 chars");
+    expect(() => parseSessionContextRead({ mode: "x".repeat(65) })).toThrow(
+      "mode must be a string of at most 64 chars",
+    );
     expect(() => parseSessionContextRead({ githubTool: "yes" })).toThrow("githubTool must be a boolean");
     expect(() => parseSessionContextRead({ rules: { allow: [1] } })).toThrow("rules.allow.0 must be an array");
     expect(() => parseSessionContextRead({ rules: { deny: Array(1001).fill("x") } })).toThrow(

@@ -12,7 +12,14 @@ function harness(steps: FakeActStep[]) {
   const fake = new FakeLlm(steps);
   const printed: string[] = [];
   const stored: string[] = [];
-  return { fake, llm: createLlmAdapter(fake), printed, stored, print: (t: string) => printed.push(t), store: (a: string) => stored.push(a) };
+  return {
+    fake,
+    llm: createLlmAdapter(fake),
+    printed,
+    stored,
+    print: (t: string) => printed.push(t),
+    store: (a: string) => stored.push(a),
+  };
 }
 
 describe("the main loop, the one reader of a wrap-up", () => {

@@ -47,7 +47,9 @@ describe("the session read is bounded by a timeout", () => {
 
   test("a read that answers in time clears its timer", async () => {
     const clock = manualTimers();
-    const session: SessionContextPort = { readPullRequestContext: async () => ({ mode: "default", rules: { allow: [], deny: [] }, githubTool: false }) };
+    const session: SessionContextPort = {
+      readPullRequestContext: async () => ({ mode: "default", rules: { allow: [], deny: [] }, githubTool: false }),
+    };
     const decision = await nextLaunch({ run: "r", hop: "audit" }, { session, timers: clock, readTimeoutMs: 250 });
     expect(decision).toMatchObject({ kind: "launch", launch: { input: { context: { mode: "default" } } } });
     expect(clock.pending().length).toBe(0);
@@ -68,8 +70,18 @@ describe("the session read is bounded by a timeout", () => {
     const clock = manualTimers();
     const host = new FakeCrewHost();
     const printed: string[] = [];
-    const hook = devBatchesCompleted({ host, session: never, print: (l) => printed.push(l), timers: clock, readTimeoutMs: 1_000 });
-    const running = hook({ name: "dev-batches", input: { run: "b", hop: "batch", batch: 1, batches: 2 }, output: null });
+    const hook = devBatchesCompleted({
+      host,
+      session: never,
+      print: (l) => printed.push(l),
+      timers: clock,
+      readTimeoutMs: 1_000,
+    });
+    const running = hook({
+      name: "dev-batches",
+      input: { run: "b", hop: "batch", batch: 1, batches: 2 },
+      output: null,
+    });
     expect(await settled(Promise.resolve(running))).toBe(false);
     clock.fire();
     await running;

@@ -20,13 +20,15 @@ const context = { mode: "default", rules: { allow: ["github"], deny: [] }, githu
 
 describe("a crew's hop-input contract is a schema", () => {
   test("a /dev-batches crew parses its launch input, fresh context included", () => {
-    expect(devBatchesHopInputSchema.parse({ run: "b", hop: "batch", batch: 2, batches: 3, context, extra: 1 })).toEqual({
-      run: "b",
-      hop: "batch",
-      batch: 2,
-      batches: 3,
-      context,
-    });
+    expect(devBatchesHopInputSchema.parse({ run: "b", hop: "batch", batch: 2, batches: 3, context, extra: 1 })).toEqual(
+      {
+        run: "b",
+        hop: "batch",
+        batch: 2,
+        batches: 3,
+        context,
+      },
+    );
     expect(devBatchesHopInputSchema.parse({ run: "b", hop: "close", batch: 9, batches: 3 })).toEqual({
       run: "b",
       hop: "close",
@@ -37,8 +39,14 @@ describe("a crew's hop-input contract is a schema", () => {
   });
 
   test("a /dev-implement crew's input, and a context that lacks a field, is refused", () => {
-    expect(devImplementHopInputSchema.parse({ run: "i", hop: "close", context })).toEqual({ run: "i", hop: "close", context });
-    expect(devImplementHopInputSchema.safeParse({ run: "i", hop: "close", context: { mode: "default" } }).success).toBe(false);
+    expect(devImplementHopInputSchema.parse({ run: "i", hop: "close", context })).toEqual({
+      run: "i",
+      hop: "close",
+      context,
+    });
+    expect(devImplementHopInputSchema.safeParse({ run: "i", hop: "close", context: { mode: "default" } }).success).toBe(
+      false,
+    );
     expect(pullRequestContextSchema.safeParse({ ...context, mode: "" }).success).toBe(false);
   });
 
@@ -52,16 +60,21 @@ describe("a crew's hop-input contract is a schema", () => {
 
 describe("the runtime's answers are schemas too", () => {
   test("the act result", () => {
-    expect(orkeonActResultSchema.parse({ text: "t", budgetExhausted: true, usage: {} })).toEqual({ text: "t", budgetExhausted: true });
+    expect(orkeonActResultSchema.parse({ text: "t", budgetExhausted: true, usage: {} })).toEqual({
+      text: "t",
+      budgetExhausted: true,
+    });
     expect(orkeonActResultSchema.safeParse({ budgetExhausted: true }).success).toBe(false);
   });
 
   test("the session snapshot: a null field, as a .NET runtime may send, is a missing one", () => {
-    expect(orkeonSessionSnapshotSchema.parse({ mode: null, rules: { allow: null, deny: ["x"] }, tools: null })).toEqual({
-      mode: undefined,
-      rules: { allow: [], deny: ["x"] },
-      tools: undefined,
-    });
+    expect(orkeonSessionSnapshotSchema.parse({ mode: null, rules: { allow: null, deny: ["x"] }, tools: null })).toEqual(
+      {
+        mode: undefined,
+        rules: { allow: [], deny: ["x"] },
+        tools: undefined,
+      },
+    );
   });
 });
 
@@ -72,7 +85,9 @@ describe("errors pass their cause", () => {
       thrown(() => parseSessionContextRead({ mode: 1 })),
       thrown(() => finishedAnswerOf({ text: 1 })),
       thrown(() => createSettingsReader({ json: ["x"] })),
-      thrown(() => createSettingsReader({ json: { Orkeon: { Tools: { GitHub: { Token: 12 } } } } })("Orkeon:Tools:GitHub:Token")),
+      thrown(() =>
+        createSettingsReader({ json: { Orkeon: { Tools: { GitHub: { Token: 12 } } } } })("Orkeon:Tools:GitHub:Token"),
+      ),
     ]) {
       expect(error?.cause).toMatchObject({ name: "ZodError", issues: expect.any(Array) });
     }
@@ -81,9 +96,15 @@ describe("errors pass their cause", () => {
   });
 
   test("a setting of the wrong shape is refused by kind, never quoting the value", () => {
-    const error = thrown(() => createSettingsReader({ json: { Orkeon: { Tools: { GitHub: { Token: 4242424242 } } } } })("Orkeon:Tools:GitHub:Token"));
+    const error = thrown(() =>
+      createSettingsReader({ json: { Orkeon: { Tools: { GitHub: { Token: 4242424242 } } } } })(
+        "Orkeon:Tools:GitHub:Token",
+      ),
+    );
     expect(error).toBeInstanceOf(SettingsInvalidError);
-    expect(error?.message).toBe("Orkeon:Tools:GitHub:Token in the settings file must be a string or null, got a number");
+    expect(error?.message).toBe(
+      "Orkeon:Tools:GitHub:Token in the settings file must be a string or null, got a number",
+    );
     expect(thrown(() => createSettingsReader({ json: "ghp_pasted" }))?.message).toBe(
       "The settings file's root must be a JSON object, got a string",
     );

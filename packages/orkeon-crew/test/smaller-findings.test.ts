@@ -28,11 +28,18 @@ import { thrown } from "./support/thrown.js";
 // Finding 6 of issue 16, item by item.
 
 describe("an HTTP method is upper-cased by ASCII rules alone", () => {
-  const http = (method: string): ToolCall => ({ kind: "builtin", tool: "http_api", args: { url: "https://x", method } });
-
-  test.each(["optionſ", "optıons", "gEt\u0131", "head\u017f", "ＧＥＴ"])("%j executes: Unicode folding makes it no read", (method) => {
-    expect(accessOf(http(method))).toBe("execute");
+  const http = (method: string): ToolCall => ({
+    kind: "builtin",
+    tool: "http_api",
+    args: { url: "https://x", method },
   });
+
+  test.each(["optionſ", "optıons", "gEt\u0131", "head\u017f", "ＧＥＴ"])(
+    "%j executes: Unicode folding makes it no read",
+    (method) => {
+      expect(accessOf(http(method))).toBe("execute");
+    },
+  );
 
   test.each(["get", "Get", "hEaD", "Options"])("%j reads, letter case aside", (method) => {
     expect(accessOf(http(method))).toBe("read");
@@ -44,9 +51,13 @@ describe("an act result is read off its own properties alone", () => {
 
   test("a budgetExhausted inherited from a prototype is refused, never read as a finished answer", async () => {
     const inherited = Object.assign(Object.create({ budgetExhausted: true }) as object, { text: "wrap-up" });
-    const error = await adapter(inherited).act({ prompt: "p" }).catch((e: unknown) => e);
+    const error = await adapter(inherited)
+      .act({ prompt: "p" })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ActResultInvalidError);
-    expect((error as Error).message).toContain("budgetExhausted must be true, false or absent, got one inherited from its prototype");
+    expect((error as Error).message).toContain(
+      "budgetExhausted must be true, false or absent, got one inherited from its prototype",
+    );
   });
 
   test("a getter on a class's prototype is no own property either", async () => {
@@ -61,7 +72,9 @@ describe("an act result is read off its own properties alone", () => {
 
   test("own properties resolve as before", async () => {
     await expect(adapter({ text: "done" }).act({ prompt: "p" })).resolves.toEqual({ text: "done" });
-    await expect(adapter({ text: "w", budgetExhausted: true }).act({ prompt: "p" })).rejects.toBeInstanceOf(BudgetExhaustedAnswer);
+    await expect(adapter({ text: "w", budgetExhausted: true }).act({ prompt: "p" })).rejects.toBeInstanceOf(
+      BudgetExhaustedAnswer,
+    );
   });
 });
 
@@ -79,7 +92,10 @@ describe("one brand for a spent budget, recognised the same way everywhere", () 
     const printed: string[] = [];
     const stored: string[] = [];
     const llm = { act: async () => Promise.reject(foreign) };
-    const turn = await runMainLoopTurn({ prompt: "p" }, { llm, print: (l) => printed.push(l), store: (a) => stored.push(a) });
+    const turn = await runMainLoopTurn(
+      { prompt: "p" },
+      { llm, print: (l) => printed.push(l), store: (a) => stored.push(a) },
+    );
     expect(turn).toEqual({ answer: "Wrapped up elsewhere.", stoppedOnBudget: true, acts: 1 });
     expect(printed).toEqual([BUDGET_STOP_LINE, "Wrapped up elsewhere."]);
     expect(isSpentBudget(foreign)).toBe(true);
@@ -100,9 +116,9 @@ describe("one brand for a spent budget, recognised the same way everywhere", () 
   test("the brand is Symbol.for, so any copy reads it", () => {
     const error = new BudgetExhaustedAnswer("w") as unknown as Record<symbol, unknown>;
     expect(error[Symbol.for("@orphus/orkeon-crew.spent-budget")]).toBe("wrap-up");
-    expect((new EmptyWrapUpError("") as unknown as Record<symbol, unknown>)[Symbol.for("@orphus/orkeon-crew.spent-budget")]).toBe(
-      "empty-wrap-up",
-    );
+    expect(
+      (new EmptyWrapUpError("") as unknown as Record<symbol, unknown>)[Symbol.for("@orphus/orkeon-crew.spent-budget")],
+    ).toBe("empty-wrap-up");
   });
 });
 
@@ -146,7 +162,8 @@ describe("an MCP rule names one server unambiguously", () => {
 });
 
 describe("configuration keys match as .NET configuration matches them", () => {
-  const resolve = (json: unknown, env: Environment) => resolveGitHubToken({ settings: createSettingsReader({ json, env }), env });
+  const resolve = (json: unknown, env: Environment) =>
+    resolveGitHubToken({ settings: createSettingsReader({ json, env }), env });
 
   test("an upper-case ORKEON__TOOLS__GITHUB__TOKEN is used, and masked", () => {
     const { token, masker } = resolve(undefined, { ORKEON__TOOLS__GITHUB__TOKEN: "tok-upper", GITHUB_TOKEN: "tok-gh" });
@@ -156,14 +173,24 @@ describe("configuration keys match as .NET configuration matches them", () => {
   });
 
   test("any letter case, and : as well as __, names the key", () => {
-    expect(tokenVariableOf(createSettingsReader({ env: { orkeon__tools__github__tokenvariable: "MINE" } }))).toBe("MINE");
-    expect(tokenVariableOf(createSettingsReader({ env: { "Orkeon:Tools:GitHub:TokenVariable": "MINE" } }))).toBe("MINE");
-    expect(createSettingsReader({ json: { ORKEON: { tools: { GITHUB: { token: "t" } } } } })("Orkeon:Tools:GitHub:Token")).toBe("t");
+    expect(tokenVariableOf(createSettingsReader({ env: { orkeon__tools__github__tokenvariable: "MINE" } }))).toBe(
+      "MINE",
+    );
+    expect(tokenVariableOf(createSettingsReader({ env: { "Orkeon:Tools:GitHub:TokenVariable": "MINE" } }))).toBe(
+      "MINE",
+    );
+    expect(
+      createSettingsReader({ json: { ORKEON: { tools: { GITHUB: { token: "t" } } } } })("Orkeon:Tools:GitHub:Token"),
+    ).toBe("t");
   });
 
   test("non-ASCII letters are not folded: a Kelvin sign or a dotless i names no key", () => {
-    expect(createSettingsReader({ env: { "Or\u212Aeon__Tools__GitHub__Token": "t" } })("Orkeon:Tools:GitHub:Token")).toBeUndefined();
-    expect(createSettingsReader({ json: { Orkeon: { Tools: { G\u0131tHub: { Token: "t" } } } } })("Orkeon:Tools:GitHub:Token")).toBeUndefined();
+    expect(
+      createSettingsReader({ env: { "Or\u212Aeon__Tools__GitHub__Token": "t" } })("Orkeon:Tools:GitHub:Token"),
+    ).toBeUndefined();
+    expect(
+      createSettingsReader({ json: { Orkeon: { Tools: { GıtHub: { Token: "t" } } } } })("Orkeon:Tools:GitHub:Token"),
+    ).toBeUndefined();
   });
 
   test("Docker is handed the setting in whatever spelling it is set, and the variable it names", () => {
@@ -183,7 +210,12 @@ describe("configuration keys match as .NET configuration matches them", () => {
       "Orkeon:Tools:GitHub:Token is set by 2 variables with different values (ORKEON__TOOLS__GITHUB__TOKEN, Orkeon__Tools__GitHub__Token): " +
         "the runtime's configuration matches keys without regard to case and would take one of them unpredictably; keep one",
     );
-    expect(resolve(undefined, { Orkeon__Tools__GitHub__Token: "same", ORKEON__TOOLS__GITHUB__TOKEN: "same" }).token?.reveal()).toBe("same");
+    expect(
+      resolve(undefined, {
+        Orkeon__Tools__GitHub__Token: "same",
+        ORKEON__TOOLS__GITHUB__TOKEN: "same",
+      }).token?.reveal(),
+    ).toBe("same");
   });
 
   test("a settings file holding a key twice, letter case aside, is refused as .NET refuses it", () => {

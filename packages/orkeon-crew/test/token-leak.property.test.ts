@@ -59,7 +59,10 @@ function surrounding(t: string): fc.Arbitrary<string> {
 
 /** The token put anywhere in a text, any number of times (at least once). */
 const case_ = token.chain((t) =>
-  fc.tuple(fc.constant(t), fc.array(surrounding(t), { minLength: 2, maxLength: 4 }).map((parts) => parts)),
+  fc.tuple(
+    fc.constant(t),
+    fc.array(surrounding(t), { minLength: 2, maxLength: 4 }).map((parts) => parts),
+  ),
 );
 
 const writing = { mode: "default", rules: NO_RULES, githubTool: true } as const;
@@ -95,14 +98,22 @@ async function linesFor(t: string, message: string): Promise<string[]> {
   });
   await failingLaunch({ name: "dev-implement", input: { run: "r", hop: "implement" }, output: null });
   const hook = devBatchesCompleted({ host: new FakeCrewHost(), session: new FakeSessionContext(writing), print, mask });
-  for (const input of [message, { run: message, hop: "audit", batches: 1 }, { run: "r", hop: message }, { run: "r".repeat(300) + message }]) {
+  for (const input of [
+    message,
+    { run: message, hop: "audit", batches: 1 },
+    { run: "r", hop: message },
+    { run: "r".repeat(300) + message },
+  ]) {
     await hook({ name: "dev-batches", input, output: null });
   }
 
   // The main loop: a finished answer and a wrap-up, printed and stored.
   for (const step of [{ text: message }, { text: message, budgetExhausted: true as const }]) {
     const stored: string[] = [];
-    await runMainLoopTurn({ prompt: "p" }, { llm: createLlmAdapter(new FakeLlm([step])), print, store: (a) => stored.push(a), mask });
+    await runMainLoopTurn(
+      { prompt: "p" },
+      { llm: createLlmAdapter(new FakeLlm([step])), print, store: (a) => stored.push(a), mask },
+    );
     lines.push(...stored);
   }
   return lines;
@@ -124,7 +135,12 @@ describe("no line holds a token's characters (finding 1)", () => {
     const mask = createTokenMasker([t]).mask;
     const printed: string[] = [];
     const host = new FakeCrewHost().failNext(new Error("y".repeat(170) + t));
-    const hook = devImplementCompleted({ host, session: new FakeSessionContext(writing), print: (l) => printed.push(l), mask });
+    const hook = devImplementCompleted({
+      host,
+      session: new FakeSessionContext(writing),
+      print: (l) => printed.push(l),
+      mask,
+    });
     await hook({ name: "dev-implement", input: { run: "r", hop: "implement" }, output: null });
     await hook({ name: "dev-implement", input: `run=${t}`, output: null });
     expect(printed).toHaveLength(2);
@@ -139,7 +155,8 @@ describe("no line holds a token's characters (finding 1)", () => {
         const message = parts.join(t);
         for (const line of await linesFor(t, message)) {
           const piece = leaked(line, t);
-          if (piece !== undefined) expect.fail(`a line shows ${JSON.stringify(piece)} of the token: ${JSON.stringify(line)}`);
+          if (piece !== undefined)
+            expect.fail(`a line shows ${JSON.stringify(piece)} of the token: ${JSON.stringify(line)}`);
         }
       }),
       { numRuns: 300 },

@@ -61,7 +61,9 @@ export async function statusText(seat: RoundtableSeat, memory?: MemoryStatus): P
   }
   const hello = client.broker;
   if (!client.connected) {
-    lines.push("broker: not connected; the next roundtable call connects (and starts one if none runs), then join your rooms again");
+    lines.push(
+      "broker: not connected; the next roundtable call connects (and starts one if none runs), then join your rooms again",
+    );
     return lines.join("\n");
   }
   lines.push(`broker: pid ${hello?.brokerPid ?? "?"}, version ${shownName(hello?.brokerVersion ?? "?")}, connected`);
@@ -73,7 +75,10 @@ export async function statusText(seat: RoundtableSeat, memory?: MemoryStatus): P
 }
 
 /** What the doctor is told of the session's role: the name, the fallback it speaks as, or nothing to look for itself. */
-function doctorRole(seat: RoundtableSeat, host: Pick<PiExtensionApi, "getFlag">): { role?: string; fallbackRole?: string } {
+function doctorRole(
+  seat: RoundtableSeat,
+  host: Pick<PiExtensionApi, "getFlag">,
+): { role?: string; fallbackRole?: string } {
   try {
     const role = seat.role();
     // From the variable the doctor reads it itself (and says so); a fallback name is this session's problem.

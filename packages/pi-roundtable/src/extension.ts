@@ -25,7 +25,8 @@ export function createRoundtableExtension(options: RoundtableExtensionOptions = 
     if (release === undefined) return; // another copy of this extension already sits in this session
     pi.registerFlag(ROLE_FLAG, {
       type: "string",
-      description: "The roundtable role this session speaks as (default: the session name, then ORPHUS_ROUNDTABLE_ROLE)",
+      description:
+        "The roundtable role this session speaks as (default: the session name, then ORPHUS_ROUNDTABLE_ROLE)",
     });
 
     // Any context of the session answers isIdle(); the latest one seen is kept for the outlet's timers.

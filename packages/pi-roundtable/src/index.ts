@@ -46,7 +46,13 @@ export type { RoleSource, SessionRole, RoleInputs } from "./role.js";
 export type { RoundtableMessageDetails, SessionOutletHost, SessionOutletOptions } from "./pings/outlet.js";
 export type { SharedTool, SharedToolResult, SharedToolDetails } from "./tools/shared.js";
 export type { CommandOutput, MemoryStatus } from "./command.js";
-export type { MemoryPackage, MemoryLoader, MemoryAvailability, MemoryOpenOptions, MemoryToolOutcome } from "./memory/package.js";
+export type {
+  MemoryPackage,
+  MemoryLoader,
+  MemoryAvailability,
+  MemoryOpenOptions,
+  MemoryToolOutcome,
+} from "./memory/package.js";
 export type { MemorySeatOptions } from "./memory/seat.js";
 export type {
   PiExtensionApi,

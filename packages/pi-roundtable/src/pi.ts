@@ -26,7 +26,13 @@ export interface PiToolDefinition {
   /** JSON Schema; pi validates (and coerces) arguments against it before `execute`. */
   readonly parameters: object;
   readonly prepareArguments?: (args: unknown) => unknown;
-  execute(toolCallId: string, params: unknown, signal: AbortSignal | undefined, onUpdate: unknown, ctx: PiContext): Promise<PiToolResult>;
+  execute(
+    toolCallId: string,
+    params: unknown,
+    signal: AbortSignal | undefined,
+    onUpdate: unknown,
+    ctx: PiContext,
+  ): Promise<PiToolResult>;
 }
 
 /** A slash command as pi's `registerCommand` takes it. */
@@ -53,10 +59,16 @@ export interface PiExtensionApi {
   on(event: "session_start", handler: (event: unknown, ctx: PiContext) => void): void;
   on(event: "session_shutdown", handler: (event: unknown, ctx: PiContext) => void): void;
   on(event: "tool_call", handler: (event: unknown, ctx: PiContext) => void): void;
-  on(event: "tool_result", handler: (event: PiToolResultEvent, ctx: PiContext) => { isError?: boolean } | undefined | void): void;
+  on(
+    event: "tool_result",
+    handler: (event: PiToolResultEvent, ctx: PiContext) => { isError?: boolean } | undefined | void,
+  ): void;
   registerTool(tool: PiToolDefinition): void;
   registerCommand(name: string, command: PiCommand): void;
-  registerFlag(name: string, options: { description?: string; type: "boolean" | "string"; default?: boolean | string }): void;
+  registerFlag(
+    name: string,
+    options: { description?: string; type: "boolean" | "string"; default?: boolean | string },
+  ): void;
   getFlag(name: string): boolean | string | undefined;
   getSessionName(): string | undefined;
   sendMessage(message: { customType: string; content: string; display: boolean; details?: unknown }): void;

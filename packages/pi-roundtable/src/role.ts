@@ -50,7 +50,8 @@ export function resolveSessionRole(inputs: RoleInputs): SessionRole {
   const flag = typeof inputs.flag === "string" ? inputs.flag.trim() : "";
   if (flag !== "") return { role: resolveRoleName(flag).role, source: "flag", ephemeral: false };
   const sessionName = inputs.sessionName?.trim() ?? "";
-  if (sessionName !== "" && isRoleName(sessionName)) return { role: sessionName, source: "session-name", ephemeral: false };
+  if (sessionName !== "" && isRoleName(sessionName))
+    return { role: sessionName, source: "session-name", ephemeral: false };
   const fromEnv = roleFromEnv(inputs.env);
   if (fromEnv !== undefined) return { role: resolveRoleName(fromEnv).role, source: "env", ephemeral: false };
   return { role: sessionRoleName(inputs.pid), source: "fallback", ephemeral: true };

@@ -10,7 +10,11 @@ afterEach(() => {
 });
 
 async function planner(hasUI = true): Promise<PiSession> {
-  const session = await openSession({ extensions: [createRoundtableExtension(broker.extensionOptions())], name: "planner", hasUI });
+  const session = await openSession({
+    extensions: [createRoundtableExtension(broker.extensionOptions())],
+    name: "planner",
+    hasUI,
+  });
   return session;
 }
 
@@ -63,7 +67,9 @@ test("/roundtable doctor in a session without a role finds it, and says how a pi
   const text = session.notices[0]?.text ?? "";
   expect(text).toContain("problem [ephemeral-role]");
   expect(text.endsWith(`\n${DOCTOR_PI_ROLE_HINT}`)).toBe(true);
-  expect(DOCTOR_PI_ROLE_HINT).toBe("in pi: /name <role>, or pi --roundtable-role <role>, gives this session a stable role");
+  expect(DOCTOR_PI_ROLE_HINT).toBe(
+    "in pi: /name <role>, or pi --roundtable-role <role>, gives this session a stable role",
+  );
 });
 
 test("/roundtable with anything else answers with its usage; without a UI the text goes to stderr", async () => {

@@ -12,7 +12,10 @@ const openSession = useSessions();
 const results = (messages: readonly StoredMessage[]) => messages.filter((m) => m.role === "toolResult");
 
 test("a bad roundtable call is answered by the tool's own check, not pi's: the nearest argument named, nothing raw", async () => {
-  const planner = await openSession({ extensions: [createRoundtableExtension(broker.extensionOptions())], name: "planner" });
+  const planner = await openSession({
+    extensions: [createRoundtableExtension(broker.extensionOptions())],
+    name: "planner",
+  });
   await planner.prompt("Try things.", [
     callRoundtable({ action: "digest", room: "design", bugdet: 300 }),
     callRoundtable({ action: "rooms", "ex\u200btra": `\u001b[31m${"x".repeat(50_000)}` }),
@@ -20,16 +23,23 @@ test("a bad roundtable call is answered by the tool's own check, not pi's: the n
   const [misspelled, hostile] = results(planner.storedMessages());
   expect(misspelled).toMatchObject({
     isError: true,
-    text: expect.stringMatching(/^Invalid roundtable call: digest: unknown argument "bugdet" \(nearest known: "budget"\); digest takes /),
+    text: expect.stringMatching(
+      /^Invalid roundtable call: digest: unknown argument "bugdet" \(nearest known: "budget"\); digest takes /,
+    ),
   });
   expect(hostile?.isError).toBe(true);
   expectShowable(hostile?.text ?? "");
-  expect(hostile?.text).toMatch(/^Invalid roundtable call: rooms: unknown argument "ex\\u\{200B\}tra"; rooms takes no arguments; got /);
+  expect(hostile?.text).toMatch(
+    /^Invalid roundtable call: rooms: unknown argument "ex\\u\{200B\}tra"; rooms takes no arguments; got /,
+  );
   expect(hostile?.text.length).toBeLessThanOrEqual(MAX_ERROR_TEXT_CHARS);
 });
 
 test("every failure of a call is the tool's error result; the run goes on and the next call works", async () => {
-  const planner = await openSession({ extensions: [createRoundtableExtension(broker.extensionOptions())], name: "planner" });
+  const planner = await openSession({
+    extensions: [createRoundtableExtension(broker.extensionOptions())],
+    name: "planner",
+  });
   await planner.prompt("Try things.", [
     callRoundtable({ action: "digest" }), // refused by the shared tool's own check, before pi's: details are pi's own
     callRoundtable({ action: "post", room: "design", body: "hello" }), // the broker refuses: not a member
@@ -53,14 +63,20 @@ test("every failure of a call is the tool's error result; the run goes on and th
       isError: true,
       details: { tool: "roundtable", isError: true },
     },
-    expect.objectContaining({ isError: false, text: 'Joined "design" as planner (new room). Members: planner. Nothing unread.' }),
+    expect.objectContaining({
+      isError: false,
+      text: 'Joined "design" as planner (new room). Members: planner. Nothing unread.',
+    }),
     expect.objectContaining({ isError: false, text: 'Posted #1 to "design".' }),
   ]);
   expect(planner.storedMessages().at(-1)).toMatchObject({ role: "assistant", text: "Done." });
 });
 
 test("input the published schema refuses is refused by the tool's own check, in its words, before anything starts", async () => {
-  const planner = await openSession({ extensions: [createRoundtableExtension(broker.extensionOptions())], name: "planner" });
+  const planner = await openSession({
+    extensions: [createRoundtableExtension(broker.extensionOptions())],
+    name: "planner",
+  });
   await planner.prompt("Digest.", [callRoundtable({ action: "digest", room: "design", budget: "lots" })]);
   const [result] = results(planner.storedMessages());
   expect(result).toMatchObject({
@@ -116,7 +132,12 @@ test("a shared tool whose runner throws anyway still yields an error result, not
   session.session.extensionRunner.onError((error) => errors.push(error));
   await session.prompt("Boom.", [callTool("boom", {})]);
   expect(results(session.storedMessages())).toEqual([
-    expect.objectContaining({ toolName: "boom", isError: true, text: "boom failed: kaput", details: { tool: "boom", isError: true } }),
+    expect.objectContaining({
+      toolName: "boom",
+      isError: true,
+      text: "boom failed: kaput",
+      details: { tool: "boom", isError: true },
+    }),
   ]);
   expect(errors).toEqual([]);
 });

@@ -30,13 +30,17 @@ test("lazy: a session that never calls the tool starts nothing, even when asked 
   await planner.prompt("List the rooms.", [callRoundtable({ action: "rooms" })]);
   expect(broker.spawned).toHaveLength(1);
   expect(existsSync(socketPath())).toBe(true);
-  expect(planner.storedMessages().at(-2)).toMatchObject({ role: "toolResult", text: "No rooms yet: join one to create it." });
+  expect(planner.storedMessages().at(-2)).toMatchObject({
+    role: "toolResult",
+    text: "No rooms yet: join one to create it.",
+  });
 });
 
 test("clean shutdown: each session's shutdown closes its connection, and the broker leaves when the last one has", async () => {
   const planner = await seat("planner");
   const critic = await seat("critic");
-  for (const session of [planner, critic]) await session.prompt("Join.", [callRoundtable({ action: "join", room: "design" })]);
+  for (const session of [planner, critic])
+    await session.prompt("Join.", [callRoundtable({ action: "join", room: "design" })]);
   expect(sharedClientCount()).toBe(2);
   const observer = broker.observer({ role: "observer" });
   expect((await observer.status()).connections).toBe(3);
@@ -65,7 +69,9 @@ test("/reload: the old copy lets its client go, the new copy connects lazily, an
   expect(sharedClientCount()).toBe(1);
   await until(async () => (await observer.status()).connections === 2);
   expect(planner.storedMessages().at(-2)).toMatchObject({ role: "toolResult", isError: false });
-  expect(planner.session.extensionRunner.getAllRegisteredTools().filter((tool) => tool.definition.name === "roundtable")).toHaveLength(1);
+  expect(
+    planner.session.extensionRunner.getAllRegisteredTools().filter((tool) => tool.definition.name === "roundtable"),
+  ).toHaveLength(1);
 });
 
 test("after the broker is killed, the model's first call says it restarted, and join that the room was recreated", async () => {

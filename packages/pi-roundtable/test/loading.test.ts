@@ -36,11 +36,26 @@ async function installBundle(root: string, name: string, source: string, externa
   mkdirSync(join(dir, "dist"), { recursive: true });
   const options = bundledProgramBuild({ index: fileURLToPath(new URL(source, import.meta.url)) });
   const bundled = new RegExp(`^(?!(${external.join("|")})$)`); // these names hold nothing a pattern reads specially
-  await build({ ...options, noExternal: [bundled], external: [...external], outDir: join(dir, "dist"), silent: true, config: false });
-  const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as Record<string, unknown>;
+  await build({
+    ...options,
+    noExternal: [bundled],
+    external: [...external],
+    outDir: join(dir, "dist"),
+    silent: true,
+    config: false,
+  });
+  const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as Record<
+    string,
+    unknown
+  >;
   writeFileSync(
     join(dir, "package.json"),
-    JSON.stringify({ name, type: "module", exports: "./dist/index.js", ...(name === manifest["name"] ? { pi: manifest["pi"] } : {}) }),
+    JSON.stringify({
+      name,
+      type: "module",
+      exports: "./dist/index.js",
+      ...(name === manifest["name"] ? { pi: manifest["pi"] } : {}),
+    }),
   );
   return dir;
 }
@@ -81,7 +96,15 @@ beforeAll(async () => {
   installedDir = await installBundle(root, "@orphus/pi-roundtable", "../src/index.ts", ["@orphus/memory"]);
   await installBundle(root, "@orphus/memory", "../../memory/src/index.ts", ["better-sqlite3"]);
   // The native addon as the workspace built it, where the memory package resolves it.
-  symlinkSync(dirname(createRequire(import.meta.url).resolve("better-sqlite3/package.json", { paths: [fileURLToPath(new URL("../../memory/", import.meta.url))] })), join(root, "node_modules", "better-sqlite3"), "dir");
+  symlinkSync(
+    dirname(
+      createRequire(import.meta.url).resolve("better-sqlite3/package.json", {
+        paths: [fileURLToPath(new URL("../../memory/", import.meta.url))],
+      }),
+    ),
+    join(root, "node_modules", "better-sqlite3"),
+    "dir",
+  );
 });
 
 // The default export reads its agent directory from the environment, as it does under pi.
@@ -95,9 +118,16 @@ test("pi finds the entry through the manifest and seats the session with the def
   process.env["ORPHUS_CODING_AGENT_DIR"] = broker.dir();
   const observer = broker.observer({ role: "critic" }); // the broker this test spawned; the bundle starts none
   await observer.join("design");
-  const session = await openSession({ extensions: [], extensionPaths: [packageDir], flags: { "roundtable-role": "planner" } });
+  const session = await openSession({
+    extensions: [],
+    extensionPaths: [packageDir],
+    flags: { "roundtable-role": "planner" },
+  });
   expect(session.session.resourceLoader.getExtensions().errors).toEqual([]);
-  expect(session.session.extensionRunner.getAllRegisteredTools().map((tool) => tool.definition.name)).toEqual(["roundtable", "memory"]);
+  expect(session.session.extensionRunner.getAllRegisteredTools().map((tool) => tool.definition.name)).toEqual([
+    "roundtable",
+    "memory",
+  ]);
   await session.prompt("Join.", [callRoundtable({ action: "join", room: "design" })]);
   expect(session.storedMessages().at(-2)).toMatchObject({
     role: "toolResult",
@@ -115,7 +145,10 @@ test("pi finds the entry through the manifest and seats the session with the def
 
 test("loaded by its manifest and again by a factory, the session keeps the first copy only", async () => {
   process.env["ORPHUS_CODING_AGENT_DIR"] = broker.dir();
-  const session = await openSession({ extensions: [createRoundtableExtension(broker.extensionOptions())], extensionPaths: [packageDir] });
+  const session = await openSession({
+    extensions: [createRoundtableExtension(broker.extensionOptions())],
+    extensionPaths: [packageDir],
+  });
   const runner = session.session.extensionRunner;
   expect(runner.getRegisteredCommands().map((command) => command.invocationName)).toEqual(["roundtable"]);
   expect(runner.getAllRegisteredTools()[0]?.sourceInfo.path).toContain(packageDir);
@@ -124,16 +157,39 @@ test("loaded by its manifest and again by a factory, the session keeps the first
 
 test("installed beside @orphus/memory, pi's own loader gives every session the memory tool on a real store", async () => {
   process.env["ORPHUS_CODING_AGENT_DIR"] = broker.dir();
-  const librarian = await openSession({ extensions: [], extensionPaths: [installedDir], flags: { "roundtable-role": "librarian" } });
+  const librarian = await openSession({
+    extensions: [],
+    extensionPaths: [installedDir],
+    flags: { "roundtable-role": "librarian" },
+  });
   expect(librarian.session.resourceLoader.getExtensions().errors).toEqual([]);
-  await librarian.prompt("Note it.", [callTool("memory", { action: "ingest", title: "Release policy", body: "We release with changesets.", tags: ["release"] })]);
-  expect(librarian.storedMessages().at(-2)).toMatchObject({ role: "toolResult", isError: false, text: expect.stringContaining("1 new source") });
+  await librarian.prompt("Note it.", [
+    callTool("memory", {
+      action: "ingest",
+      title: "Release policy",
+      body: "We release with changesets.",
+      tags: ["release"],
+    }),
+  ]);
+  expect(librarian.storedMessages().at(-2)).toMatchObject({
+    role: "toolResult",
+    isError: false,
+    text: expect.stringContaining("1 new source"),
+  });
   await librarian.shutdown();
-  const critic = await openSession({ extensions: [], extensionPaths: [installedDir], flags: { "roundtable-role": "critic" } });
+  const critic = await openSession({
+    extensions: [],
+    extensionPaths: [installedDir],
+    flags: { "roundtable-role": "critic" },
+  });
   await critic.prompt("Look it up.", [callTool("memory", { action: "query", query: "changesets" })]);
   expect(critic.storedMessages().at(-2)).toMatchObject({
     role: "toolResult",
     isError: false,
-    text: expect.stringMatching(new RegExp(`^\\[memory ${broker.dir()}/memory/memory\\.db\\] hits 1–1 of 1 for "changesets"[^\\n]*\\n\\[#1\\] Release policy · note:`)),
+    text: expect.stringMatching(
+      new RegExp(
+        `^\\[memory ${broker.dir()}/memory/memory\\.db\\] hits 1–1 of 1 for "changesets"[^\\n]*\\n\\[#1\\] Release policy · note:`,
+      ),
+    ),
   });
 });

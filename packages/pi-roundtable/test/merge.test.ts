@@ -19,7 +19,10 @@ const post = fc.record({
   room: fc.constantFrom(...Array.from({ length: MAX_PING_ROOMS + 3 }, (_, i) => `room-${i}`)),
   author: fc.constantFrom(...Array.from({ length: MAX_PING_AUTHORS + 3 }, (_, i) => `role-${i}`)),
 });
-const split = fc.tuple(fc.array(post, { minLength: 1, maxLength: 60 }), fc.array(post, { minLength: 1, maxLength: 60 }));
+const split = fc.tuple(
+  fc.array(post, { minLength: 1, maxLength: 60 }),
+  fc.array(post, { minLength: 1, maxLength: 60 }),
+);
 
 test("a merged notice counts every post once and names only rooms and authors that posted, within the limits", () => {
   fc.assert(
@@ -48,30 +51,42 @@ test("within the limits, merging two notices says what one notice over all the p
     author: fc.constantFrom("planner", "critic", "reviewer"),
   });
   fc.assert(
-    fc.property(fc.array(few, { minLength: 1, maxLength: 30 }), fc.array(few, { minLength: 1, maxLength: 30 }), (first, second) => {
-      const later = coalesce(second, first.length + 1) as ActivityNotice;
-      const merged = mergeActivityNotices(coalesce(first) as ActivityNotice, later);
-      const whole = coalesce([...first, ...second]) as ActivityNotice;
-      // Same rooms, counts and sets of authors; only the order of authors may differ (first mention, not most active).
-      const shape = (notice: ActivityNotice) =>
-        notice.rooms.map((room) => ({
-          room: room.room,
-          count: room.count,
-          authors: [...room.authors].sort(),
-          otherAuthors: room.otherAuthors,
-          throughSeq: room.throughSeq,
-        }));
-      expect(shape(merged)).toEqual(shape(whole));
-      expect(merged.total).toBe(whole.total);
-      expect(merged.otherMessages).toBe(0);
-    }),
+    fc.property(
+      fc.array(few, { minLength: 1, maxLength: 30 }),
+      fc.array(few, { minLength: 1, maxLength: 30 }),
+      (first, second) => {
+        const later = coalesce(second, first.length + 1) as ActivityNotice;
+        const merged = mergeActivityNotices(coalesce(first) as ActivityNotice, later);
+        const whole = coalesce([...first, ...second]) as ActivityNotice;
+        // Same rooms, counts and sets of authors; only the order of authors may differ (first mention, not most active).
+        const shape = (notice: ActivityNotice) =>
+          notice.rooms.map((room) => ({
+            room: room.room,
+            count: room.count,
+            authors: [...room.authors].sort(),
+            otherAuthors: room.otherAuthors,
+            throughSeq: room.throughSeq,
+          }));
+        expect(shape(merged)).toEqual(shape(whole));
+        expect(merged.total).toBe(whole.total);
+        expect(merged.otherMessages).toBe(0);
+      },
+    ),
   );
 });
 
 test("authors keep the older notice's order, then the newer one's newcomers", () => {
   const merged = mergeActivityNotices(
-    { rooms: [{ room: "design", count: 3, authors: ["critic", "reviewer"], otherAuthors: 0 }], otherMessages: 0, total: 3 },
-    { rooms: [{ room: "design", count: 2, authors: ["planner", "critic"], otherAuthors: 0 }], otherMessages: 1, total: 3 },
+    {
+      rooms: [{ room: "design", count: 3, authors: ["critic", "reviewer"], otherAuthors: 0 }],
+      otherMessages: 0,
+      total: 3,
+    },
+    {
+      rooms: [{ room: "design", count: 2, authors: ["planner", "critic"], otherAuthors: 0 }],
+      otherMessages: 1,
+      total: 3,
+    },
   );
   expect(merged).toEqual({
     rooms: [{ room: "design", count: 5, authors: ["critic", "reviewer", "planner"], otherAuthors: 0 }],

@@ -18,7 +18,10 @@ const WINDOW_MS = 500;
 async function plannerAndCritic(extra: readonly ExtensionFactory[] = []) {
   const clock = manualTimers();
   const planner = await openSession({
-    extensions: [createRoundtableExtension(broker.extensionOptions({ pingWindowMs: WINDOW_MS, timers: clock })), ...extra],
+    extensions: [
+      createRoundtableExtension(broker.extensionOptions({ pingWindowMs: WINDOW_MS, timers: clock })),
+      ...extra,
+    ],
     name: "planner",
   });
   await planner.prompt("Join.", [callRoundtable({ action: "join", room: "design" })]);
@@ -126,7 +129,12 @@ test("a post the session's wait reported is not pinged again, pending in the cli
   await critic.post("design", "first");
   await caughtUp(planner);
   await planner.prompt("Wait for the others.", [callRoundtable({ action: "wait", room: "design" })]);
-  expect(planner.storedMessages().filter((m) => m.role === "toolResult").at(-1)).toMatchObject({
+  expect(
+    planner
+      .storedMessages()
+      .filter((m) => m.role === "toolResult")
+      .at(-1),
+  ).toMatchObject({
     text: "design: 1 unread. Digest to read.",
   });
   clock.advance(WINDOW_MS * 4);

@@ -15,11 +15,18 @@ test("the role comes from --roundtable-role, then the session name, then ORPHUS_
     source: "flag",
     ephemeral: false,
   });
-  expect(resolveSessionRole({ ...none, sessionName: "planner", env })).toEqual({ role: "planner", source: "session-name", ephemeral: false });
+  expect(resolveSessionRole({ ...none, sessionName: "planner", env })).toEqual({
+    role: "planner",
+    source: "session-name",
+    ephemeral: false,
+  });
   expect(resolveSessionRole({ ...none, env })).toEqual({ role: "critic", source: "env", ephemeral: false });
   expect(resolveSessionRole(none)).toEqual({ role: "session-4242", source: "fallback", ephemeral: true });
   // pi's session names are free text: one that is not a role name is passed over, not refused.
-  expect(resolveSessionRole({ ...none, sessionName: "Refactor the auth module", env })).toMatchObject({ role: "critic", source: "env" });
+  expect(resolveSessionRole({ ...none, sessionName: "Refactor the auth module", env })).toMatchObject({
+    role: "critic",
+    source: "env",
+  });
   expect(resolveSessionRole({ ...none, sessionName: "  ", flag: "" })).toMatchObject({ source: "fallback" });
 });
 
@@ -49,11 +56,15 @@ test("in a session: the flag wins over the session name", async () => {
     flags: { "roundtable-role": "reviewer" },
   });
   await session.prompt("Join.", [callRoundtable({ action: "join", room: "design" })]);
-  expect(session.storedMessages().at(-2)).toMatchObject({ text: 'Joined "design" as reviewer (new room). Members: reviewer. Nothing unread.' });
+  expect(session.storedMessages().at(-2)).toMatchObject({
+    text: 'Joined "design" as reviewer (new room). Members: reviewer. Nothing unread.',
+  });
 });
 
 test("in a session without a role: session-<pid>, and one warning line in the session, once", async () => {
-  const session = await openSession({ extensions: [createRoundtableExtension(broker.extensionOptions({ pid: 4242 }))] });
+  const session = await openSession({
+    extensions: [createRoundtableExtension(broker.extensionOptions({ pid: 4242 }))],
+  });
   await session.prompt("Join, then list rooms.", [
     callRoundtable({ action: "join", room: "design" }),
     callRoundtable({ action: "rooms" }),
@@ -62,11 +73,19 @@ test("in a session without a role: session-<pid>, and one warning line in the se
   const stored = session.storedMessages();
   const notes = stored.filter((m) => m.role === "custom");
   expect(notes).toEqual([
-    { role: "custom", customType: "roundtable", text: ephemeralRoleWarning("session-4242", undefined), details: { kind: "warning" } },
+    {
+      role: "custom",
+      customType: "roundtable",
+      text: ephemeralRoleWarning("session-4242", undefined),
+      details: { kind: "warning" },
+    },
   ]);
   // It enters right after the call that fixed the role, before the model reads on.
   const at = stored.indexOf(notes[0] as (typeof stored)[number]);
-  expect(stored[at - 1]).toMatchObject({ role: "toolResult", text: 'Joined "design" as session-4242 (new room). Members: session-4242. Nothing unread.' });
+  expect(stored[at - 1]).toMatchObject({
+    role: "toolResult",
+    text: 'Joined "design" as session-4242 (new room). Members: session-4242. Nothing unread.',
+  });
 });
 
 test("in a session: ORPHUS_ROUNDTABLE_ROLE when there is no flag and no usable name", async () => {
@@ -76,6 +95,8 @@ test("in a session: ORPHUS_ROUNDTABLE_ROLE when there is no flag and no usable n
     name: "Review the plan",
   });
   await session.prompt("Join.", [callRoundtable({ action: "join", room: "design" })]);
-  expect(session.storedMessages().at(-2)).toMatchObject({ text: 'Joined "design" as critic (new room). Members: critic. Nothing unread.' });
+  expect(session.storedMessages().at(-2)).toMatchObject({
+    text: 'Joined "design" as critic (new room). Members: critic. Nothing unread.',
+  });
   expect(session.storedMessages().filter((m) => m.role === "custom")).toEqual([]);
 });

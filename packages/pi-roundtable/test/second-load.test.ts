@@ -34,14 +34,18 @@ beforeAll(async () => {
 afterAll(() => removeCopy?.());
 
 function secondCopy(options: RoundtableExtensionOptions): ExtensionFactory {
-  if (copy === undefined || copy.createRoundtableExtension === createRoundtableExtension) throw new Error("no second copy");
+  if (copy === undefined || copy.createRoundtableExtension === createRoundtableExtension)
+    throw new Error("no second copy");
   return copy.createRoundtableExtension(options);
 }
 
 test("loaded twice into one session: one tool, one command, one client, one ping per window", async () => {
   const clock = manualTimers();
   const options = broker.extensionOptions({ pingWindowMs: WINDOW_MS, timers: clock });
-  const planner = await openSession({ extensions: [createRoundtableExtension(options), secondCopy(options)], name: "planner" });
+  const planner = await openSession({
+    extensions: [createRoundtableExtension(options), secondCopy(options)],
+    name: "planner",
+  });
   const runner = planner.session.extensionRunner;
   expect(runner.getAllRegisteredTools().map((tool) => tool.definition.name)).toEqual(["roundtable", "memory"]);
   expect(runner.getRegisteredCommands().map((command) => command.invocationName)).toEqual(["roundtable"]);
@@ -65,7 +69,8 @@ test("two sessions of one process speaking as the same role share one client; ea
   const options = broker.extensionOptions({ pingWindowMs: WINDOW_MS, timers: clock });
   const first = await openSession({ extensions: [createRoundtableExtension(options)], name: "planner" });
   const second = await openSession({ extensions: [secondCopy(options)], name: "planner" });
-  for (const session of [first, second]) await session.prompt("Join.", [callRoundtable({ action: "join", room: "design" })]);
+  for (const session of [first, second])
+    await session.prompt("Join.", [callRoundtable({ action: "join", room: "design" })]);
   expect(sharedClientCount()).toBe(1);
   const critic = broker.observer({ role: "critic" });
   expect((await critic.status()).connections).toBe(2);
@@ -80,7 +85,11 @@ test("two sessions of one process speaking as the same role share one client; ea
   await first.shutdown(); // the other session still holds the client
   expect(sharedClientCount()).toBe(1);
   await second.prompt("Digest.", [callRoundtable({ action: "digest", room: "design" })]);
-  expect(second.storedMessages().at(-2)).toMatchObject({ role: "toolResult", isError: false, text: "[#1 critic] hello planners" });
+  expect(second.storedMessages().at(-2)).toMatchObject({
+    role: "toolResult",
+    isError: false,
+    text: "[#1 critic] hello planners",
+  });
   await second.shutdown();
   expect(sharedClientCount()).toBe(0);
 });

@@ -12,7 +12,10 @@ const broker = useBroker();
 const openSession = useSessions();
 
 test("a fetched body a peer filled with escapes and invisible text reaches the model stripped", async () => {
-  const session = await openSession({ extensions: [createRoundtableExtension(broker.extensionOptions())], name: "planner" });
+  const session = await openSession({
+    extensions: [createRoundtableExtension(broker.extensionOptions())],
+    name: "planner",
+  });
   await session.prompt("Join.", [callRoundtable({ action: "join", room: "design" })]);
   const critic = broker.observer({ role: "critic" });
   await critic.join("design");
@@ -71,7 +74,7 @@ test("/roundtable: an agent directory and a role flag holding invisible characte
   const [notice] = session.notices;
   expect(notice?.text.split("\n")).toEqual([
     `roundtable: agent directory ${broker.dir()}/age\\u{200B}nt\\u{1B}[2J`,
-    'role: Invalid roundtable client option role: expected 1 to 64 letters, digits, \'.\', \'_\' or \'-\', starting with ' +
+    "role: Invalid roundtable client option role: expected 1 to 64 letters, digits, '.', '_' or '-', starting with " +
       'a letter or digit, got "plan\\u{200B}ner"',
     `memory: store ${broker.dir()}/age\\u{200B}nt\\u{1B}[2J/memory/memory.db (not opened: this session has made no memory call)`,
     "broker: not connected; this session has not used the roundtable, so nothing was started",

@@ -61,10 +61,16 @@ test("names and limits users and other copies of the extension rely on", () => {
 });
 
 test("the manifest is a pi package: the keyword, the extension entry, pi as a peer with pi's own range", () => {
-  const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as Record<string, unknown>;
+  const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as Record<
+    string,
+    unknown
+  >;
   expect(manifest["keywords"]).toContain("pi-package");
   expect(manifest["pi"]).toEqual({ extensions: ["./dist/index.js"] });
-  expect(manifest["peerDependencies"]).toEqual({ "@mariozechner/pi-coding-agent": "catalog:pi-host", "@orphus/memory": "workspace:>=0.0.0 <1.0.0" });
+  expect(manifest["peerDependencies"]).toEqual({
+    "@mariozechner/pi-coding-agent": "catalog:pi-host",
+    "@orphus/memory": "workspace:>=0.0.0 <1.0.0",
+  });
   // pi's own range, "*", stated in the workspace's pi-host catalog, which pnpm pack writes into the tarball.
   const workspace = parse(readFileSync(new URL("../../../pnpm-workspace.yaml", import.meta.url), "utf8")) as {
     catalogs: Record<string, unknown>;
@@ -87,10 +93,14 @@ test("the manifest is a pi package: the keyword, the extension entry, pi as a pe
 
 test("the tool pi registers is the shared one: its name, description and JSON Schema, unchanged", async () => {
   const client = await import("@orphus/roundtable-client");
-  const seat = new api.RoundtableSeat({ getFlag: () => undefined, getSessionName: () => "planner" }, {}, {
-    onActivity: () => undefined,
-    onWarning: () => undefined,
-  });
+  const seat = new api.RoundtableSeat(
+    { getFlag: () => undefined, getSessionName: () => "planner" },
+    {},
+    {
+      onActivity: () => undefined,
+      onWarning: () => undefined,
+    },
+  );
   const tool = api.roundtableTool(seat);
   expect(tool.name).toBe("roundtable");
   expect(tool.description).toBe(client.ROUNDTABLE_TOOL_DESCRIPTION);
@@ -102,7 +112,9 @@ test("the memory tool pi registers is the shared one of @orphus/memory, unchange
   const memory = await import("@orphus/memory");
   const availability = await api.findMemory(api.loadMemoryPackage);
   expect(availability.available).toBe(true);
-  const seat = availability.available ? new api.MemorySeat(availability.memory, { env: {}, role: () => ({ role: "critic", source: "test" }) }) : undefined;
+  const seat = availability.available
+    ? new api.MemorySeat(availability.memory, { env: {}, role: () => ({ role: "critic", source: "test" }) })
+    : undefined;
   const tool = api.memoryTool(availability, seat);
   expect(tool.name).toBe(memory.MEMORY_TOOL_NAME);
   expect(api.MEMORY_TOOL).toBe(memory.MEMORY_TOOL_NAME);

@@ -40,7 +40,9 @@ try {
   const epoch = String(await bare.call("HGET", `${PREFIX}meta`, "epoch"));
   // The argv the store sends for this post: op, prefix, epoch, broker, limits, then refuse flag, room, role, body,
   // headline and key.
-  const limits = [DEFAULT_RING_CAPACITY, 64, 32, 256, 1024, DEFAULT_ACTIVITY_RETAINED, DEFAULT_MEMBER_TTL_MS].map(String);
+  const limits = [DEFAULT_RING_CAPACITY, 64, 32, 256, 1024, DEFAULT_ACTIVITY_RETAINED, DEFAULT_MEMBER_TTL_MS].map(
+    String,
+  );
   const argv = ["post", PREFIX, epoch, "bench", ...limits, "0", "rtt", "poster", BODY, "", ""];
   const check = (await bare.evalsha(sha, 0, ...argv)) as unknown[];
   if (check[0] !== "ok") throw new Error(`the bare post was refused: ${JSON.stringify(check[0])}`);

@@ -9,7 +9,9 @@ export class StoreUrlInvalidError extends RoomsError {
     readonly maskedUrl: string,
     problem: string,
   ) {
-    super(`Invalid room store URL ${previewValue(maskedUrl)}: ${problem}; expected redis://[user:password@]host[:port][/db] or rediss://…`);
+    super(
+      `Invalid room store URL ${previewValue(maskedUrl)}: ${problem}; expected redis://[user:password@]host[:port][/db] or rediss://…`,
+    );
   }
 }
 

@@ -234,7 +234,8 @@ export class RedisRoomStore implements RoomStore {
   async start(): Promise<void> {
     const proposed = randomBytes(8).toString("hex");
     const [, epoch, limits] = await this.#send("open", proposed, [this.#limitsJson]);
-    if (limits !== this.#limitsJson) throw new StoreLimitsMismatchError(this.description, this.#limitsJson, String(limits));
+    if (limits !== this.#limitsJson)
+      throw new StoreLimitsMismatchError(this.description, this.#limitsJson, String(limits));
     this.#epoch = String(epoch);
     await this.#call("heartbeat", this.#held());
     this.#heartbeat = setInterval(() => void this.#beat(), this.#settings.heartbeatMs);

@@ -61,7 +61,16 @@ export class ActivityWatcher {
     while (!this.#stopped) {
       let reply: unknown;
       try {
-        reply = await connection.call("XREAD", "COUNT", WATCH_BATCH, "BLOCK", this.#options.blockMs, "STREAMS", inbox, this.#from);
+        reply = await connection.call(
+          "XREAD",
+          "COUNT",
+          WATCH_BATCH,
+          "BLOCK",
+          this.#options.blockMs,
+          "STREAMS",
+          inbox,
+          this.#from,
+        );
       } catch {
         if (this.#stopped) break;
         await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS).unref());

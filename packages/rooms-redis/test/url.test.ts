@@ -24,28 +24,39 @@ test("a parsed URL's masked form holds its password neither as written nor decod
 
 test("a refused URL's error quotes no password", () => {
   fc.assert(
-    fc.property(user, password, fc.constantFrom("http", "redis"), fc.constantFrom("/x", "/0", ""), (name, secret, scheme, path) => {
-      const written = encodeURIComponent(secret);
-      for (const url of [`${scheme}://${name}:${written}@host${path}`, `not a url ${secret}`, `redis:${written}`]) {
-        let message = "";
-        try {
-          parseStoreUrl(url);
-        } catch (error) {
-          message = (error as Error).message;
+    fc.property(
+      user,
+      password,
+      fc.constantFrom("http", "redis"),
+      fc.constantFrom("/x", "/0", ""),
+      (name, secret, scheme, path) => {
+        const written = encodeURIComponent(secret);
+        for (const url of [`${scheme}://${name}:${written}@host${path}`, `not a url ${secret}`, `redis:${written}`]) {
+          let message = "";
+          try {
+            parseStoreUrl(url);
+          } catch (error) {
+            message = (error as Error).message;
+          }
+          expect(message).not.toContain(secret);
+          expect(message).not.toContain(written);
         }
-        expect(message).not.toContain(secret);
-        expect(message).not.toContain(written);
-      }
-    }),
+      },
+    ),
   );
 });
 
 test("scrub removes every occurrence of every secret from any text", () => {
   fc.assert(
-    fc.property(fc.array(fc.oneof(fc.string(), password), { maxLength: 6 }), password, fc.string({ maxLength: 3 }), (parts, secret, glue) => {
-      const text = [...parts, secret].join(glue);
-      expect(scrub(text, [secret])).not.toContain(secret);
-    }),
+    fc.property(
+      fc.array(fc.oneof(fc.string(), password), { maxLength: 6 }),
+      password,
+      fc.string({ maxLength: 3 }),
+      (parts, secret, glue) => {
+        const text = [...parts, secret].join(glue);
+        expect(scrub(text, [secret])).not.toContain(secret);
+      },
+    ),
   );
 });
 

@@ -65,7 +65,11 @@ reportRatio({
     "Heap growth of 100 full rooms (500 messages of 2 KB ASCII bodies each) over the raw body bytes they hold " +
     "(a ratio of bytes, not a timing).",
   ratio: summarise(fills.map((f) => f.ratio)),
-  sides: { subject: middle.growth / 1048576, baseline: middle.rawBytes / 1048576, unit: "MiB of heap vs MiB of bodies" },
+  sides: {
+    subject: middle.growth / 1048576,
+    baseline: middle.rawBytes / 1048576,
+    unit: "MiB of heap vs MiB of bodies",
+  },
   target: { kind: "at-most", value: 1.3 },
   detail: `heap +${mib(middle.growth)} MiB for ${middle.retained} messages holding ${mib(middle.rawBytes)} MiB of bodies`,
 });

@@ -292,4 +292,3 @@ export class MemoryRoomStore implements RoomStore {
     if (this.#closed) throw new StoreClosedError(this.description, operation);
   }
 }
-

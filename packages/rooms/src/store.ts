@@ -107,8 +107,7 @@ export interface StoreResetEvent {
 
 /** The store stopped answering (`unavailable`, with the first error) or answers again (`available`). */
 export type StoreAvailabilityEvent =
-  | { readonly type: "unavailable"; readonly error: StoreUnavailableError }
-  | { readonly type: "available" };
+  { readonly type: "unavailable"; readonly error: StoreUnavailableError } | { readonly type: "available" };
 
 /** What a store's subscribers hear. */
 export type RoomStoreEvent = RoomActivity | StoreResetEvent | StoreAvailabilityEvent;

@@ -329,9 +329,7 @@ const commandArbitraries = [
   fc.tuple(fc.nat(ROLES.length), text).map(([i, b]) => new PostCommand(i, b, undefined)),
   fc.tuple(role, fc.integer({ min: -4, max: 3 })).map(([r, o]) => new MarkReadCommand(r, o)),
   fc.tuple(role, fc.option(limit, { nil: undefined })).map(([r, l]) => new UnreadCommand(r, l)),
-  fc.tuple(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), limit).map(
-    ([p, l]) => new PageCommand(p, l),
-  ),
+  fc.tuple(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), limit).map(([p, l]) => new PageCommand(p, l)),
   fc.integer({ min: 1, max: 1000 }).map((ms) => new TickCommand(ms)),
 ];
 

@@ -22,13 +22,21 @@ describe("maskStoreUrl", () => {
   });
 
   test("never shows a password, whatever surrounds it", () => {
-    const password = fc.string({ minLength: 6, maxLength: 20, unit: fc.constantFrom(..."abcXYZ019@:/#?%!") }).filter((p) => /[a-z]{2}/.test(p));
+    const password = fc
+      .string({ minLength: 6, maxLength: 20, unit: fc.constantFrom(..."abcXYZ019@:/#?%!") })
+      .filter((p) => /[a-z]{2}/.test(p));
     fc.assert(
-      fc.property(fc.constantFrom("redis", "rediss"), fc.constantFrom("", "orphus"), password, fc.constantFrom("", "/0", "/1?x=1"), (scheme, user, secret, tail) => {
-        const masked = maskStoreUrl(`${scheme}://${user}:${secret}@127.0.0.1:6379${tail}`);
-        expect(masked).not.toContain(secret);
-        expect(masked).toContain("***");
-      }),
+      fc.property(
+        fc.constantFrom("redis", "rediss"),
+        fc.constantFrom("", "orphus"),
+        password,
+        fc.constantFrom("", "/0", "/1?x=1"),
+        (scheme, user, secret, tail) => {
+          const masked = maskStoreUrl(`${scheme}://${user}:${secret}@127.0.0.1:6379${tail}`);
+          expect(masked).not.toContain(secret);
+          expect(masked).toContain("***");
+        },
+      ),
     );
   });
 });
@@ -40,7 +48,11 @@ describe("andThen and the memory store's synchronous answers", () => {
     expect(isPromiseLike(later)).toBe(true);
     await expect(later).resolves.toBe(3);
     await expect(andThen(Promise.reject(new Error("no")), () => 1)).rejects.toThrow("no");
-    expect(() => andThen(1, () => { throw new Error("sync"); })).toThrow("sync");
+    expect(() =>
+      andThen(1, () => {
+        throw new Error("sync");
+      }),
+    ).toThrow("sync");
   });
 
   test("the memory store answers without promises, so a broker chaining with andThen allocates none", () => {

@@ -58,7 +58,7 @@ try {
     unit: "ms per start",
     detail: ({ subject, baseline }) =>
       `${subject.toFixed(1)} ms from spawn to the hello reply vs ${baseline.toFixed(
-        1
+        1,
       )} ms for node on an empty script (median blocks of one start each)`,
   });
 } finally {

@@ -17,7 +17,9 @@ createServer((socket) => {
       const id = (value as { id?: unknown }).id;
       const args = [...argv.slice(0, -1), `p${String(++posts).padStart(15, "0")}`];
       void redis.evalsha(sha, 0, ...args).then(() => {
-        socket.write(encodeFrame({ id, ok: true, op: "post", result: { room: "prx", seq: posts, postedAt: Date.now() } }));
+        socket.write(
+          encodeFrame({ id, ok: true, op: "post", result: { room: "prx", seq: posts, postedAt: Date.now() } }),
+        );
       });
     },
   });

@@ -146,7 +146,7 @@ await withBenchScope(async ({ children, cleanups }) => {
   const fanOutOnce = async (
     sender: BenchClient,
     listeners: { tally: FrameTally; clients: BenchClient[] },
-    frame: Buffer
+    frame: Buffer,
   ): Promise<number> => {
     const notified = listeners.tally.until(listeners.tally.total + listeners.clients.length);
     const answered = sender.until(sender.tally.total + 1);
@@ -160,7 +160,7 @@ await withBenchScope(async ({ children, cleanups }) => {
   const fanOutBlock = async (
     sender: BenchClient,
     listeners: { tally: FrameTally; clients: BenchClient[] },
-    frame: () => Buffer
+    frame: () => Buffer,
   ): Promise<number[]> => {
     const samples: number[] = [];
     for (let i = 0; i < FAN_OUT_PER_BLOCK; i++) samples.push(await fanOutOnce(sender, listeners, frame()));
@@ -179,7 +179,7 @@ await withBenchScope(async ({ children, cleanups }) => {
         posts: () => pipelinedRate(pipeAuthor, encodedPosts(PIPELINED), PIPELINED, WINDOW),
         framed: () => pipelinedRate(framedSender, encodedPosts(PIPELINED), PIPELINED, WINDOW),
       },
-      { blocks: PIPELINED_BLOCKS, warmupBlocks: 0 }
+      { blocks: PIPELINED_BLOCKS, warmupBlocks: 0 },
     );
     const dropped = Number((await brokerStatus(socket))["pingsDropped"]) - dropsBefore;
     reportRatio({
@@ -190,7 +190,11 @@ await withBenchScope(async ({ children, cleanups }) => {
         (judged ? "." : "; client and servers on different CPUs, reported beside the judged figure."),
       ratio: blockRatios(rates.posts, rates.framed),
       ...target({ kind: "at-least", value: 0.6 }),
-      sides: { subject: quantile(rates.posts, 0.5), baseline: quantile(rates.framed, 0.5), unit: "posts/s vs frames/s" },
+      sides: {
+        subject: quantile(rates.posts, 0.5),
+        baseline: quantile(rates.framed, 0.5),
+        unit: "posts/s vs frames/s",
+      },
       detail:
         `${Math.round(quantile(rates.posts, 0.5))} posts/s, each to ${PIPE_MEMBERS} members, vs ` +
         `${Math.round(quantile(rates.framed, 0.5))} frames/s through the framed JS forwarder ` +
@@ -203,7 +207,7 @@ await withBenchScope(async ({ children, cleanups }) => {
         posts: () => pipelinedRate(pipeAuthor, encodedPosts(PIPELINED), PIPELINED, WINDOW),
         forwards: () => pipelinedRate(pipeSender, encodedPosts(PIPELINED), PIPELINED, WINDOW),
       },
-      { blocks: PIPELINED_BLOCKS, warmupBlocks: 0 }
+      { blocks: PIPELINED_BLOCKS, warmupBlocks: 0 },
     );
     reportRatio({
       name: `roundtable-broker.pipelined-posts-${PIPE_MEMBERS}-members-vs-raw-forwarder${suffix}`,
@@ -229,7 +233,7 @@ await withBenchScope(async ({ children, cleanups }) => {
         broker: () => fanOutBlock(wideAuthor, wideListeners, post("wide")),
         forwarder: () => fanOutBlock(wideSender, wideReceivers, () => sameSize),
       },
-      { blocks: FAN_OUT_BLOCKS, warmupBlocks: 0 }
+      { blocks: FAN_OUT_BLOCKS, warmupBlocks: 0 },
     );
     const p50 = (samples: number[]): number => quantile(samples, 0.5);
     reportRatio({
@@ -240,7 +244,11 @@ await withBenchScope(async ({ children, cleanups }) => {
         (judged ? "." : "; client and servers on different CPUs, reported beside the judged figure."),
       ratio: blockRatios(blocks.broker.map(p50), blocks.forwarder.map(p50)),
       ...target({ kind: "at-most", value: 1.2 }),
-      sides: { subject: quantile(blocks.broker.flat(), 0.5), baseline: quantile(blocks.forwarder.flat(), 0.5), unit: "ms (p50)" },
+      sides: {
+        subject: quantile(blocks.broker.flat(), 0.5),
+        baseline: quantile(blocks.forwarder.flat(), 0.5),
+        unit: "ms (p50)",
+      },
       detail:
         `p50 ${micros(quantile(blocks.broker.flat(), 0.5))} from post to the last of ${WIDE_MEMBERS} members notified vs ` +
         `${micros(quantile(blocks.forwarder.flat(), 0.5))} for the forwarder (${FAN_OUT_BLOCKS} blocks of ` +

@@ -94,16 +94,22 @@ try {
     let key = 0;
     // Every post carries a fresh idempotency key of 16 characters, as the client's do.
     const nextKey = (): string => `k${String(++key).padStart(15, "0")}`;
-    const post = (): Buffer => encodeFrame({ id: ++id, op: "post", room: "rtt", body: POST_BODY, idempotencyKey: nextKey() });
+    const post = (): Buffer =>
+      encodeFrame({ id: ++id, op: "post", room: "rtt", body: POST_BODY, idempotencyKey: nextKey() });
 
     // --- the floor: the same EVALSHA from a bare client, into a room of the same shape -----------------------------
     await bare.connect();
     const sha = String(await bare.call("SCRIPT", "LOAD", STORE_SCRIPT));
     const epoch = String(await bare.call("HGET", `${DEFAULT_KEY_PREFIX}meta`, "epoch"));
     // op, prefix, epoch, broker, the limits the broker's store sends (its defaults), then the op's own arguments.
-    const limits = [DEFAULT_RING_CAPACITY, 64, 32, 256, 1024, DEFAULT_ACTIVITY_RETAINED, DEFAULT_MEMBER_TTL_MS].map(String);
+    const limits = [DEFAULT_RING_CAPACITY, 64, 32, 256, 1024, DEFAULT_ACTIVITY_RETAINED, DEFAULT_MEMBER_TTL_MS].map(
+      String,
+    );
     const head = [DEFAULT_KEY_PREFIX, epoch, "bench-floor", ...limits];
-    for (const [room, role] of [["flr", "floorr"], ["prx", "proxyy"]] as const) {
+    for (const [room, role] of [
+      ["flr", "floorr"],
+      ["prx", "proxyy"],
+    ] as const) {
       const joined = (await bare.evalsha(sha, 0, "join", ...head, room, role)) as unknown[];
       if (joined[0] !== "ok") throw new Error(`the join of ${room} was refused: ${JSON.stringify(joined[0])}`);
     }
@@ -114,7 +120,12 @@ try {
     // --- the least a process in between costs: a proxy doing only the floor's EVALSHA -------------------------------
     const proxySocket = join(tempDir(cleanups), "proxy.sock");
     const proxyArgv = ["post", ...head, "0", "prx", "proxyy", POST_BODY, "", "key"];
-    children.push(await spawnFloor({ program: "evalsha-proxy.ts", args: [server.url, sha, JSON.stringify(proxyArgv)] }, proxySocket));
+    children.push(
+      await spawnFloor(
+        { program: "evalsha-proxy.ts", args: [server.url, sha, JSON.stringify(proxyArgv)] },
+        proxySocket,
+      ),
+    );
     const proxy = await BenchClient.connect(proxySocket);
 
     const viaBroker = async (): Promise<void> => {
@@ -132,7 +143,11 @@ try {
       await viaBare();
     }
     const blocks = await alternateBlocks(
-      { broker: () => p50Of(viaBroker, PER_BLOCK), proxy: () => p50Of(viaProxy, PER_BLOCK), bare: () => p50Of(viaBare, PER_BLOCK) },
+      {
+        broker: () => p50Of(viaBroker, PER_BLOCK),
+        proxy: () => p50Of(viaProxy, PER_BLOCK),
+        bare: () => p50Of(viaBare, PER_BLOCK),
+      },
       { blocks: BLOCKS, warmupBlocks: 0 },
     );
     const floor = quantile(blocks.bare, 0.5);
@@ -172,7 +187,9 @@ try {
       const heard = listener.received + 1;
       const replied = author.received + 1;
       const start = performance.now();
-      author.socket.write(encodeFrame({ id: ++id, op: "post", room: "ping", body: POST_BODY, idempotencyKey: nextKey() }));
+      author.socket.write(
+        encodeFrame({ id: ++id, op: "post", room: "ping", body: POST_BODY, idempotencyKey: nextKey() }),
+      );
       await bounded(listener.until(heard));
       delivery.push(performance.now() - start);
       // The author's reply lands before the next post, so two posts never overlap.

@@ -73,55 +73,59 @@ await withBenchScope(async ({ children, cleanups }) => {
     judged ? "." : "; client and servers on different CPUs, reported beside the judged figure.";
 
   // The same-CPU (or unpinned) figures carry the targets; the cross-CPU ones are reported beside them.
-  await acrossPlacements("roundtable-broker.post-round-trip", children, async ({ placement, judged, suffix, target }) => {
-    for (let i = 0; i < WARMUP; i++) {
-      await poster.roundTrip(post());
-      await echo.roundTrip(echoFrame);
-      await framed.roundTrip(echoFrame);
-    }
-    // Each block is PER_BLOCK round trips on one side; the harness rotates which side goes first. The p50 and p99
-    // ratios are taken per block, then their median and spread reported.
-    const blocks = await alternateBlocks(
-      {
-        broker: () => time(poster, post),
-        echo: () => time(echo, () => echoFrame),
-        framed: () => time(framed, () => echoFrame),
-      },
-      { blocks: BLOCKS, warmupBlocks: 0 }
-    );
-    reportRatio({
-      name: `roundtable-broker.post-round-trip-p50${suffix}`,
-      about:
-        `One post at a time through the broker (the bundled bin), p50 round trip, against a raw echo of a frame of the ` +
-        `same size over a Unix socket to another process${placed(judged)}`,
-      ratio: blockRatios(blocks.broker.map(at(0.5)), blocks.echo.map(at(0.5))),
-      ...target({ kind: "at-most", value: 1.3 }),
-      sides: { subject: pooled(blocks.broker, 0.5), baseline: pooled(blocks.echo, 0.5), unit: "ms (p50)" },
-      detail:
-        `post ${micros(pooled(blocks.broker, 0.5))} vs raw echo ${micros(pooled(blocks.echo, 0.5))} ` +
-        `(${echoFrame.length}-byte frames, ${BLOCKS} blocks of ${PER_BLOCK} each; ${placement.note})`,
-    });
-    reportRatio({
-      name: `roundtable-broker.post-round-trip-p99${suffix}`,
-      about: `The same round trips' p99 against the raw echo's p99${placed(judged)}`,
-      ratio: blockRatios(blocks.broker.map(at(0.99)), blocks.echo.map(at(0.99))),
-      ...target({ kind: "at-most", value: 2 }),
-      sides: { subject: pooled(blocks.broker, 0.99), baseline: pooled(blocks.echo, 0.99), unit: "ms (p99)" },
-      detail:
-        `post ${micros(pooled(blocks.broker, 0.99))} vs raw echo ${micros(pooled(blocks.echo, 0.99))} ` +
-        `(${placement.note})`,
-    });
-    reportRatio({
-      name: `roundtable-broker.post-round-trip-p50-vs-framed-js-echo${suffix}`,
-      about:
-        `The same posts' p50 against a JS server that only decodes each frame and encodes a reply (informative: what is ` +
-        `left beside framing and JSON in a JavaScript process)${placed(judged)}`,
-      ratio: blockRatios(blocks.broker.map(at(0.5)), blocks.framed.map(at(0.5))),
-      sides: { subject: pooled(blocks.broker, 0.5), baseline: pooled(blocks.framed, 0.5), unit: "ms (p50)" },
-      detail:
-        `post ${micros(pooled(blocks.broker, 0.5))} vs a JS server that only decodes and encodes ` +
-        `${micros(pooled(blocks.framed, 0.5))} (informative, no target; ${placement.note})`,
-    });
-  });
+  await acrossPlacements(
+    "roundtable-broker.post-round-trip",
+    children,
+    async ({ placement, judged, suffix, target }) => {
+      for (let i = 0; i < WARMUP; i++) {
+        await poster.roundTrip(post());
+        await echo.roundTrip(echoFrame);
+        await framed.roundTrip(echoFrame);
+      }
+      // Each block is PER_BLOCK round trips on one side; the harness rotates which side goes first. The p50 and p99
+      // ratios are taken per block, then their median and spread reported.
+      const blocks = await alternateBlocks(
+        {
+          broker: () => time(poster, post),
+          echo: () => time(echo, () => echoFrame),
+          framed: () => time(framed, () => echoFrame),
+        },
+        { blocks: BLOCKS, warmupBlocks: 0 },
+      );
+      reportRatio({
+        name: `roundtable-broker.post-round-trip-p50${suffix}`,
+        about:
+          `One post at a time through the broker (the bundled bin), p50 round trip, against a raw echo of a frame of the ` +
+          `same size over a Unix socket to another process${placed(judged)}`,
+        ratio: blockRatios(blocks.broker.map(at(0.5)), blocks.echo.map(at(0.5))),
+        ...target({ kind: "at-most", value: 1.3 }),
+        sides: { subject: pooled(blocks.broker, 0.5), baseline: pooled(blocks.echo, 0.5), unit: "ms (p50)" },
+        detail:
+          `post ${micros(pooled(blocks.broker, 0.5))} vs raw echo ${micros(pooled(blocks.echo, 0.5))} ` +
+          `(${echoFrame.length}-byte frames, ${BLOCKS} blocks of ${PER_BLOCK} each; ${placement.note})`,
+      });
+      reportRatio({
+        name: `roundtable-broker.post-round-trip-p99${suffix}`,
+        about: `The same round trips' p99 against the raw echo's p99${placed(judged)}`,
+        ratio: blockRatios(blocks.broker.map(at(0.99)), blocks.echo.map(at(0.99))),
+        ...target({ kind: "at-most", value: 2 }),
+        sides: { subject: pooled(blocks.broker, 0.99), baseline: pooled(blocks.echo, 0.99), unit: "ms (p99)" },
+        detail:
+          `post ${micros(pooled(blocks.broker, 0.99))} vs raw echo ${micros(pooled(blocks.echo, 0.99))} ` +
+          `(${placement.note})`,
+      });
+      reportRatio({
+        name: `roundtable-broker.post-round-trip-p50-vs-framed-js-echo${suffix}`,
+        about:
+          `The same posts' p50 against a JS server that only decodes each frame and encodes a reply (informative: what is ` +
+          `left beside framing and JSON in a JavaScript process)${placed(judged)}`,
+        ratio: blockRatios(blocks.broker.map(at(0.5)), blocks.framed.map(at(0.5))),
+        sides: { subject: pooled(blocks.broker, 0.5), baseline: pooled(blocks.framed, 0.5), unit: "ms (p50)" },
+        detail:
+          `post ${micros(pooled(blocks.broker, 0.5))} vs a JS server that only decodes and encodes ` +
+          `${micros(pooled(blocks.framed, 0.5))} (informative, no target; ${placement.note})`,
+      });
+    },
+  );
   for (const client of [poster, echo, framed]) client.close();
 });

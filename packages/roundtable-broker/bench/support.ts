@@ -15,7 +15,8 @@ import { brokerBin, bundlePrograms } from "../../../test-support/target.js";
 import { binBuild } from "../tsup.config.js";
 
 /** The body of every benchmark post (180 characters), so a post frame and its floor's frame are 228 bytes. */
-export const POST_BODY = "The ring keeps 500 messages; sequence numbers are never reused, so afterSeq stays stable. ".repeat(2);
+export const POST_BODY =
+  "The ring keeps 500 messages; sequence numbers are never reused, so afterSeq stays stable. ".repeat(2);
 
 /** Milliseconds printed as microseconds, for a figure's detail. */
 export function micros(ms: number): string {
@@ -58,7 +59,7 @@ export interface PlacedRun {
 export async function acrossPlacements(
   label: string,
   servers: readonly ChildProcess[],
-  measure: (run: PlacedRun) => Promise<void>
+  measure: (run: PlacedRun) => Promise<void>,
 ): Promise<void> {
   for (const placement of latencyPlacements()) {
     const judged = placement.kind !== "cross-cpu";
@@ -67,7 +68,10 @@ export async function acrossPlacements(
       process.stdout.write(`${label}${suffix}: not measured (${placement.unavailable})\n`);
       continue;
     }
-    applyPlacement(placement, servers.map((child) => child.pid as number));
+    applyPlacement(
+      placement,
+      servers.map((child) => child.pid as number),
+    );
     await measure({ placement, judged, suffix, target: (target) => (judged ? { target } : {}) });
   }
 }
@@ -88,7 +92,10 @@ export async function bundledBin(cleanups: (() => void)[]): Promise<string> {
 
 /** Builds the fan-out benchmarks' broker (bench/broker-entry.ts) the way the bin is built; removed by `cleanup`. */
 export async function bundledFanOutBroker(cleanups: (() => void)[]): Promise<string> {
-  const { dir, remove } = await bundlePrograms({ "broker-entry": join(import.meta.dirname, "broker-entry.ts") }, { prefix: "rt-bench-", base: binBuild });
+  const { dir, remove } = await bundlePrograms(
+    { "broker-entry": join(import.meta.dirname, "broker-entry.ts") },
+    { prefix: "rt-bench-", base: binBuild },
+  );
   cleanups.push(remove);
   return join(dir, "broker-entry.js");
 }
@@ -318,7 +325,7 @@ export async function brokerStatus(socketPath: string): Promise<Record<string, u
         if (reply.id !== 2) return;
         socket.destroy();
         resolve(reply.result ?? {});
-      })
+      }),
     );
     socket.write(Buffer.concat([helloFrame("bench-status"), encodeFrame({ id: 2, op: "status" })]));
   });
@@ -332,7 +339,7 @@ export async function pipelinedRate(
   client: BenchClient,
   frame: () => Buffer,
   count: number,
-  window: number
+  window: number,
 ): Promise<number> {
   const base = client.tally.total;
   let sent = 0;

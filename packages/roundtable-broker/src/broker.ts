@@ -124,7 +124,10 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerStart> 
  * {@link startBroker}, paused by `claimHooks` at the points of its claim where a rival broker may act: the seam the
  * tests of those interleavings drive. Not exported from the package: a hook is a test's instrument, not an option.
  */
-export async function startBrokerWithHooks(options: BrokerOptions, claimHooks: ClaimHooks | undefined): Promise<BrokerStart> {
+export async function startBrokerWithHooks(
+  options: BrokerOptions,
+  claimHooks: ClaimHooks | undefined,
+): Promise<BrokerStart> {
   const resolved = resolveBrokerOptions(options);
   const socketPath = brokerSocketPath(resolved.agentDir, resolved.platform);
   checkSocketPath(socketPath, resolved.platform);
@@ -205,7 +208,7 @@ class RunningBroker implements Broker, ConnectionHost {
     server: Server,
     readonly socketPath: string,
     identity: SocketIdentity | undefined,
-    store: RoomStore
+    store: RoomStore,
   ) {
     this.#options = options;
     this.#server = server;
@@ -220,7 +223,11 @@ class RunningBroker implements Broker, ConnectionHost {
     this.store = storeDescription(store);
     this.#pidPath = brokerPidPath(options.agentDir, options.platform);
     this.#service = new RoomService(store, options);
-    this.#refusals = new FullRefusals({ maxConnections: options.maxConnections, brokerPid: this.pid, timers: options.timers });
+    this.#refusals = new FullRefusals({
+      maxConnections: options.maxConnections,
+      brokerPid: this.pid,
+      timers: options.timers,
+    });
     this.closed = new Promise((resolve) => (this.#resolveClosed = resolve));
     server.on("connection", (socket) => this.#accept(socket));
     server.on("error", (error) => options.logger.error("server error", { error: error.message }));
@@ -250,7 +257,7 @@ class RunningBroker implements Broker, ConnectionHost {
   #pathLost(found: string): void {
     this.#options.logger.error(
       "the socket path no longer names this broker's socket; closing, since nobody can reach it there",
-      { socketPath: this.socketPath, found, pid: this.pid, connections: this.#connections.size }
+      { socketPath: this.socketPath, found, pid: this.pid, connections: this.#connections.size },
     );
     void this.#shutdown("path-lost");
   }
@@ -373,7 +380,7 @@ class RunningBroker implements Broker, ConnectionHost {
         role: connection.role,
         queuedBytes,
         maxOutboundBytes: this.#options.maxOutboundBytes,
-      }
+      },
     );
   }
 
@@ -461,7 +468,7 @@ class RunningBroker implements Broker, ConnectionHost {
     }
     return result.then(
       (answer) => this.#succeed(connection, request, answer),
-      (error: unknown) => this.#fail(connection, request, error)
+      (error: unknown) => this.#fail(connection, request, error),
     );
   }
 

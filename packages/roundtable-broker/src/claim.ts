@@ -106,7 +106,10 @@ async function claimOnce(context: ClaimContext, attempt: number): Promise<Socket
   const error = await listen(server, privatePath);
   if (error !== undefined) {
     if (error.code === "EADDRINUSE") return undefined;
-    throw agentDirError(context.agentDir, error, path.dirname(socketPath)) ?? new BrokerListenError(socketPath, error.message, { cause: error });
+    throw (
+      agentDirError(context.agentDir, error, path.dirname(socketPath)) ??
+      new BrokerListenError(socketPath, error.message, { cause: error })
+    );
   }
   let identity: SocketIdentity;
   try {
@@ -119,7 +122,10 @@ async function claimOnce(context: ClaimContext, attempt: number): Promise<Socket
       logger.info("lost the race for the socket path; probing the winner", { socketPath, attempt });
       return undefined;
     }
-    throw agentDirError(context.agentDir, cause, path.dirname(socketPath)) ?? new BrokerListenError(socketPath, (cause as Error).message, { cause });
+    throw (
+      agentDirError(context.agentDir, cause, path.dirname(socketPath)) ??
+      new BrokerListenError(socketPath, (cause as Error).message, { cause })
+    );
   } finally {
     try {
       unlinkSync(privatePath);

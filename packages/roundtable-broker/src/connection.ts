@@ -98,7 +98,11 @@ export class BrokerConnection {
   #busy = false;
   #paused = false;
 
-  constructor(readonly id: number, readonly socket: Socket, private readonly host: ConnectionHost) {
+  constructor(
+    readonly id: number,
+    readonly socket: Socket,
+    private readonly host: ConnectionHost,
+  ) {
     attachFrameDecoder(
       socket,
       {
@@ -121,7 +125,7 @@ export class BrokerConnection {
           host.onFramingError(this, error);
         },
       },
-      { maxFrameBytes: host.maxFrameBytes }
+      { maxFrameBytes: host.maxFrameBytes },
     );
     // A peer vanishing mid-write is an ordinary close; 'close' follows and does the bookkeeping.
     socket.on("error", () => {});
@@ -316,7 +320,7 @@ export class BrokerConnection {
   /** Empties the queue into frames, encoding posts runs (through the outbox, which shares a frame between peers). */
   #take(outbox: Outbox | undefined): (Buffer | FrameText)[] {
     const frames = this.#pending.map((item) =>
-      item instanceof PostRun ? (outbox === undefined ? item.encode() : outbox.frameOf(item)) : item
+      item instanceof PostRun ? (outbox === undefined ? item.encode() : outbox.frameOf(item)) : item,
     );
     this.#drop();
     return frames;

@@ -20,10 +20,13 @@ export class RefusalError extends BrokerError {
 export class SocketPathOccupiedError extends BrokerError {
   override readonly name = "SocketPathOccupiedError";
   readonly code = "ERR_SOCKET_PATH_OCCUPIED";
-  constructor(readonly socketPath: string, readonly found: string) {
+  constructor(
+    readonly socketPath: string,
+    readonly found: string,
+  ) {
     super(
       `Cannot start the broker: ${socketPath} is ${found}, not a socket. The broker never removes what it did not ` +
-        "create; move or delete it yourself, then start again."
+        "create; move or delete it yourself, then start again.",
     );
   }
 }
@@ -36,7 +39,11 @@ export class SocketPathOccupiedError extends BrokerError {
 export class SocketPathUnresponsiveError extends BrokerError {
   override readonly name = "SocketPathUnresponsiveError";
   readonly code = "ERR_SOCKET_PATH_UNRESPONSIVE";
-  constructor(readonly socketPath: string, readonly timeoutMs: number, readonly pid: number | undefined) {
+  constructor(
+    readonly socketPath: string,
+    readonly timeoutMs: number,
+    readonly pid: number | undefined,
+  ) {
     const who = pid === undefined ? "" : ` (the pid file names pid ${pid})`;
     const remedy =
       pid === undefined
@@ -45,7 +52,7 @@ export class SocketPathUnresponsiveError extends BrokerError {
     super(
       `Cannot start the broker: something accepts connections on ${socketPath} but did not answer hello within ` +
         `${timeoutMs} ms: a broker that is stopped or hung${who}, or another program. The broker never takes over ` +
-        `a path in use: ${remedy}, then start again (roundtable doctor tells more).`
+        `a path in use: ${remedy}, then start again (roundtable doctor tells more).`,
     );
   }
 }
@@ -54,7 +61,11 @@ export class SocketPathUnresponsiveError extends BrokerError {
 export class BrokerListenError extends BrokerError {
   override readonly name = "BrokerListenError";
   readonly code = "ERR_BROKER_LISTEN_FAILED";
-  constructor(readonly socketPath: string, detail: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly socketPath: string,
+    detail: string,
+    options?: { cause?: unknown },
+  ) {
     super(`Cannot listen on ${socketPath}: ${detail}`, options);
   }
 }
@@ -71,13 +82,13 @@ export class StoreOpenError extends BrokerError {
     readonly store: string,
     readonly storeCode: string | undefined,
     detail: string,
-    options?: { cause?: unknown }
+    options?: { cause?: unknown },
   ) {
     super(
       `Cannot open the room store ${store}${storeCode === undefined ? "" : ` (${storeCode})`}: ${detail}. The ` +
         "broker does not start, and does not fall back to memory: fix the store or its setting " +
         "(ORPHUS_ROUNDTABLE_STORE, --store), or set it to memory",
-      options
+      options,
     );
   }
 }
@@ -89,11 +100,14 @@ export class StoreOpenError extends BrokerError {
 export class StorePackageMissingError extends BrokerError {
   override readonly name = "StorePackageMissingError";
   readonly code = "ERR_STORE_PACKAGE_MISSING";
-  constructor(readonly store: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly store: string,
+    options?: { cause?: unknown },
+  ) {
     super(
       `The room store ${store} needs the package @orphus/rooms-redis, which is not installed beside ` +
         "@orphus/roundtable-broker; install it there (npm install @orphus/rooms-redis), or set the store to memory",
-      options
+      options,
     );
   }
 }
@@ -105,7 +119,7 @@ export class BrokerArgumentsError extends BrokerError {
   constructor(detail: string, options?: { cause?: unknown }) {
     super(
       `orphus-roundtable-broker: ${detail}. Usage: orphus-roundtable-broker [--agent-dir DIR] [--idle-ms MS] (--help for more)`,
-      options
+      options,
     );
   }
 }

@@ -21,7 +21,7 @@ export class EventNotice {
 
   constructor(
     readonly event: RoundtableEvent,
-    maxFrameBytes: number
+    maxFrameBytes: number,
   ) {
     this.post = event.event === "post" ? event : undefined;
     this.#maxFrameBytes = maxFrameBytes;

@@ -16,7 +16,7 @@ export interface FullRefusalOptions {
 export function fullRefusal(
   id: number | null,
   op: string | undefined,
-  { maxConnections, brokerPid }: Pick<FullRefusalOptions, "maxConnections" | "brokerPid">
+  { maxConnections, brokerPid }: Pick<FullRefusalOptions, "maxConnections" | "brokerPid">,
 ): ErrorReply {
   const error = {
     code: "ERR_TOO_MANY_CONNECTIONS" as const,
@@ -64,7 +64,7 @@ export class FullRefusals {
     const detach = attachFrameDecoder(
       socket,
       { onFrame: (value) => answer(idOf(value), opOf(value)), onError: () => answer(null, undefined) },
-      { maxFrameBytes: REFUSAL_MAX_FRAME_BYTES }
+      { maxFrameBytes: REFUSAL_MAX_FRAME_BYTES },
     );
     socket.once("close", () => {
       this.#pending.delete(socket);

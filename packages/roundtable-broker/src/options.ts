@@ -132,13 +132,12 @@ export interface ResolvedBrokerOptions {
   readonly platform: NodeJS.Platform;
 }
 
-
 function integer(
   option: string,
   value: number | undefined,
   fallback: number,
   min: number,
-  max = Number.MAX_SAFE_INTEGER
+  max = Number.MAX_SAFE_INTEGER,
 ): number {
   const resolved = value ?? fallback;
   if (!Number.isSafeInteger(resolved) || resolved < min || resolved > max) {
@@ -147,17 +146,32 @@ function integer(
   return resolved;
 }
 
-const ROOM_LIMIT_OPTIONS = ["maxRooms", "maxMembers", "maxBodyBytes", "maxHeadlineBytes", "roomCapacity", "postKeyWindow"] as const;
+const ROOM_LIMIT_OPTIONS = [
+  "maxRooms",
+  "maxMembers",
+  "maxBodyBytes",
+  "maxHeadlineBytes",
+  "roomCapacity",
+  "postKeyWindow",
+] as const;
 
 /** Checks `options.store` before any I/O; throws BrokerOptionError, quoting a URL masked. */
 function checkStoreOption(options: BrokerOptions): string | RoomStore {
   const store = options.store ?? MEMORY_STORE;
   if (typeof store === "string") {
     if (store === MEMORY_STORE || isRedisStoreUrl(store)) return store;
-    throw new BrokerOptionError("store", '"memory", a redis:// or rediss:// URL with a host, or a RoomStore', maskStoreSetting(store));
+    throw new BrokerOptionError(
+      "store",
+      '"memory", a redis:// or rediss:// URL with a host, or a RoomStore',
+      maskStoreSetting(store),
+    );
   }
   if (typeof store !== "object" || store === null || typeof store.post !== "function") {
-    throw new BrokerOptionError("store", '"memory", a redis:// or rediss:// URL with a host, or a RoomStore', typeof store);
+    throw new BrokerOptionError(
+      "store",
+      '"memory", a redis:// or rediss:// URL with a host, or a RoomStore',
+      typeof store,
+    );
   }
   const given = ROOM_LIMIT_OPTIONS.filter((option) => options[option] !== undefined);
   if (given.length > 0) {
@@ -175,7 +189,13 @@ export function resolveBrokerOptions(options: BrokerOptions): ResolvedBrokerOpti
   if (typeof options?.agentDir !== "string" || options.agentDir === "") {
     throw new BrokerOptionError("agentDir", "a non-empty directory path", options?.agentDir);
   }
-  const maxFrameBytes = integer("maxFrameBytes", options.maxFrameBytes, DEFAULT_BROKER_MAX_FRAME_BYTES, 1024, 0xffff_ffff);
+  const maxFrameBytes = integer(
+    "maxFrameBytes",
+    options.maxFrameBytes,
+    DEFAULT_BROKER_MAX_FRAME_BYTES,
+    1024,
+    0xffff_ffff,
+  );
   const resolved: ResolvedBrokerOptions = {
     agentDir: options.agentDir,
     idleMs: integer("idleMs", options.idleMs, DEFAULT_IDLE_MS, 0, 2 ** 31 - 1),
@@ -190,14 +210,14 @@ export function resolveBrokerOptions(options: BrokerOptions): ResolvedBrokerOpti
       "maxOutboundBytes",
       options.maxOutboundBytes,
       Math.max(DEFAULT_MAX_OUTBOUND_BYTES, 2 * maxFrameBytes),
-      maxFrameBytes + 4
+      maxFrameBytes + 4,
     ),
     pingDropBytes: integer("pingDropBytes", options.pingDropBytes, DEFAULT_PING_DROP_BYTES, 0),
     maxFetchBytes: integer(
       "maxFetchBytes",
       options.maxFetchBytes,
       Math.min(DEFAULT_MAX_FETCH_BYTES, Math.floor(maxFrameBytes / 2)),
-      1
+      1,
     ),
     maxRooms: integer("maxRooms", options.maxRooms, DEFAULT_MAX_ROOMS, 1),
     maxMembers: integer("maxMembers", options.maxMembers, DEFAULT_MAX_MEMBERS, 1),
@@ -207,7 +227,13 @@ export function resolveBrokerOptions(options: BrokerOptions): ResolvedBrokerOpti
     postKeyWindow: integer("postKeyWindow", options.postKeyWindow, IDEMPOTENCY_KEY_WINDOW, 0, 1_000_000),
     pathCheckMs: integer("pathCheckMs", options.pathCheckMs, DEFAULT_PATH_CHECK_MS, 1, 2 ** 31 - 1),
     store: checkStoreOption(options),
-    maxQueuedRequests: integer("maxQueuedRequests", options.maxQueuedRequests, DEFAULT_MAX_QUEUED_REQUESTS, 1, 1_000_000),
+    maxQueuedRequests: integer(
+      "maxQueuedRequests",
+      options.maxQueuedRequests,
+      DEFAULT_MAX_QUEUED_REQUESTS,
+      1,
+      1_000_000,
+    ),
     clock: options.clock ?? Date.now,
     timers: options.timers ?? globalTimers,
     logger: options.logger ?? silentLogger,

@@ -30,7 +30,8 @@ export class Outbox {
 
   /** The frame of `run`, reusing the one encoded last when it lists the same posts. */
   frameOf(run: PostRun): Buffer {
-    if (this.#lastRun !== undefined && this.#lastFrame !== undefined && run.sameAs(this.#lastRun)) return this.#lastFrame;
+    if (this.#lastRun !== undefined && this.#lastFrame !== undefined && run.sameAs(this.#lastRun))
+      return this.#lastFrame;
     const frame = run.encode();
     this.#lastRun = run;
     this.#lastFrame = frame;

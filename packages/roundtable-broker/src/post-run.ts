@@ -40,7 +40,7 @@ export class PostRun {
 
   constructor(
     readonly room: string,
-    first: PostNotice
+    first: PostNotice,
   ) {
     this.#first = first;
     this.#prefix = first.postsPrefix;
@@ -71,8 +71,7 @@ export class PostRun {
     const { count } = tail;
     const inRow = post.author === tail.post.author && post.seq === tail.post.seq + count;
     const bytes =
-      this.#bytes +
-      (inRow ? (count === 1 ? FIRST_COUNT_BYTES : countGrowth(count)) : 1 + notice.entryBytes + 1);
+      this.#bytes + (inRow ? (count === 1 ? FIRST_COUNT_BYTES : countGrowth(count)) : 1 + notice.entryBytes + 1);
     if (bytes - FRAME_HEADER_BYTES > maxFrameBytes) return RUN_FULL;
     const before = posts === 1 ? this.#first.frame.length : this.#bytes;
     this.#posts = posts + 1;

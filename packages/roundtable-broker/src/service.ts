@@ -1,5 +1,12 @@
 import { renderDigest } from "@orphus/digest";
-import { andThen, isPromiseLike, type Awaitable, type RoomActivity, type RoomStore, type RoomStoreEvent } from "@orphus/rooms";
+import {
+  andThen,
+  isPromiseLike,
+  type Awaitable,
+  type RoomActivity,
+  type RoomStore,
+  type RoomStoreEvent,
+} from "@orphus/rooms";
 import {
   DEFAULT_DIGEST_BUDGET,
   DEFAULT_FETCH_LIMIT,
@@ -128,7 +135,10 @@ export class RoomService {
    */
   post(connection: BrokerConnection, role: string, request: RequestFor<"post">): Awaitable<ResultFor<"post">> {
     const { room } = request;
-    const posted = this.store.post(room, role, request.body, { headline: request.headline, key: request.idempotencyKey });
+    const posted = this.store.post(room, role, request.body, {
+      headline: request.headline,
+      key: request.idempotencyKey,
+    });
     return andThen(posted, ({ seq, postedAt, replayed, recipients }) => {
       if (replayed) return { room, seq, postedAt, repeated: true };
       this.#emit(recipients, { event: "post", room, seq, author: role }, connection);
@@ -168,7 +178,10 @@ export class RoomService {
   fetch(_connection: BrokerConnection, role: string, request: RequestFor<"fetch">): Awaitable<ResultFor<"fetch">> {
     const { room } = request;
     const maxChars = fetchCharCap(request.maxChars, this.options.maxFetchBytes);
-    const read = this.store.read(room, role, { afterSeq: request.afterSeq, limit: request.limit ?? DEFAULT_FETCH_LIMIT });
+    const read = this.store.read(room, role, {
+      afterSeq: request.afterSeq,
+      limit: request.limit ?? DEFAULT_FETCH_LIMIT,
+    });
     return andThen(read, (page) => {
       const afterSeq = request.afterSeq ?? page.cursor;
       const messages = cutFetchPage(page.messages, { maxChars, maxBytes: this.options.maxFetchBytes });
@@ -194,7 +207,11 @@ export class RoomService {
     }));
   }
 
-  members(_connection: BrokerConnection, _role: string, { room }: RequestFor<"members">): Awaitable<ResultFor<"members">> {
+  members(
+    _connection: BrokerConnection,
+    _role: string,
+    { room }: RequestFor<"members">,
+  ): Awaitable<ResultFor<"members">> {
     return andThen(this.store.members(room), (members) => {
       if (members !== undefined) return { room, members: [...members] };
       throw new RefusalError({
@@ -284,7 +301,10 @@ export class RoomService {
    * request that names a room a refusal saying so.
    */
   #tellReset(): void {
-    const notice = new EventNotice({ event: "reset", seq: 0, store: storeDescription(this.store) }, this.options.maxFrameBytes);
+    const notice = new EventNotice(
+      { event: "reset", seq: 0, store: storeDescription(this.store) },
+      this.options.maxFrameBytes,
+    );
     for (const connections of this.#connections.values()) {
       for (const connection of connections) {
         this.#owingReset.add(connection);

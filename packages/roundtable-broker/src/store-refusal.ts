@@ -13,7 +13,12 @@ import type {
   StoreResetError,
   StoreUnavailableError,
 } from "@orphus/rooms";
-import { MAX_STORE_DESCRIPTION_LENGTH, clipMessage, notMemberMessage, type WireError } from "@orphus/roundtable-protocol";
+import {
+  MAX_STORE_DESCRIPTION_LENGTH,
+  clipMessage,
+  notMemberMessage,
+  type WireError,
+} from "@orphus/roundtable-protocol";
 
 /** The store's description as the wire carries it (already masked by the store), cut to the protocol's limit. */
 export function storeDescription(store: RoomStore): string {

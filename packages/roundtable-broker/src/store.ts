@@ -45,10 +45,16 @@ async function importRedisStore(description: string): Promise<RedisStoreModule> 
     return await import("@orphus/rooms-redis");
   } catch (error) {
     const missing =
-      (error as { code?: unknown }).code === "ERR_MODULE_NOT_FOUND" && String((error as Error).message).includes("rooms-redis");
+      (error as { code?: unknown }).code === "ERR_MODULE_NOT_FOUND" &&
+      String((error as Error).message).includes("rooms-redis");
     if (missing) throw new StorePackageMissingError(description, { cause: error });
-    throw new StoreOpenError(description, undefined, `@orphus/rooms-redis failed to load: ${(error as Error).message}`, {
-      cause: error,
-    });
+    throw new StoreOpenError(
+      description,
+      undefined,
+      `@orphus/rooms-redis failed to load: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
   }
 }

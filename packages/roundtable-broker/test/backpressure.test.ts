@@ -30,7 +30,7 @@ test("a stalled reader loses pings, never replies, and is closed with a logged r
   // Thousands of pings: more than the kernel's socket buffer holds for a reader that takes nothing.
   const posts = 8000;
   await author.write(
-    Buffer.concat(Array.from({ length: posts }, (_, i) => frame({ id: 100 + i, op: "post", room: "r", body: "p" })))
+    Buffer.concat(Array.from({ length: posts }, (_, i) => frame({ id: 100 + i, op: "post", room: "r", body: "p" }))),
   );
   await author.reply(100 + posts - 1);
   const dropped = broker.stats().pingsDropped;
@@ -43,12 +43,12 @@ test("a stalled reader loses pings, never replies, and is closed with a logged r
   // Now it asks for replies it does not read: those are never dropped, so the connection goes instead.
   stalled.socket.write(
     Buffer.concat(
-      Array.from({ length: 3000 }, (_, i) => frame({ id: 10 + i, op: "fetch", room: "r", afterSeq: 0, limit: 200 }))
-    )
+      Array.from({ length: 3000 }, (_, i) => frame({ id: 10 + i, op: "fetch", room: "r", afterSeq: 0, limit: 200 })),
+    ),
   );
   await until(() => broker.stats().backpressureCloses === 1);
   expect(logger.warnings.map((w) => w.message)).toContain(
-    "closing connection: outbound queue passed the high-water mark; the peer is not reading"
+    "closing connection: outbound queue passed the high-water mark; the peer is not reading",
   );
   const warning = logger.warnings.find((w) => w.message.startsWith("closing connection: outbound"));
   expect(warning?.fields).toMatchObject({ role: "stalled", maxOutboundBytes: 1024 * 1024 });
@@ -73,7 +73,9 @@ test("a stalled version-2 reader holds a burst of one author's posts in a few by
   const posts = 8000;
   for (let start = 0; start < posts; start += 2000) {
     await author.write(
-      Buffer.concat(Array.from({ length: 2000 }, (_, i) => frame({ id: 100 + start + i, op: "post", room: "r", body: "p" })))
+      Buffer.concat(
+        Array.from({ length: 2000 }, (_, i) => frame({ id: 100 + start + i, op: "post", room: "r", body: "p" })),
+      ),
     );
   }
   await author.reply(100 + posts - 1);
@@ -81,7 +83,9 @@ test("a stalled version-2 reader holds a burst of one author's posts in a few by
 
   stalled.socket.resume();
   const heard = (): number[] =>
-    stalled.events().flatMap((event) => announcedPosts(parseServerFrame(event) as RoundtableEvent).map(({ seq }) => seq));
+    stalled
+      .events()
+      .flatMap((event) => announcedPosts(parseServerFrame(event) as RoundtableEvent).map(({ seq }) => seq));
   await until(() => heard().length === posts);
   expect(heard()).toEqual(Array.from({ length: posts }, (_, i) => i + 1));
 });

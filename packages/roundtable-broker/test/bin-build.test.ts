@@ -22,7 +22,10 @@ test("the bin build removes chunks of an earlier build from dist/bin, and leaves
   writeFileSync(join(dist, "bin", "chunks", "src-STALE000.js"), 'redis.call("GET"); commandQueue;\n');
   writeFileSync(join(dist, "index.js"), "export {};\n");
   const entry = Object.fromEntries(
-    Object.entries(bin.entry as Record<string, string>).map(([name, file]) => [name, isAbsolute(file) ? file : join(packageRoot, file)]),
+    Object.entries(bin.entry as Record<string, string>).map(([name, file]) => [
+      name,
+      isAbsolute(file) ? file : join(packageRoot, file),
+    ]),
   );
   // The configuration's output folder, moved under the temporary one; as in the package, relative to its root.
   const outDir = join(root, bin.outDir ?? "dist");

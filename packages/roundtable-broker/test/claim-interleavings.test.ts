@@ -106,7 +106,7 @@ describe("reclaiming a stale socket against a rival", () => {
     expect(timersC.fire(100)).toBe(1);
     expect(await c.closed).toEqual({ reason: "path-lost" });
     expect(logC.lines).toContain(
-      "error the socket path no longer names this broker's socket; closing, since nobody can reach it there"
+      "error the socket path no longer names this broker's socket; closing, since nobody can reach it there",
     );
     // B kept its path and its room, and C's exit removed nothing of B's.
     expect(inodeAt(socketPath)).toBe(bInode);

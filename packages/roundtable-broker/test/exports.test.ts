@@ -29,7 +29,7 @@ test("the public export list", () => {
       "formatLogLine",
       "silentLogger",
       "startBroker",
-    ].sort()
+    ].sort(),
   );
 });
 

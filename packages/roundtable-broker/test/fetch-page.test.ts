@@ -173,7 +173,7 @@ describe("property: paging to the end loses and repeats nothing", () => {
       count: fc.oneof(fc.nat({ max: 2500 }), fc.constantFrom(...round)),
       headline: fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom("h", "headline")),
     },
-    { requiredKeys: ["unit", "count"] }
+    { requiredKeys: ["unit", "count"] },
   );
   const cap = fc.oneof(fc.integer({ min: 1, max: 20_000 }), fc.constantFrom(1, 100, 1000, 2000, 3000, 5000, 8000));
   const MAX_FETCH_BYTES = 24_000;
@@ -228,13 +228,19 @@ describe("property: paging to the end loses and repeats nothing", () => {
             if (!page.more) break;
             expect(page.messages.length).toBeGreaterThan(0);
           }
-          const model = posted.map((m) => ({ seq: m.seq, chars: chars(m), bytes: Buffer.byteLength(JSON.stringify(m)) }));
-          expect(pages).toEqual(modelFetchPages(model, { limit: limit ?? 20, maxChars: cap, maxBytes: MAX_FETCH_BYTES }));
+          const model = posted.map((m) => ({
+            seq: m.seq,
+            chars: chars(m),
+            bytes: Buffer.byteLength(JSON.stringify(m)),
+          }));
+          expect(pages).toEqual(
+            modelFetchPages(model, { limit: limit ?? 20, maxChars: cap, maxBytes: MAX_FETCH_BYTES }),
+          );
           expect(pages.flat()).toEqual(posted.map((m) => m.seq));
           reader.socket.destroy();
-        }
+        },
       ),
-      { numRuns: 120 }
+      { numRuns: 120 },
     );
   });
 });

@@ -28,13 +28,13 @@ describe("a full broker", () => {
       // The client's order: hello goes out before anything is read.
       return peer.write(frame(hello(7 + i, `late-${i}`))).then(
         () => "written",
-        (error: NodeJS.ErrnoException) => error.code
+        (error: NodeJS.ErrnoException) => error.code,
       );
     });
     expect(await Promise.all(writes)).toEqual(late.map(() => "written"));
     await Promise.all(late.map((peer) => peer.closed));
     expect(late.map((peer) => peer.frames)).toEqual(
-      late.map((_, i) => [{ id: 7 + i, ok: false, op: "hello", error: REFUSAL }])
+      late.map((_, i) => [{ id: 7 + i, ok: false, op: "hello", error: REFUSAL }]),
     );
     expect(broker.stats()).toMatchObject({ connections: 2, connectionsRefused: 20 });
   });

@@ -106,7 +106,7 @@ describe("start-up", () => {
       code: "ERR_BROKER_INVALID_OPTION",
     });
     await expect(
-      startBroker({ agentDir: "/nonexistent/x", maxFrameBytes: 4096, maxOutboundBytes: 4096 })
+      startBroker({ agentDir: "/nonexistent/x", maxFrameBytes: 4096, maxOutboundBytes: 4096 }),
     ).rejects.toThrow(/maxOutboundBytes: expected an integer from 4100/);
     expect(existsSync("/nonexistent")).toBe(false);
   });
@@ -215,10 +215,10 @@ describe("hello timeout", () => {
 
   test("the hello timeout is checked with the other options", async () => {
     await expect(startBroker({ agentDir: "/nonexistent/x", helloTimeoutMs: 0 })).rejects.toThrow(
-      /Invalid broker option helloTimeoutMs: expected an integer from 1 to 2147483647, got 0/
+      /Invalid broker option helloTimeoutMs: expected an integer from 1 to 2147483647, got 0/,
     );
     await expect(startBroker({ agentDir: "/nonexistent/x", registryDir: "" })).rejects.toThrow(
-      /Invalid broker option registryDir: expected a directory path or false/
+      /Invalid broker option registryDir: expected a directory path or false/,
     );
   });
 });

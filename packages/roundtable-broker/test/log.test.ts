@@ -6,10 +6,10 @@ import { tempDir } from "../../../test-support/tmp.js";
 
 test("a log line: ISO time, level, message, then key=value facts on one line", () => {
   expect(formatLogLine(0, "warn", "closing connection", { role: "critic", bytes: 12, gone: undefined })).toBe(
-    "1970-01-01T00:00:00.000Z warn closing connection role=critic bytes=12\n"
+    "1970-01-01T00:00:00.000Z warn closing connection role=critic bytes=12\n",
   );
   expect(formatLogLine(0, "info", "two\nlines", { error: 'has "quotes" and spaces', empty: "" })).toBe(
-    '1970-01-01T00:00:00.000Z info two lines error="has \\"quotes\\" and spaces" empty=""\n'
+    '1970-01-01T00:00:00.000Z info two lines error="has \\"quotes\\" and spaces" empty=""\n',
   );
 });
 

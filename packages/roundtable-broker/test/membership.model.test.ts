@@ -67,7 +67,10 @@ async function settleAndCompare(model: Model, real: Real): Promise<void> {
 /** A command run on one of the open connections (picked by index, modulo how many are open), in a room or not. */
 abstract class OnConnection implements fc.AsyncCommand<Model, Real> {
   abstract readonly name: string;
-  constructor(readonly index: number, readonly room: string = "") {}
+  constructor(
+    readonly index: number,
+    readonly room: string = "",
+  ) {}
   check(model: Readonly<Model>): boolean {
     return model.open.length > 0;
   }
@@ -195,7 +198,7 @@ const commands = fc.commands(
     fc.tuple(index, room).map(([i, r]) => new Post(i, r)),
     index.map((i) => new Rooms(i)),
   ],
-  { maxCommands: 40, size: "max" }
+  { maxCommands: 40, size: "max" },
 );
 
 test("model: membership over several connections per role matches the plain model", async () => {
@@ -214,6 +217,6 @@ test("model: membership over several connections per role matches the plain mode
         rmSync(agentDir, { recursive: true, force: true });
       }
     }),
-    { numRuns: 60 }
+    { numRuns: 60 },
   );
 }, 120_000);

@@ -43,7 +43,9 @@ describe("idempotency keys on the wire", () => {
     first.socket.destroy();
     await until(() => broker.stats().connections === 0);
     const second = await RawPeer.hello(broker.socketPath, "planner");
-    expect(await second.request({ id: 2, op: "post", room: "r", body: "hello", idempotencyKey: "retry-me" })).toMatchObject({
+    expect(
+      await second.request({ id: 2, op: "post", room: "r", body: "hello", idempotencyKey: "retry-me" }),
+    ).toMatchObject({
       ok: true,
       result: { seq: 1, repeated: true },
     });
@@ -80,9 +82,9 @@ describe("idempotency keys on the wire", () => {
       id: 4,
       ...refusal,
     });
-    expect(await planner.request({ id: 5, op: "post", room: "r", body: "one", headline: "h", idempotencyKey: "k" })).toEqual(
-      { id: 5, ...refusal }
-    );
+    expect(
+      await planner.request({ id: 5, op: "post", room: "r", body: "one", headline: "h", idempotencyKey: "k" }),
+    ).toEqual({ id: 5, ...refusal });
     expect(await planner.request({ id: 6, op: "status" })).toMatchObject({ ok: true });
     const fetched = await planner.request({ id: 7, op: "fetch", room: "r", afterSeq: 0 });
     expect((fetched["result"] as { newestSeq: number }).newestSeq).toBe(1);
@@ -92,7 +94,11 @@ describe("idempotency keys on the wire", () => {
     const broker = await startTestBroker({ postKeyWindow: 2 });
     const peer = await RawPeer.hello(broker.socketPath, "planner");
     await peer.request({ id: 2, op: "join", room: "r" });
-    for (const [id, key] of [[3, "a"], [4, "b"], [5, "c"]] as const) {
+    for (const [id, key] of [
+      [3, "a"],
+      [4, "b"],
+      [5, "c"],
+    ] as const) {
       await peer.request({ id, op: "post", room: "r", body: key, idempotencyKey: key });
     }
     expect(await peer.request({ id: 6, op: "post", room: "r", body: "c", idempotencyKey: "c" })).toMatchObject({

@@ -48,7 +48,7 @@ function spawnBroker(agentDir: string, extra: SpawnOptions = {}): { child: Child
   child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
   // 'close' rather than 'exit': it waits for the output to be read whole.
   const exit = new Promise<Exit>((resolve) =>
-    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }))
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr })),
   );
   onCleanup(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
@@ -90,7 +90,7 @@ describe("the bin", () => {
           void exit.then(() => {
             exited.push(index);
             if (exited.length === 15) resolve(exited);
-          })
+          }),
       );
     });
     const exits = await Promise.all(settled.map((index) => brokers[index]!.exit));
@@ -125,7 +125,7 @@ describe("the bin", () => {
     expect(await exit).toMatchObject({ code: 0, signal: null });
     expect(existsSync(socketPath)).toBe(false);
     expect(readFileSync(join(agentDir, "roundtable", "broker.log"), "utf8")).toMatch(
-      / info broker closed reason=idle /
+      / info broker closed reason=idle /,
     );
   });
 
@@ -138,10 +138,10 @@ describe("the bin", () => {
     const result = await exit;
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
-      `orphus-roundtable-broker: Cannot start the broker: ${socketPath} is a regular file`
+      `orphus-roundtable-broker: Cannot start the broker: ${socketPath} is a regular file`,
     );
     expect(readFileSync(join(agentDir, "roundtable", "broker.log"), "utf8")).toContain(
-      "error broker failed to start code=ERR_SOCKET_PATH_OCCUPIED"
+      "error broker failed to start code=ERR_SOCKET_PATH_OCCUPIED",
     );
     expect(readFileSync(socketPath, "utf8")).toBe("keep me");
   });
@@ -153,7 +153,7 @@ describe("the bin", () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("--idle-ms needs a whole number of milliseconds");
     expect(result.stderr).toContain(
-      "Usage: orphus-roundtable-broker [--agent-dir DIR] [--idle-ms MS] (--help for more)"
+      "Usage: orphus-roundtable-broker [--agent-dir DIR] [--idle-ms MS] (--help for more)",
     );
     expect(existsSync(join(agentDir, "roundtable"))).toBe(false);
     const hello = await spawnBroker(agentDir, { args: ["--hello-timeout-ms", "0"], bundle }).exit;
@@ -163,9 +163,12 @@ describe("the bin", () => {
 
   test("a password on the command line: exit 2, masked, nothing started", async () => {
     const agentDir = tempDir();
-    const result = await spawnBroker(agentDir, { args: ["--store", "redis://orphus:hunter2@127.0.0.1:6379"], bundle }).exit;
+    const result = await spawnBroker(agentDir, { args: ["--store", "redis://orphus:hunter2@127.0.0.1:6379"], bundle })
+      .exit;
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("Invalid room store setting (--store): redis://orphus:***@127.0.0.1:6379 carries a password");
+    expect(result.stderr).toContain(
+      "Invalid room store setting (--store): redis://orphus:***@127.0.0.1:6379 carries a password",
+    );
     expect(result.stderr).not.toContain("hunter2");
     expect(existsSync(join(agentDir, "roundtable", "broker.sock"))).toBe(false);
   });
@@ -178,7 +181,7 @@ describe("the bin", () => {
     const result = await spawnBroker(agentDir, { env, bundle }).exit;
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(
-      /^orphus-roundtable-broker: Cannot open the room store redis:\/\/orphus:\*\*\*@127\.0\.0\.1:1\/0 \(ERR_STORE_UNAVAILABLE\): /
+      /^orphus-roundtable-broker: Cannot open the room store redis:\/\/orphus:\*\*\*@127\.0\.0\.1:1\/0 \(ERR_STORE_UNAVAILABLE\): /,
     );
     expect(result.stderr).not.toContain("hunter2");
     // The broker's own file holds neither the store's Lua script nor the Redis client's command queue: a broker on
@@ -201,7 +204,7 @@ describe("the bin", () => {
     const result = await spawnBroker(agentDir, { env }).exit;
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(
-      /^orphus-roundtable-broker: Cannot open the room store redis:\/\/orphus:\*\*\*@127\.0\.0\.1:1\/0 \(ERR_STORE_UNAVAILABLE\): /
+      /^orphus-roundtable-broker: Cannot open the room store redis:\/\/orphus:\*\*\*@127\.0\.0\.1:1\/0 \(ERR_STORE_UNAVAILABLE\): /,
     );
     expect(result.stderr).toContain("does not fall back to memory");
     expect(result.stderr).not.toContain("hunter2");
@@ -218,12 +221,14 @@ describe("the bin", () => {
     const [helped, versioned] = await Promise.all([help.exit, version.exit]);
     expect(helped).toMatchObject({ code: 0, stderr: "" });
     expect(helped.stdout).toMatch(
-      /^Usage: orphus-roundtable-broker \[--agent-dir DIR\] \[--idle-ms MS\] \[--hello-timeout-ms MS\] \[--store URL\]\n/
+      /^Usage: orphus-roundtable-broker \[--agent-dir DIR\] \[--idle-ms MS\] \[--hello-timeout-ms MS\] \[--store URL\]\n/,
     );
     expect(helped.stdout).toContain(
-      "--idle-ms MS     wait after the last connection closes before exiting (default: 5000)"
+      "--idle-ms MS     wait after the last connection closes before exiting (default: 5000)",
     );
-    expect(helped.stdout).toContain("--store URL      where the rooms are kept (default: $ORPHUS_ROUNDTABLE_STORE, else memory)");
+    expect(helped.stdout).toContain(
+      "--store URL      where the rooms are kept (default: $ORPHUS_ROUNDTABLE_STORE, else memory)",
+    );
     expect(helped.stdout).toContain("a --store URL carrying a password is\n                   refused");
     expect(helped.stdout).toContain("(default: $ORPHUS_ROUNDTABLE_STORE_PASSWORD_FILE)");
     const manifest = JSON.parse(readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8")) as {

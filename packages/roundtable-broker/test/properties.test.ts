@@ -57,9 +57,9 @@ test("property: however the byte stream is cut, every request gets its reply, in
         for (const reply of replies) parseServerFrame(reply);
         peer.socket.destroy();
         await peer.closed;
-      }
+      },
     ),
-    { numRuns: 40 }
+    { numRuns: 40 },
   );
 });
 
@@ -125,13 +125,15 @@ test("property: each member hears exactly the others' posts and churn in its roo
       for (const peer of peers) peer.socket.destroy();
       await Promise.all(peers.map((peer) => peer.closed));
     }),
-    { numRuns: 40 }
+    { numRuns: 40 },
   );
 });
 
 /** The request for one action, its body a secret no event may carry. */
 function request(id: number, prefix: string, { kind, room }: Action): Record<string, unknown> {
-  return kind === "post" ? { id, op: kind, room: prefix + room, body: `secret-${id}` } : { id, op: kind, room: prefix + room };
+  return kind === "post"
+    ? { id, op: kind, room: prefix + room, body: `secret-${id}` }
+    : { id, op: kind, room: prefix + room };
 }
 
 /** A peer's events with every posts event read as the post events it stands for (announcedPosts). */
@@ -148,7 +150,10 @@ test("property: pipelined batches merge posts, yet every member hears exactly th
     kind: fc.constantFrom("join" as const, "leave" as const, "post" as const, "post" as const),
     room: fc.constantFrom("a" as const, "b" as const),
   });
-  const batch = fc.record({ who: fc.integer({ min: 0, max: 2 }), actions: fc.array(action, { minLength: 1, maxLength: 8 }) });
+  const batch = fc.record({
+    who: fc.integer({ min: 0, max: 2 }),
+    actions: fc.array(action, { minLength: 1, maxLength: 8 }),
+  });
   // A broker of its own: rooms are never removed, and every run (and every shrink) takes two.
   const own = await startTestBroker({ maxRooms: 4096 });
   let postsEvents = 0;
@@ -162,7 +167,7 @@ test("property: pipelined batches merge posts, yet every member hears exactly th
           await peer.connected;
           await peer.request(hello(1, role, i === 2 ? 1 : 2));
           return peer;
-        })
+        }),
       );
       let id = 10;
       for (const { who, actions } of batches) {
@@ -183,7 +188,7 @@ test("property: pipelined batches merge posts, yet every member hears exactly th
       for (const peer of peers) peer.socket.destroy();
       await Promise.all(peers.map((peer) => peer.closed));
     }),
-    { numRuns: 40 }
+    { numRuns: 40 },
   );
   // The runs did merge: the property covered posts events, not only lone posts.
   expect(postsEvents).toBeGreaterThan(0);

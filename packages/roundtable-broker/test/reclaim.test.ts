@@ -25,7 +25,7 @@ describe("the path watch", () => {
     // Its clients see the connection end, loudly, rather than talk on to a broker nobody else can reach.
     await peer.closed;
     expect(logger.lines).toContain(
-      "error the socket path no longer names this broker's socket; closing, since nobody can reach it there"
+      "error the socket path no longer names this broker's socket; closing, since nobody can reach it there",
     );
   });
 
@@ -48,7 +48,7 @@ describe("the path watch", () => {
     await startTestBroker({ timers, pathCheckMs: 250 });
     expect(timers.pending().map((t) => t.ms)).toContain(250);
     await expect(startBroker({ agentDir: "/nonexistent/x", pathCheckMs: 0 })).rejects.toThrow(
-      /Invalid broker option pathCheckMs: expected an integer from 1 to 2147483647, got 0/
+      /Invalid broker option pathCheckMs: expected an integer from 1 to 2147483647, got 0/,
     );
   });
 });

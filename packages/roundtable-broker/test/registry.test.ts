@@ -29,9 +29,7 @@ describe("a running broker's entry", () => {
       startedAt: expect.any(Number),
       store: "memory",
     });
-    expect(readBrokerRegistry(registryDir).entries).toEqual([
-      { ...JSON.parse(readFileSync(file, "utf8")), file },
-    ]);
+    expect(readBrokerRegistry(registryDir).entries).toEqual([{ ...JSON.parse(readFileSync(file, "utf8")), file }]);
     await broker.close();
     expect(existsSync(file)).toBe(false);
     expect(readBrokerRegistry(registryDir).entries).toEqual([]);
@@ -63,7 +61,11 @@ describe("a running broker's entry", () => {
     const registryDir = join(tempDir(), "registry");
     writeFileSync(registryDir, "not a directory");
     const lines: string[] = [];
-    const logger: BrokerLogger = { info: () => {}, warn: (m, f) => lines.push(`${m} ${String(f?.["error"])}`), error: () => {} };
+    const logger: BrokerLogger = {
+      info: () => {},
+      warn: (m, f) => lines.push(`${m} ${String(f?.["error"])}`),
+      error: () => {},
+    };
     const broker = await startTestBroker({ registryDir, logger });
     expect(broker.registryEntry).toBeUndefined();
     expect(lines).toEqual([

@@ -6,13 +6,13 @@ describe("membership and pings", () => {
   test("a post pings every other member with room, seq and author, never the body", async () => {
     const broker = await startTestBroker();
     const [planner, critic, reviewer] = await Promise.all(
-      ["planner", "critic", "reviewer"].map((role) => RawPeer.hello(broker.socketPath, role))
+      ["planner", "critic", "reviewer"].map((role) => RawPeer.hello(broker.socketPath, role)),
     );
     for (const [i, peer] of [planner, critic, reviewer].entries()) {
       expect(await peer!.request({ id: 10 + i, op: "join", room: "design" })).toMatchObject({ ok: true });
     }
     expect(
-      await planner!.request({ id: 20, op: "post", room: "design", body: "a secret body", headline: "h" })
+      await planner!.request({ id: 20, op: "post", room: "design", body: "a secret body", headline: "h" }),
     ).toMatchObject({ ok: true, result: { room: "design", seq: 1 } });
     for (const peer of [critic!, reviewer!]) {
       await peer.until(() => peer.events().some((e) => e["event"] === "post"));
@@ -150,7 +150,9 @@ describe("membership belongs to the role, over several connections", () => {
       { event: "post", room: "r", seq: 1, author: "planner" },
       { event: "disconnect", room: "r", seq: 0, role: "planner" },
     ]);
-    expect(await watcher.request({ id: 3, op: "members", room: "r" })).toMatchObject({ result: { members: ["watcher"] } });
+    expect(await watcher.request({ id: 3, op: "members", room: "r" })).toMatchObject({
+      result: { members: ["watcher"] },
+    });
   });
 
   test("one-shot post (connect, hello, post, close): refused when no other connection of the role holds the room", async () => {
@@ -330,7 +332,7 @@ describe("reading", () => {
     const tight = await critic.request({ id: 6, op: "digest", room: "r", budget: 110 });
     expect(tight).toMatchObject({ result: { full: 1, headlined: 1, collapsed: 0, throughSeq: 5 } });
     expect((tight["result"] as { text: string }).text).toBe(
-      `[#4 planner, headline] long one\n[#5 planner] ${"y".repeat(60)}`
+      `[#4 planner, headline] long one\n[#5 planner] ${"y".repeat(60)}`,
     );
   });
 

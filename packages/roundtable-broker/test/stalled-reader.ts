@@ -37,7 +37,9 @@ type Frame = Record<string, unknown>;
 
 /** What a peer hears of a room's posts, in order: seq and author, each posts event read as the posts it lists. */
 function heardPosts(frames: readonly Frame[], room: string): { seq: number; author: string }[] {
-  return frames.flatMap((f) => ("event" in f && f["room"] === room ? announcedPosts(parseServerFrame(f) as RoundtableEvent) : []));
+  return frames.flatMap((f) =>
+    "event" in f && f["room"] === room ? announcedPosts(parseServerFrame(f) as RoundtableEvent) : [],
+  );
 }
 
 /** The seqs of `room` a peer heard, in order. */
@@ -54,7 +56,13 @@ function seqsUpTo(n: number): number[] {
  * Posts `count` posts to `room` with ids from `firstId`: pipelined, in one write (which the broker reads in several
  * turns), or one at a time, each sent once the one before it is answered; resolves once the last is answered.
  */
-export async function postMany(peer: RawPeer, room: string, firstId: number, count: number, pipelined: boolean): Promise<void> {
+export async function postMany(
+  peer: RawPeer,
+  room: string,
+  firstId: number,
+  count: number,
+  pipelined: boolean,
+): Promise<void> {
   const request = (i: number): Frame => ({ id: firstId + i, op: "post", room, body: `post ${i}` });
   if (pipelined) {
     await peer.write(Buffer.concat(Array.from({ length: count }, (_, i) => frame(request(i)))));
@@ -71,7 +79,8 @@ export async function postMany(peer: RawPeer, room: string, firstId: number, cou
 /** Says hello as `role` and joins `rooms`, each answered before the next. */
 async function member(broker: Broker, role: string, rooms: readonly string[]): Promise<RawPeer> {
   const peer = await RawPeer.hello(broker.socketPath, role);
-  for (const [i, room] of rooms.entries()) expect(await peer.request({ id: 2 + i, op: "join", room })).toMatchObject({ ok: true });
+  for (const [i, room] of rooms.entries())
+    expect(await peer.request({ id: 2 + i, op: "join", room })).toMatchObject({ ok: true });
   return peer;
 }
 
@@ -87,7 +96,10 @@ async function resumeAndCatchUp(peer: RawPeer, id: number): Promise<{ pingsDropp
  * A version-2 member stops reading while another posts `posts` posts to their room: once it reads again it hears
  * every one of them, in order, and no ping was dropped, pipelined or one at a time, at the default `pingDropBytes`.
  */
-async function stalledReaderHearsEveryPost(start: BrokerStarter, { posts, pipelined }: { posts: number; pipelined: boolean }): Promise<void> {
+async function stalledReaderHearsEveryPost(
+  start: BrokerStarter,
+  { posts, pipelined }: { posts: number; pipelined: boolean },
+): Promise<void> {
   const broker = await start();
   const author = await member(broker, "author", ["r"]);
   const reader = await member(broker, "reader", ["r"]);
@@ -127,7 +139,8 @@ const PAGE_BODY = "b".repeat(30_000);
 
 /** Posts 16 large messages to `room` (a fetch page of about 480 KB), ids from `firstId`. */
 async function fillRoom(peer: RawPeer, room: string, firstId: number): Promise<void> {
-  for (let i = 0; i < 16; i++) expect(await peer.request({ id: firstId + i, op: "post", room, body: PAGE_BODY })).toMatchObject({ ok: true });
+  for (let i = 0; i < 16; i++)
+    expect(await peer.request({ id: firstId + i, op: "post", room, body: PAGE_BODY })).toMatchObject({ ok: true });
 }
 
 /**
@@ -136,8 +149,15 @@ async function fillRoom(peer: RawPeer, room: string, firstId: number): Promise<v
  * flight. Ids `firstId` to `firstId + 2`.
  */
 async function backUp(peer: RawPeer, big: string, sync: string, firstId: number): Promise<void> {
-  const fetch = (id: number): Buffer => frame({ id, op: "fetch", room: big, afterSeq: 0, limit: 16, maxChars: 500_000 });
-  await peer.write(Buffer.concat([fetch(firstId), fetch(firstId + 1), frame({ id: firstId + 2, op: "post", room: sync, body: "sync" })]));
+  const fetch = (id: number): Buffer =>
+    frame({ id, op: "fetch", room: big, afterSeq: 0, limit: 16, maxChars: 500_000 });
+  await peer.write(
+    Buffer.concat([
+      fetch(firstId),
+      fetch(firstId + 1),
+      frame({ id: firstId + 2, op: "post", room: sync, body: "sync" }),
+    ]),
+  );
 }
 
 /**
@@ -156,7 +176,9 @@ async function lossAcrossRoomsIsCounted(start: BrokerStarter, { posts }: { posts
 
   for (let i = 0; i < posts; i++) {
     const author = authors[i % 3] as RawPeer;
-    expect(await author.request({ id: 100 + i, op: "post", room: rooms[i % rooms.length], body: "p" })).toMatchObject({ ok: true });
+    expect(await author.request({ id: 100 + i, op: "post", room: rooms[i % rooms.length], body: "p" })).toMatchObject({
+      ok: true,
+    });
     author.frames.length = 0;
   }
 
@@ -179,7 +201,10 @@ type Heard = Record<string, unknown>;
  * plain model says, in order: every post (no ping is lost below `pingDropBytes`), each membership event and each of
  * its own replies where it belongs. And posts sent in separate turns did merge while it stalled.
  */
-async function stalledStretchesLoseAndReorderNothing(start: BrokerStarter, { numRuns }: { numRuns: number }): Promise<void> {
+async function stalledStretchesLoseAndReorderNothing(
+  start: BrokerStarter,
+  { numRuns }: { numRuns: number },
+): Promise<void> {
   const broker = await start({ pingDropBytes: 16 * 1024 * 1024, maxOutboundBytes: 32 * 1024 * 1024, maxRooms: 4096 });
   const filler = await member(broker, "filler", ["big"]);
   await fillRoom(filler, "big", 10);
@@ -201,7 +226,10 @@ async function stalledStretchesLoseAndReorderNothing(start: BrokerStarter, { num
       const p = `s${run++}-`;
       const room = { a: `${p}a`, b: `${p}b` };
       const sync = `${p}sync`;
-      const writers = [await member(broker, `${p}w0`, [room.a, room.b]), await member(broker, `${p}w1`, [room.a, room.b])];
+      const writers = [
+        await member(broker, `${p}w0`, [room.a, room.b]),
+        await member(broker, `${p}w1`, [room.a, room.b]),
+      ];
       const watcher = await member(broker, `${p}watcher`, [sync]);
       const reader = await member(broker, `${p}reader`, [room.a, room.b, sync, "big"]);
       const from = reader.frames.length;
@@ -220,13 +248,19 @@ async function stalledStretchesLoseAndReorderNothing(start: BrokerStarter, { num
       for (const { stalled, batches, ask } of stretches) {
         if (stalled) {
           reader.socket.pause();
-          const fetch = (n: number): Buffer => frame({ id: n, op: "fetch", room: "big", afterSeq: 0, limit: 16, maxChars: 500_000 });
+          const fetch = (n: number): Buffer =>
+            frame({ id: n, op: "fetch", room: "big", afterSeq: 0, limit: 16, maxChars: 500_000 });
           await readerSends([fetch(++id), fetch(++id), frame({ id: ++id, op: "post", room: sync, body: "sync" })]);
           model.replies(id - 2, id - 1, id);
         }
         for (const { who, pipelined, actions } of batches) {
           const writer = writers[who] as RawPeer;
-          const requests = actions.map((a) => ({ id: ++id, op: a.kind, room: room[a.room], ...(a.kind === "post" ? { body: "x" } : {}) }));
+          const requests = actions.map((a) => ({
+            id: ++id,
+            op: a.kind,
+            room: room[a.room],
+            ...(a.kind === "post" ? { body: "x" } : {}),
+          }));
           if (pipelined) {
             turn++;
             await writer.write(Buffer.concat(requests.map(frame)));
@@ -241,7 +275,10 @@ async function stalledStretchesLoseAndReorderNothing(start: BrokerStarter, { num
           }
         }
         if (ask) {
-          await readerSends([frame({ id: ++id, op: "status" }), frame({ id: ++id, op: "post", room: sync, body: "sync" })]);
+          await readerSends([
+            frame({ id: ++id, op: "status" }),
+            frame({ id: ++id, op: "post", room: sync, body: "sync" }),
+          ]);
           model.replies(id - 1, id);
         }
         if (stalled) reader.socket.resume();
@@ -256,7 +293,9 @@ async function stalledStretchesLoseAndReorderNothing(start: BrokerStarter, { num
         if (f["room"] !== room.a && f["room"] !== room.b) return [];
         const event = parseServerFrame(f) as RoundtableEvent;
         if (event.event !== "posts") return [f];
-        const turns = new Set(announcedPosts(event).map(({ seq }) => turnOf.get(`${event.room === room.a ? "a" : "b"}:${seq}`)));
+        const turns = new Set(
+          announcedPosts(event).map(({ seq }) => turnOf.get(`${event.room === room.a ? "a" : "b"}:${seq}`)),
+        );
         if (turns.size > 1) heldMerges++;
         return announcedPosts(event).map(({ seq, author }) => ({ event: "post", room: event.room, seq, author }));
       });
@@ -264,7 +303,7 @@ async function stalledStretchesLoseAndReorderNothing(start: BrokerStarter, { num
       for (const peer of [...writers, watcher, reader]) peer.socket.destroy();
       await Promise.all([...writers, watcher, reader].map((peer) => peer.closed));
     }),
-    { numRuns }
+    { numRuns },
   );
   expect(broker.stats().pingsDropped).toBe(0);
   // The property covered merging across turns, not only within a pipelined batch.
@@ -302,7 +341,7 @@ class StretchModel {
 
   constructor(
     readonly rooms: { readonly a: string; readonly b: string },
-    readonly roles: readonly string[]
+    readonly roles: readonly string[],
   ) {}
 
   /** Applies one writer's action; returns the seq a post got, or undefined when it was refused (or was no post). */

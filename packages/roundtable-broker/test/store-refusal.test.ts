@@ -33,7 +33,11 @@ describe("a store refusal thrown by another copy of @orphus/rooms", () => {
     const cases: [Error, unknown][] = [
       [
         new other.NotMemberError("design", "critic"),
-        { code: "ERR_NOT_MEMBER", message: 'Not a member of room "design"; join it first', details: { room: "design" } },
+        {
+          code: "ERR_NOT_MEMBER",
+          message: 'Not a member of room "design"; join it first',
+          details: { room: "design" },
+        },
       ],
       [
         new other.RoomNameInvalidError("Design Room", /^[a-z-]+$/),

@@ -8,17 +8,12 @@ import { describe, expect, test } from "vitest";
 import { MemoryRoomStore, StoreUnavailableError } from "@orphus/rooms";
 import { StoreOpenError, startBroker } from "@orphus/roundtable-broker";
 import { HeldStore } from "./held-store.js";
-import {
-  RawPeer,
-  capturingLogger,
-  frame,
-  hello,
-  startTestBroker,
-} from "./helpers.js";
+import { RawPeer, capturingLogger, frame, hello, startTestBroker } from "./helpers.js";
 import { tempDir } from "../../../test-support/tmp.js";
 import { until } from "../../../test-support/poll.js";
 
-const ids = (frames: readonly Record<string, unknown>[]): unknown[] => frames.filter((f) => "ok" in f).map((f) => f["id"]);
+const ids = (frames: readonly Record<string, unknown>[]): unknown[] =>
+  frames.filter((f) => "ok" in f).map((f) => f["id"]);
 
 describe("a store that answers later", () => {
   test("replies come in request order, and each request sees what the ones before it did", async () => {
@@ -60,14 +55,20 @@ describe("a store that answers later", () => {
     await peer.request({ id: 2, op: "join", room: "r" });
     store.hold();
     for (let i = 0; i < 40; i++) {
-      await peer.write(Buffer.concat(Array.from({ length: 5 }, (_, j) => frame({ id: 100 + i * 5 + j, op: "post", room: "r", body: "x" }))));
+      await peer.write(
+        Buffer.concat(
+          Array.from({ length: 5 }, (_, j) => frame({ id: 100 + i * 5 + j, op: "post", room: "r", body: "x" })),
+        ),
+      );
     }
     await until(() => store.waiting === 1);
     store.release();
     await peer.until((frames) => ids(frames).length === 202);
     const posts = peer.frames.filter((f) => typeof f["id"] === "number" && (f["id"] as number) >= 100);
     expect(posts.map((f) => f["id"])).toEqual(Array.from({ length: 200 }, (_, i) => 100 + i));
-    expect(posts.map((f) => (f["result"] as { seq: number }).seq)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+    expect(posts.map((f) => (f["result"] as { seq: number }).seq)).toEqual(
+      Array.from({ length: 200 }, (_, i) => i + 1),
+    );
   });
 
   test("requests still queued when the connection closes are dropped unserved", async () => {
@@ -78,7 +79,9 @@ describe("a store that answers later", () => {
     const peer = await RawPeer.hello(broker.socketPath, "planner");
     store.hold();
     await peer.write(
-      Buffer.concat([1, 2, 3].map((n) => frame({ id: 10 + n, op: "post", room: "r", body: `m${n}`, idempotencyKey: `k${n}` }))),
+      Buffer.concat(
+        [1, 2, 3].map((n) => frame({ id: 10 + n, op: "post", room: "r", body: `m${n}`, idempotencyKey: `k${n}` })),
+      ),
     );
     await until(() => store.waiting === 1);
     peer.socket.destroy();
@@ -194,7 +197,10 @@ describe("store failures on the wire", () => {
       error: { code: "ERR_STORE_RESET", message: expect.stringContaining("join the room again") as unknown },
     });
     expect(await met.request({ id: 4, op: "post", room: "r", body: "x" })).toMatchObject({ ok: true });
-    expect(await other.request({ id: 3, op: "members", room: "r" })).toMatchObject({ ok: false, error: { code: "ERR_STORE_RESET" } });
+    expect(await other.request({ id: 3, op: "members", room: "r" })).toMatchObject({
+      ok: false,
+      error: { code: "ERR_STORE_RESET" },
+    });
     expect(await other.request({ id: 4, op: "members", room: "r" })).toMatchObject({ ok: true });
     await other.until(() => other.events().length >= 1);
     expect(other.events()).toContainEqual({ event: "reset", seq: 0, store: "held://test" });
@@ -217,13 +223,20 @@ describe("store failures on the wire", () => {
     store.emit(activity(4));
     await current.until(() => current.events().length === 3);
     expect(current.events()).toEqual([
-      { event: "posts", room: "r", posts: [{ seq: 1, author: "critic", count: 2 }, { seq: 3, author: "reviewer" }] },
+      {
+        event: "posts",
+        room: "r",
+        posts: [
+          { seq: 1, author: "critic", count: 2 },
+          { seq: 3, author: "reviewer" },
+        ],
+      },
       { event: "reset", seq: 0, store: "held://test" },
       { event: "post", room: "r", seq: 4, author: "critic" },
     ]);
     await old.until(() => old.events().length === 4);
     expect(old.events()).toEqual(
-      [1, 2, 3, 4].map((seq) => ({ event: "post", room: "r", seq, author: seq === 3 ? "reviewer" : "critic" }))
+      [1, 2, 3, 4].map((seq) => ({ event: "post", room: "r", seq, author: seq === 3 ? "reviewer" : "critic" })),
     );
   });
 
@@ -274,8 +287,12 @@ describe("two brokers on one store", () => {
       result: { created: false, members: ["critic", "planner"] },
     });
     await planner.until(() => planner.events().length === 1);
-    expect(await critic.request({ id: 3, op: "post", room: "r", body: "from the west" })).toMatchObject({ result: { seq: 1 } });
-    expect(await planner.request({ id: 3, op: "post", room: "r", body: "from the east" })).toMatchObject({ result: { seq: 2 } });
+    expect(await critic.request({ id: 3, op: "post", room: "r", body: "from the west" })).toMatchObject({
+      result: { seq: 1 },
+    });
+    expect(await planner.request({ id: 3, op: "post", room: "r", body: "from the east" })).toMatchObject({
+      result: { seq: 2 },
+    });
     await planner.until(() => planner.events().length === 2);
     await critic.until(() => critic.events().length === 1);
     expect(planner.events()).toEqual([
@@ -293,9 +310,11 @@ describe("opening the store", () => {
   test("a broker configured for a Redis it cannot reach refuses to start, names it masked, and claims nothing", async () => {
     const port = await closedPort();
     const agentDir = tempDir();
-    const error = await startBroker({ agentDir, registryDir: false, store: `redis://orphus:hunter2@127.0.0.1:${port}/0` }).catch(
-      (caught: unknown) => caught,
-    );
+    const error = await startBroker({
+      agentDir,
+      registryDir: false,
+      store: `redis://orphus:hunter2@127.0.0.1:${port}/0`,
+    }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(StoreOpenError);
     expect(error).toMatchObject({
       code: "ERR_BROKER_STORE_OPEN_FAILED",

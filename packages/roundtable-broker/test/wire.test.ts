@@ -25,9 +25,9 @@ const packageVersion = (
 const HELLO_VECTOR = Buffer.from(
   "0000005c" +
     Buffer.from(
-      '{"id":1,"op":"hello","protocol":"orphus-roundtable","version":2,"role":"planner","pid":4242}'
+      '{"id":1,"op":"hello","protocol":"orphus-roundtable","version":2,"role":"planner","pid":4242}',
     ).toString("hex"),
-  "hex"
+  "hex",
 );
 
 describe("hello", () => {
@@ -151,7 +151,7 @@ describe("framing on a real socket", () => {
     const header = Buffer.alloc(4);
     header.writeUInt32BE(notJson.length, 0);
     await garbage.write(
-      Buffer.concat([frame({ id: 2, op: "status" }), header, notJson, frame({ id: 3, op: "status" })])
+      Buffer.concat([frame({ id: 2, op: "status" }), header, notJson, frame({ id: 3, op: "status" })]),
     );
     await garbage.closed;
     // The frame before the bad one was answered; the one behind it never is.

@@ -3,7 +3,12 @@
 import { Socket } from "node:net";
 import { afterEach, expect, test, vi } from "vitest";
 import fc from "fast-check";
-import { MAX_POSTS_PER_EVENT, announcedPosts, parseServerFrame, type RoundtableEvent } from "@orphus/roundtable-protocol";
+import {
+  MAX_POSTS_PER_EVENT,
+  announcedPosts,
+  parseServerFrame,
+  type RoundtableEvent,
+} from "@orphus/roundtable-protocol";
 import { EventNotice, isPostNotice, type PostNotice } from "../src/event-notice.js";
 import { PostRun, RUN_FULL } from "../src/post-run.js";
 import { RawPeer, frame, hello, startTestBroker } from "./helpers.js";
@@ -42,7 +47,7 @@ function postNotice(room: string, seq: number, author: string, maxFrameBytes: nu
 /** A batch of posts to `room` in one write, ids from `firstId`. */
 function posts(room: string, firstId: number, count: number): Buffer {
   return Buffer.concat(
-    Array.from({ length: count }, (_, i) => frame({ id: firstId + i, op: "post", room, body: `post ${i}` }))
+    Array.from({ length: count }, (_, i) => frame({ id: firstId + i, op: "post", room, body: `post ${i}` })),
   );
 }
 
@@ -102,7 +107,7 @@ test("a lone post is still a post event, and merging never moves a post ahead of
       frame({ id: 13, op: "join", room: "b" }),
       posts("a", 14, 2),
       frame({ id: 16, op: "post", room: "b", body: "to b" }),
-    ])
+    ]),
   );
   await author.reply(16);
   await listener.until((frames) => frames.some((f) => f["room"] === "b" && f["event"] === "post"));
@@ -130,7 +135,7 @@ test("posts of two rooms interleaved in one turn merge per room, each run where 
       frame({ id: 12, op: "post", room: "a", body: "a2" }),
       frame({ id: 13, op: "post", room: "b", body: "b2" }),
       frame({ id: 14, op: "post", room: "a", body: "a3" }),
-    ])
+    ]),
   );
   await author.reply(14);
   await listener.until((frames) => frames.filter((f) => f["event"] === "posts").length === 2);
@@ -152,7 +157,7 @@ test("replies of one turn leave in one write, written from their text whatever c
       frame({ id: 10, op: "post", room: "utf", body }),
       frame({ id: 11, op: "fetch", room: "utf", afterSeq: 0 }),
       frame({ id: 12, op: "post", room: "utf", body: "plain" }),
-    ])
+    ]),
   );
   await author.reply(12);
 
@@ -184,7 +189,7 @@ test("a run of posts holds at most MAX_POSTS_PER_EVENT posts and never outgrows 
   expect(small.bytes).toBe(small.encode().length);
   for (let seq = 3; seq <= 40; seq++) expect(small.add(notice(seq, other), 256)).not.toBe(RUN_FULL);
   expect(small.encode().subarray(4).toString()).toBe(
-    `{"event":"posts","room":"r","posts":[{"seq":1,"author":"${long}"},{"seq":2,"author":"${other}","count":39}]}`
+    `{"event":"posts","room":"r","posts":[{"seq":1,"author":"${long}"},{"seq":2,"author":"${other}","count":39}]}`,
   );
   expect(small.bytes).toBe(small.encode().length);
 });
@@ -195,7 +200,12 @@ test("a run counts bytes, not UTF-16 units: names outside ASCII (a store with it
   const limit = 1024 * 1024;
   const notice = (seq: number, author: string): PostNotice => postNotice("café-☕", seq, author, limit);
   const run = new PostRun("café-☕", notice(1, "zoë"));
-  for (const [seq, author] of [[2, "zoë"], [3, "評論者"], [4, "a"], [5, "評論者"]] as const) {
+  for (const [seq, author] of [
+    [2, "zoë"],
+    [3, "評論者"],
+    [4, "a"],
+    [5, "評論者"],
+  ] as const) {
     const before = run.bytes;
     expect(run.add(notice(seq, author), limit)).toBe(run.bytes - before);
   }
@@ -206,8 +216,13 @@ test("a run counts bytes, not UTF-16 units: names outside ASCII (a store with it
     JSON.stringify({
       event: "posts",
       room: "café-☕",
-      posts: [{ seq: 1, author: "zoë", count: 2 }, { seq: 3, author: "評論者" }, { seq: 4, author: "a" }, { seq: 5, author: "評論者" }],
-    })
+      posts: [
+        { seq: 1, author: "zoë", count: 2 },
+        { seq: 3, author: "評論者" },
+        { seq: 4, author: "a" },
+        { seq: 5, author: "評論者" },
+      ],
+    }),
   );
   // At the frame limit, bytes are what count: two entries make a payload of 103 bytes (93 UTF-16 units).
   expect(new PostRun("café-☕", notice(1, "zoë")).add(notice(2, "評論者"), 102)).toBe(RUN_FULL);
@@ -225,7 +240,13 @@ test("runs listing the same posts share a frame, whatever notices made them; a r
   expect(run("r", [1, 2, 3]).sameAs(run("r", [1, 2, 3]))).toBe(true);
   expect(run("r", [7]).sameAs(run("r", [7]))).toBe(true);
   expect(run("r", [1, 2, 3]).encode()).toEqual(run("r", [1, 2, 3]).encode());
-  for (const other of [run("q", [1, 2, 3]), run("r", [1, 2]), run("r", [1, 2, 4]), run("r", [1, 2, 3], "abab"), run("r", [1, 2, 3, 4])]) {
+  for (const other of [
+    run("q", [1, 2, 3]),
+    run("r", [1, 2]),
+    run("r", [1, 2, 4]),
+    run("r", [1, 2, 3], "abab"),
+    run("r", [1, 2, 3, 4]),
+  ]) {
     expect(run("r", [1, 2, 3]).sameAs(other)).toBe(false);
   }
   expect(run("r", [1]).sameAs(run("q", [1]))).toBe(false);
@@ -254,7 +275,7 @@ test("property: a run's frame lists exactly its posts, in order, as the naive gr
           author: fc.constantFrom("a", "critic", "r-9"),
           posts: fc.oneof(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 1200 })),
         }),
-        { minLength: 1, maxLength: 12 }
+        { minLength: 1, maxLength: 12 },
       ),
       fc.constantFrom(160, 400, 4096, 1024 * 1024),
       (bursts, maxFrameBytes) => {
@@ -284,15 +305,17 @@ test("property: a run's frame lists exactly its posts, in order, as the naive gr
           expect(encoded.length - 4).toBeLessThanOrEqual(maxFrameBytes);
           expect(run.posts).toBeLessThanOrEqual(MAX_POSTS_PER_EVENT);
           const payload = encoded.subarray(4).toString("utf8");
-          const listed = notices.slice(from, from + run.posts).map(({ post }) => ({ seq: post.seq, author: post.author }));
+          const listed = notices
+            .slice(from, from + run.posts)
+            .map(({ post }) => ({ seq: post.seq, author: post.author }));
           from += run.posts;
           const event = parseServerFrame(JSON.parse(payload)) as RoundtableEvent;
           expect(announcedPosts(event)).toEqual(listed);
           if (run.posts > 1) expect(payload).toBe(naive("room-1", listed));
         }
         expect(from).toBe(notices.length);
-      }
+      },
     ),
-    { numRuns: 60 }
+    { numRuns: 60 },
   );
 });

@@ -121,10 +121,20 @@ function verbatim(text: string): void {
 }
 
 async function main(): Promise<void> {
-  out(bold("Orphus roundtable demo: three agents deliberate, a librarian files the decision; every context stays bounded"));
+  out(
+    bold(
+      "Orphus roundtable demo: three agents deliberate, a librarian files the decision; every context stays bounded",
+    ),
+  );
   out(dim(`agent directory ${agentDir} (temporary; removed at the end)`));
-  out(dim(`broker idle time ${DEMO_IDLE_MS / 1000} s for this demo (default 5 s); digest budget ${DEMO_DIGEST_BUDGET} characters`));
-  out(dim("each agent is its own process using the shared roundtable tool: it pulls a digest before it speaks, fetches"));
+  out(
+    dim(
+      `broker idle time ${DEMO_IDLE_MS / 1000} s for this demo (default 5 s); digest budget ${DEMO_DIGEST_BUDGET} characters`,
+    ),
+  );
+  out(
+    dim("each agent is its own process using the shared roundtable tool: it pulls a digest before it speaks, fetches"),
+  );
   out(dim("a message whole only when it asks, and between turns only one-line activity pings arrive unasked"));
   out();
 
@@ -133,10 +143,16 @@ async function main(): Promise<void> {
   const memory: Report<"memory">[] = [];
   const onReport = (r: RoleReport): void => {
     if (r.type === "posted") {
-      out(`  #${String(r.seq).padEnd(3)} ${r.role.padEnd(10)}${n(r.chars).padStart(6)} chars  ${oneLine(r.headline, 60)}`);
+      out(
+        `  #${String(r.seq).padEnd(3)} ${r.role.padEnd(10)}${n(r.chars).padStart(6)} chars  ${oneLine(r.headline, 60)}`,
+      );
     } else if (r.type === "fetched") {
       fetches.push(r);
-      out(green(`       ${r.role.padEnd(10)}fetched #${r.seq} whole before speaking: ${n(r.chars)} characters, on demand`));
+      out(
+        green(
+          `       ${r.role.padEnd(10)}fetched #${r.seq} whole before speaking: ${n(r.chars)} characters, on demand`,
+        ),
+      );
     } else if (r.type === "memory") {
       memory.push(r);
       out(green(`       ${r.role.padEnd(10)}memory ${r.action} ${r.input}`));
@@ -158,7 +174,9 @@ async function main(): Promise<void> {
     const ready = await other.ready;
     out(
       `${(otherRoles[i] ?? "").padEnd(10)}joined "${DEMO_ROOM}" — ${
-        ready.spawnedBroker ? `started a broker (pid ${ready.brokerPid})` : `same broker (pid ${ready.brokerPid}), nothing spawned`
+        ready.spawnedBroker
+          ? `started a broker (pid ${ready.brokerPid})`
+          : `same broker (pid ${ready.brokerPid}), nothing spawned`
       }`,
     );
   }
@@ -167,7 +185,9 @@ async function main(): Promise<void> {
   const grown = playSizes(DEMO_SCRIPT, DEMO_SIZES, join(agentDir, "grown"));
   grown.catch(() => undefined);
   out();
-  out(bold(`The deliberation (${DEMO_SCRIPT.length} messages, ${n(roomChars)} characters; every one stays in the room):`));
+  out(
+    bold(`The deliberation (${DEMO_SCRIPT.length} messages, ${n(roomChars)} characters; every one stays in the room):`),
+  );
 
   const roles = [first, ...others];
   const reports = await Promise.all(roles.map((r) => r.done));
@@ -182,12 +202,30 @@ async function main(): Promise<void> {
   const [header, ...rows] = contextTable(intakes);
   out(dim(`  ${header}`));
   for (const row of rows) out(`  ${row}`);
-  out(dim("  pings: one line per quiet period, counts and names only · digests: pulled, each within the budget plus one"));
-  out(dim("  marker line · fetches: whole messages, asked for · memory: the memory tool's answers · replies: the tool's"));
-  out(dim("  confirmations (joined, posted #n) · others wrote: the posts the agent did not write itself (its own it never"));
-  out(dim("  needed pushed back; counting them would flatter the share) · pulled unasked: pings + digests / others wrote ·"));
-  out(dim("  fetched: fetches / others wrote · of others': in context / others wrote · of the room: in context / every post"));
-  out(dim(`  pushing every message to every agent instead would have put all ${n(roomChars)} characters in each context`));
+  out(
+    dim("  pings: one line per quiet period, counts and names only · digests: pulled, each within the budget plus one"),
+  );
+  out(
+    dim("  marker line · fetches: whole messages, asked for · memory: the memory tool's answers · replies: the tool's"),
+  );
+  out(
+    dim(
+      "  confirmations (joined, posted #n) · others wrote: the posts the agent did not write itself (its own it never",
+    ),
+  );
+  out(
+    dim(
+      "  needed pushed back; counting them would flatter the share) · pulled unasked: pings + digests / others wrote ·",
+    ),
+  );
+  out(
+    dim(
+      "  fetched: fetches / others wrote · of others': in context / others wrote · of the room: in context / every post",
+    ),
+  );
+  out(
+    dim(`  pushing every message to every agent instead would have put all ${n(roomChars)} characters in each context`),
+  );
 
   // --- the same deliberation, larger ---------------------------------------------------------------------------------
   const runs = await grown;
@@ -198,18 +236,40 @@ async function main(): Promise<void> {
   }));
   const multiples = DEMO_SIZES.map((factor) => `${factor}×`);
   out();
-  out(bold(`The same deliberation as the room grows: every body ${multiples.join(", ")} as long, the same turns and tool calls:`));
+  out(
+    bold(
+      `The same deliberation as the room grows: every body ${multiples.join(", ")} as long, the same turns and tool calls:`,
+    ),
+  );
   const [sizeHeader, ...sizeRows] = sizeTable(sizes);
   out(dim(`  ${sizeHeader}`));
   for (const row of sizeRows) out(`  ${row}`);
-  out(dim("  played meanwhile in one process, a client per role, on a broker of its own; bodies grown with generated log"));
-  out(dim(`  lines, posted in parts of at most ${n(DEFAULT_MAX_BODY_BYTES)} bytes (the broker's limit) · pulled unasked: pings + digests ·`));
-  out(dim("  fetched: the same fetches of one message whole (of a message posted in parts, its first) · each cell: characters"));
-  out(dim("  = their share of what the others wrote at that size · pings at the same quiet periods; memory steps left out"));
+  out(
+    dim(
+      "  played meanwhile in one process, a client per role, on a broker of its own; bodies grown with generated log",
+    ),
+  );
+  out(
+    dim(
+      `  lines, posted in parts of at most ${n(DEFAULT_MAX_BODY_BYTES)} bytes (the broker's limit) · pulled unasked: pings + digests ·`,
+    ),
+  );
+  out(
+    dim(
+      "  fetched: the same fetches of one message whole (of a message posted in parts, its first) · each cell: characters",
+    ),
+  );
+  out(
+    dim(
+      "  = their share of what the others wrote at that size · pings at the same quiet periods; memory steps left out",
+    ),
+  );
 
   // --- the digest's bound ----------------------------------------------------------------------------------------
   const digests = reports.flatMap((report) =>
-    report.context.filter((e) => e.kind === "digest").map((e) => ({ role: report.role, text: e.text, ...measureDigest(e.text) })),
+    report.context
+      .filter((e) => e.kind === "digest")
+      .map((e) => ({ role: report.role, text: e.text, ...measureDigest(e.text) })),
   );
   const outOfBound = digests.filter((d) => !withinBound(d, DEMO_DIGEST_BUDGET));
   if (outOfBound.length > 0) throw new Error(`${outOfBound.length} digest(s) over the budget plus one marker line`);
@@ -219,7 +279,9 @@ async function main(): Promise<void> {
     out(
       bold(`The largest of all ${digests.length} digests, beside its budget of ${n(DEMO_DIGEST_BUDGET)}: `) +
         `${n(largest.text.length)} characters (the ${largest.role}'s) = ${n(largest.budgeted)} within the budget` +
-        (largest.markers === 0 ? "" : ` + one marker line of ${largest.marker} (a marker is at most ${MAX_MARKER_LENGTH})`) +
+        (largest.markers === 0
+          ? ""
+          : ` + one marker line of ${largest.marker} (a marker is at most ${MAX_MARKER_LENGTH})`) +
         ". Every digest kept that bound, whatever the room held.",
     );
   }
@@ -231,10 +293,19 @@ async function main(): Promise<void> {
     const reader = reports.find((r) => r.role === fetch.role);
     const pointer = reader?.context
       .filter((e) => e.kind === "digest")
-      .map((e) => new RegExp(`^ *… \\d+ more characters: fetch afterSeq=${fetch.seq - 1} to read it whole$`, "m").exec(e.text)?.[0])
+      .map(
+        (e) =>
+          new RegExp(`^ *… \\d+ more characters: fetch afterSeq=${fetch.seq - 1} to read it whole$`, "m").exec(
+            e.text,
+          )?.[0],
+      )
       .find((line) => line !== undefined);
     out();
-    out(bold(`Full text on demand: the ${fetch.role} fetched #${fetch.seq} ("${fetched.headline}", ${n(fetched.body.length)} characters) whole.`));
+    out(
+      bold(
+        `Full text on demand: the ${fetch.role} fetched #${fetch.seq} ("${fetched.headline}", ${n(fetched.body.length)} characters) whole.`,
+      ),
+    );
     const alone = fetches.filter((f) => f.seq === fetch.seq).length === 1;
     out(
       `  Its digest had shown an excerpt${pointer === undefined ? "" : ` ending "${pointer.trim()}"`}; the fetch put ` +
@@ -248,11 +319,17 @@ async function main(): Promise<void> {
   const asked = memory.find((m) => m.action === "query");
   if (filed !== undefined && asked !== undefined) {
     out();
-    out(bold(`The memory, once: the ${filed.role} filed the decision (memory ingest ${filed.input}); the tool answered:`));
+    out(
+      bold(`The memory, once: the ${filed.role} filed the decision (memory ingest ${filed.input}); the tool answered:`),
+    );
     verbatim(filed.text);
     out(bold(`Later the ${asked.role} asked the memory (query ${asked.input}) and read, verbatim:`));
     verbatim(asked.text);
-    out(dim(`  the store (${join(memoryDir, "memory.db")}) outlives the room: rooms go with their broker, the memory stays`));
+    out(
+      dim(
+        `  the store (${join(memoryDir, "memory.db")}) outlives the room: rooms go with their broker, the memory stays`,
+      ),
+    );
     out(dim("  (here until the demo removes its temporary directory)"));
   }
 
@@ -269,7 +346,11 @@ async function main(): Promise<void> {
       .filter((e) => e.kind === "digest")
       .map((e) => {
         const seqs = coveredSeqs(e.text);
-        return { text: e.text, seqs, chars: seqs.reduce((sum, seq) => sum + (DEMO_SCRIPT[seq - 1]?.body.length ?? 0), 0) };
+        return {
+          text: e.text,
+          seqs,
+          chars: seqs.reduce((sum, seq) => sum + (DEMO_SCRIPT[seq - 1]?.body.length ?? 0), 0),
+        };
       })
       .sort((a, b) => b.chars - a.chars)[0];
     if (biggest !== undefined && biggest.seqs.length > 0) {
@@ -298,7 +379,9 @@ async function main(): Promise<void> {
   const shares = intakes.map((i) => `${i.role} ${percent(i.shareOfOthers)}`).join(", ");
   const falls = sizes[0]?.intakes
     .map(({ role }) => {
-      const of = sizes.map((size) => size.intakes.find((intake) => intake.role === role)?.unaskedOfOthers ?? Number.NaN);
+      const of = sizes.map(
+        (size) => size.intakes.find((intake) => intake.role === role)?.unaskedOfOthers ?? Number.NaN,
+      );
       return `${role} ${of.map(percent).join(" → ")}`;
     })
     .join(", ");

@@ -127,7 +127,11 @@ export async function playGrown(script: readonly Turn[], factor: number, agentDi
 }
 
 /** Plays `script` at each of `sizes`, one after another, on the broker of `agentDir`. */
-export async function playSizes(script: readonly Turn[], sizes: readonly number[], agentDir: string): Promise<GrownRun[]> {
+export async function playSizes(
+  script: readonly Turn[],
+  sizes: readonly number[],
+  agentDir: string,
+): Promise<GrownRun[]> {
   const runs: GrownRun[] = [];
   for (const factor of sizes) runs.push(await playGrown(script, factor, agentDir));
   return runs;

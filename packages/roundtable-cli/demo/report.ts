@@ -158,8 +158,16 @@ export function sizeTable(sizes: readonly SizeIntake[]): string[] {
   const roles = sizes[0]?.intakes.map((intake) => intake.role) ?? [];
   for (const role of roles) {
     const of = sizes.map((size) => size.intakes.find((intake) => intake.role === role));
-    rows.push([role, "pulled unasked", ...of.map((i) => (i === undefined ? "?" : share(i.unasked.chars, i.unaskedOfOthers)))]);
-    rows.push(["", "fetched", ...of.map((i) => (i === undefined ? "?" : share(i.byKind.fetch.chars, i.fetchedOfOthers)))]);
+    rows.push([
+      role,
+      "pulled unasked",
+      ...of.map((i) => (i === undefined ? "?" : share(i.unasked.chars, i.unaskedOfOthers))),
+    ]);
+    rows.push([
+      "",
+      "fetched",
+      ...of.map((i) => (i === undefined ? "?" : share(i.byKind.fetch.chars, i.fetchedOfOthers))),
+    ]);
   }
   return grid(rows, 2);
 }

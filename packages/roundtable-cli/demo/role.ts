@@ -60,7 +60,10 @@ async function before(turn: Turn): Promise<void> {
     // What the librarian files is the message it fetched, as it read it (without the page's header and notes).
     const source = `roundtable:${DEMO_ROOM}#${turn.fetchBefore ?? 0}`;
     const body = messageText(fetched);
-    useMemory({ action: "ingest", title: step.title, body, tags: [...step.tags], source }, `"${step.title}", from ${source}`);
+    useMemory(
+      { action: "ingest", title: step.title, body, tags: [...step.tags], source },
+      `"${step.title}", from ${source}`,
+    );
   } else if (step?.action === "query") {
     useMemory({ action: "query", query: step.query, budget: step.budget }, `"${step.query}", budget ${step.budget}`);
   }

@@ -38,7 +38,13 @@ function long(title: string, points: readonly string[], closing: string): string
 
 /** A deterministic excerpt of delivery logs: what agents paste into rooms as evidence. */
 export function deliveryLog(lines: number, seed: number): string {
-  const outcomes = ["timeout elapsed=30002ms", "status=503 elapsed=412ms", "ECONNREFUSED elapsed=3ms", "status=200 elapsed=188ms", "status=429 retry-after=none"];
+  const outcomes = [
+    "timeout elapsed=30002ms",
+    "status=503 elapsed=412ms",
+    "ECONNREFUSED elapsed=3ms",
+    "status=200 elapsed=188ms",
+    "status=429 retry-after=none",
+  ];
   const out: string[] = [];
   for (let i = 0; i < lines; i++) {
     const n = (seed * 7919 + i * 104_729) % 9973;
@@ -144,56 +150,219 @@ const matrix = [
 
 /** The deliberation, in order. */
 export const DEMO_SCRIPT: readonly Turn[] = [
-  { role: "planner", headline: "Kick-off: webhook retries", body: "Kick-off. Merchants lose webhooks whenever their endpoint blips: we send once, inline, and forget. Goal for this room: agree a retry design we can build this sprint. I will post a plan; critic, please tear it apart; reviewer, please own the test plan." },
-  { role: "critic", headline: "Ack; constraints first", body: "Ack. Before the plan: what does the contract promise today? If merchants assume exactly-once, any retry changes behaviour they depend on." },
-  { role: "critic", headline: "Evidence: last week's failed sends", body: `Evidence, so we design for the real failure mix. 48 failed first attempts from last Tuesday's incident window, unedited:\n\n${deliveryLog(48, 3)}\n\nTimeouts and 503s dominate; refusals cluster on two merchants; the 429s carry no Retry-After at all.` },
-  { role: "reviewer", headline: "Ack; will draft tests", body: "Ack. I will draft a test matrix once the plan lands. Please name states and transitions explicitly so the tests can." },
-  { role: "planner", headline: "Contract is silent: at-least-once", body: "The published contract says nothing about delivery guarantees. Support tickets show merchants already dedupe on order id, so at-least-once is the honest promise. I will write it down." },
-  { role: "planner", headline: "Plan v1: queue, backoff, dead-letter", body: `${long("Plan v1: durable delivery queue with retries", planSteps, "Open questions: ordering per order, and whether 12 attempts is too many. Comments welcome on every step.")}\n\n${schema}` },
-  { role: "critic", headline: "Review of plan v1: 7 concerns", body: long("Review of plan v1. The shape is right; these need answers before we build:", review, "Blocking: 1 (ordering) and 2 (retention). The rest can be fixed in review.") },
-  { role: "reviewer", headline: "Agree ordering is blocking", body: "Agree that ordering blocks: without it I cannot write a deterministic test for two updates to one order. Retention too, since compliance will ask." },
-  { role: "planner", headline: "Serialize per order; cap at 20 h", body: "Accepted both blockers. Deliveries for one order are serialized: the claim query skips a row whose order has an older pending or in-flight row. Schedule capped at 20 hours; payloads purged when a delivery dies." },
-  { role: "critic", headline: "Serialization can wedge an order", body: "Serialization has a cost: one dead-slow delivery blocks every later update of that order for up to 20 hours. Fine for correctness, but the merchant sees nothing for a day. Add a per-order notice when the head of the line has failed for an hour." },
-  { role: "planner", headline: "Add head-of-line notice after 1 h", body: "Agreed: a notice per order when its oldest pending delivery has failed for an hour, sent once." },
-  { role: "reviewer", headline: "Jitter floor question", body: "On jitter: the critic suggested a floor. Which one? I need a number to assert against." },
-  { role: "critic", headline: "Equal jitter: min half the step", body: "Equal jitter: delay = step/2 + random(0, step/2). The first retry lands between 15 and 30 seconds, never at zero." },
-  { role: "reviewer", headline: "Test matrix v1 (10 cases)", pauseBefore: true, body: long("Test matrix v1. Each case names the states it passes through:", matrix, "Cases 2, 5 and 6 need a fake receiver with scripted responses; I will build it first. Case 10 runs nightly, not per commit.") },
+  {
+    role: "planner",
+    headline: "Kick-off: webhook retries",
+    body: "Kick-off. Merchants lose webhooks whenever their endpoint blips: we send once, inline, and forget. Goal for this room: agree a retry design we can build this sprint. I will post a plan; critic, please tear it apart; reviewer, please own the test plan.",
+  },
+  {
+    role: "critic",
+    headline: "Ack; constraints first",
+    body: "Ack. Before the plan: what does the contract promise today? If merchants assume exactly-once, any retry changes behaviour they depend on.",
+  },
+  {
+    role: "critic",
+    headline: "Evidence: last week's failed sends",
+    body: `Evidence, so we design for the real failure mix. 48 failed first attempts from last Tuesday's incident window, unedited:\n\n${deliveryLog(48, 3)}\n\nTimeouts and 503s dominate; refusals cluster on two merchants; the 429s carry no Retry-After at all.`,
+  },
+  {
+    role: "reviewer",
+    headline: "Ack; will draft tests",
+    body: "Ack. I will draft a test matrix once the plan lands. Please name states and transitions explicitly so the tests can.",
+  },
+  {
+    role: "planner",
+    headline: "Contract is silent: at-least-once",
+    body: "The published contract says nothing about delivery guarantees. Support tickets show merchants already dedupe on order id, so at-least-once is the honest promise. I will write it down.",
+  },
+  {
+    role: "planner",
+    headline: "Plan v1: queue, backoff, dead-letter",
+    body: `${long("Plan v1: durable delivery queue with retries", planSteps, "Open questions: ordering per order, and whether 12 attempts is too many. Comments welcome on every step.")}\n\n${schema}`,
+  },
+  {
+    role: "critic",
+    headline: "Review of plan v1: 7 concerns",
+    body: long(
+      "Review of plan v1. The shape is right; these need answers before we build:",
+      review,
+      "Blocking: 1 (ordering) and 2 (retention). The rest can be fixed in review.",
+    ),
+  },
+  {
+    role: "reviewer",
+    headline: "Agree ordering is blocking",
+    body: "Agree that ordering blocks: without it I cannot write a deterministic test for two updates to one order. Retention too, since compliance will ask.",
+  },
+  {
+    role: "planner",
+    headline: "Serialize per order; cap at 20 h",
+    body: "Accepted both blockers. Deliveries for one order are serialized: the claim query skips a row whose order has an older pending or in-flight row. Schedule capped at 20 hours; payloads purged when a delivery dies.",
+  },
+  {
+    role: "critic",
+    headline: "Serialization can wedge an order",
+    body: "Serialization has a cost: one dead-slow delivery blocks every later update of that order for up to 20 hours. Fine for correctness, but the merchant sees nothing for a day. Add a per-order notice when the head of the line has failed for an hour.",
+  },
+  {
+    role: "planner",
+    headline: "Add head-of-line notice after 1 h",
+    body: "Agreed: a notice per order when its oldest pending delivery has failed for an hour, sent once.",
+  },
+  {
+    role: "reviewer",
+    headline: "Jitter floor question",
+    body: "On jitter: the critic suggested a floor. Which one? I need a number to assert against.",
+  },
+  {
+    role: "critic",
+    headline: "Equal jitter: min half the step",
+    body: "Equal jitter: delay = step/2 + random(0, step/2). The first retry lands between 15 and 30 seconds, never at zero.",
+  },
+  {
+    role: "reviewer",
+    headline: "Test matrix v1 (10 cases)",
+    pauseBefore: true,
+    body: long(
+      "Test matrix v1. Each case names the states it passes through:",
+      matrix,
+      "Cases 2, 5 and 6 need a fake receiver with scripted responses; I will build it first. Case 10 runs nightly, not per commit.",
+    ),
+  },
   { role: "reviewer", headline: "Fake receiver design", body: fakeReceiver },
-  { role: "planner", headline: "Matrix looks complete", body: "The matrix covers every transition in the plan. One addition: a receiver that returns 2xx slowly, right at the deadline, to pin down which side of the deadline counts as success." },
-  { role: "reviewer", headline: "Added case 11: slow 2xx", body: "Added case 11: 2xx arriving 50 ms before the deadline counts as delivered; 50 ms after, the attempt is a timeout and the retry carries the same key." },
-  { role: "critic", headline: "429 cool-down design?", body: "Still open from my review: the per-endpoint cool-down on 429. Where does it live? If it is in memory, every worker learns it separately and the receiver gets hit once per worker." },
-  { role: "planner", headline: "Cool-down in endpoints table", body: "In the endpoints table: `cooldown_until`, set on 429 (Retry-After or 60 s doubling per consecutive 429, capped at 30 minutes), read by the claim query. One source of truth across workers." },
-  { role: "critic", headline: "OK; reset rule?", body: "Good. When does it reset? After the first 2xx, or after a quiet period? Resetting on the first 2xx lets a receiver oscillate us." },
-  { role: "planner", headline: "Reset after 3 consecutive 2xx", body: "Reset after three consecutive 2xx. A single success halves it instead of clearing it." },
-  { role: "reviewer", headline: "Lease vs deadline: numbers", body: "For the lease: total request deadline 30 s including DNS and TLS, lease 2 minutes, so the ratio is 4. I will add a test that a hung DNS lookup ends at 30 s and does not outlive the lease." },
-  { role: "critic", headline: "401/403 retries: how many?", body: "For 401 and 403: three retries at 10, 30 and 90 minutes, then dead with a merchant email explaining that their endpoint refused our signature." },
-  { role: "planner", headline: "Plan v2 posted", pauseBefore: true, body: long("Plan v2, folding in the review. Changes from v1 are marked.", [
-    ...planSteps.slice(0, 2),
-    "CHANGED: retry schedule with equal jitter (first retry between 15 and 30 seconds), doubling, capped at 6 hours between attempts and 20 hours in total; payloads purged when a delivery dies.",
-    "CHANGED: retry connection errors, timeouts, 408, 425, 429 and 5xx; 401 and 403 retry three times at 10, 30 and 90 minutes with a merchant notice; other 4xx go straight to dead.",
-    "CHANGED: per-endpoint cool-down in the endpoints table, set on 429, reset after three consecutive 2xx.",
-    "NEW: deliveries for one order are serialized; a notice goes out when the head of an order's line has failed for an hour.",
-    ...planSteps.slice(5, 7),
-    "CHANGED: request deadline 30 s including DNS and TLS; lease 2 minutes.",
-    ...planSteps.slice(8),
-  ], "If nobody objects, this is what we build. Reviewer: matrix v2 against this, please.") },
-  { role: "critic", headline: "Plan v2: no blockers", body: "Read v2. No blockers. One nit: step 9 should say the dashboard's oldest-pending age is per shard once we shard, or it will hide one stuck shard behind healthy ones." },
+  {
+    role: "planner",
+    headline: "Matrix looks complete",
+    body: "The matrix covers every transition in the plan. One addition: a receiver that returns 2xx slowly, right at the deadline, to pin down which side of the deadline counts as success.",
+  },
+  {
+    role: "reviewer",
+    headline: "Added case 11: slow 2xx",
+    body: "Added case 11: 2xx arriving 50 ms before the deadline counts as delivered; 50 ms after, the attempt is a timeout and the retry carries the same key.",
+  },
+  {
+    role: "critic",
+    headline: "429 cool-down design?",
+    body: "Still open from my review: the per-endpoint cool-down on 429. Where does it live? If it is in memory, every worker learns it separately and the receiver gets hit once per worker.",
+  },
+  {
+    role: "planner",
+    headline: "Cool-down in endpoints table",
+    body: "In the endpoints table: `cooldown_until`, set on 429 (Retry-After or 60 s doubling per consecutive 429, capped at 30 minutes), read by the claim query. One source of truth across workers.",
+  },
+  {
+    role: "critic",
+    headline: "OK; reset rule?",
+    body: "Good. When does it reset? After the first 2xx, or after a quiet period? Resetting on the first 2xx lets a receiver oscillate us.",
+  },
+  {
+    role: "planner",
+    headline: "Reset after 3 consecutive 2xx",
+    body: "Reset after three consecutive 2xx. A single success halves it instead of clearing it.",
+  },
+  {
+    role: "reviewer",
+    headline: "Lease vs deadline: numbers",
+    body: "For the lease: total request deadline 30 s including DNS and TLS, lease 2 minutes, so the ratio is 4. I will add a test that a hung DNS lookup ends at 30 s and does not outlive the lease.",
+  },
+  {
+    role: "critic",
+    headline: "401/403 retries: how many?",
+    body: "For 401 and 403: three retries at 10, 30 and 90 minutes, then dead with a merchant email explaining that their endpoint refused our signature.",
+  },
+  {
+    role: "planner",
+    headline: "Plan v2 posted",
+    pauseBefore: true,
+    body: long(
+      "Plan v2, folding in the review. Changes from v1 are marked.",
+      [
+        ...planSteps.slice(0, 2),
+        "CHANGED: retry schedule with equal jitter (first retry between 15 and 30 seconds), doubling, capped at 6 hours between attempts and 20 hours in total; payloads purged when a delivery dies.",
+        "CHANGED: retry connection errors, timeouts, 408, 425, 429 and 5xx; 401 and 403 retry three times at 10, 30 and 90 minutes with a merchant notice; other 4xx go straight to dead.",
+        "CHANGED: per-endpoint cool-down in the endpoints table, set on 429, reset after three consecutive 2xx.",
+        "NEW: deliveries for one order are serialized; a notice goes out when the head of an order's line has failed for an hour.",
+        ...planSteps.slice(5, 7),
+        "CHANGED: request deadline 30 s including DNS and TLS; lease 2 minutes.",
+        ...planSteps.slice(8),
+      ],
+      "If nobody objects, this is what we build. Reviewer: matrix v2 against this, please.",
+    ),
+  },
+  {
+    role: "critic",
+    headline: "Plan v2: no blockers",
+    body: "Read v2. No blockers. One nit: step 9 should say the dashboard's oldest-pending age is per shard once we shard, or it will hide one stuck shard behind healthy ones.",
+  },
   { role: "planner", headline: "Nit taken", body: "Taken: oldest-pending age per shard." },
-  { role: "reviewer", headline: "Matrix v2: 13 cases", body: long("Test matrix v2 against plan v2:", [
-    ...matrix,
-    "Slow 2xx at the deadline boundary: 50 ms before counts as delivered, 50 ms after is a timeout and the retry reuses the key.",
-    "Cool-down: three 429s in a row raise it to 240 s; one 2xx halves it; three 2xx clear it.",
-    "Head-of-line notice: an order whose oldest delivery has failed for 61 minutes produces exactly one notice.",
-  ], "I will start with the fake receiver and cases 1, 2, 4 and 6 today.") },
-  { role: "critic", headline: "Case 6 needs two orders", body: "Case 6 should also run with two different orders interleaved, to show serialization does not leak across orders." },
-  { role: "reviewer", headline: "Case 6b added", body: "Added 6b: two orders, interleaved updates, order B proceeds while order A's head is retrying." },
-  { role: "planner", headline: "Rollout owners", body: "Rollout: I take the queue table and workers, the critic reviews every migration, the reviewer owns the fake receiver and the matrix. Shadow mode behind the flag by Thursday." },
-  { role: "critic", headline: "Agreed, with one condition", body: "Agreed, on one condition: shadow mode compares what it would have sent with what the inline path sent, byte for byte, and we do not leave shadow until a full day shows no difference." },
-  { role: "reviewer", headline: "Shadow diff as case 14", body: "Then the shadow comparison is case 14 and it gates the rollout. I will publish its results in this room daily." },
-  { role: "reviewer", headline: "Shadow dry run: 0 diffs in 40 sends", body: `Dry run of the shadow comparison on staging traffic. Each line: the inline send, then the queued one, compared byte for byte.\n\n${deliveryLog(40, 5).replace(/attempt=1 .*$/gm, "inline=sha:9f2c… queued=sha:9f2c… diff=none")}\n\n0 differences in 40 sends. Case 14 passes on staging; production shadow starts with the flag.` },
+  {
+    role: "reviewer",
+    headline: "Matrix v2: 13 cases",
+    body: long(
+      "Test matrix v2 against plan v2:",
+      [
+        ...matrix,
+        "Slow 2xx at the deadline boundary: 50 ms before counts as delivered, 50 ms after is a timeout and the retry reuses the key.",
+        "Cool-down: three 429s in a row raise it to 240 s; one 2xx halves it; three 2xx clear it.",
+        "Head-of-line notice: an order whose oldest delivery has failed for 61 minutes produces exactly one notice.",
+      ],
+      "I will start with the fake receiver and cases 1, 2, 4 and 6 today.",
+    ),
+  },
+  {
+    role: "critic",
+    headline: "Case 6 needs two orders",
+    body: "Case 6 should also run with two different orders interleaved, to show serialization does not leak across orders.",
+  },
+  {
+    role: "reviewer",
+    headline: "Case 6b added",
+    body: "Added 6b: two orders, interleaved updates, order B proceeds while order A's head is retrying.",
+  },
+  {
+    role: "planner",
+    headline: "Rollout owners",
+    body: "Rollout: I take the queue table and workers, the critic reviews every migration, the reviewer owns the fake receiver and the matrix. Shadow mode behind the flag by Thursday.",
+  },
+  {
+    role: "critic",
+    headline: "Agreed, with one condition",
+    body: "Agreed, on one condition: shadow mode compares what it would have sent with what the inline path sent, byte for byte, and we do not leave shadow until a full day shows no difference.",
+  },
+  {
+    role: "reviewer",
+    headline: "Shadow diff as case 14",
+    body: "Then the shadow comparison is case 14 and it gates the rollout. I will publish its results in this room daily.",
+  },
+  {
+    role: "reviewer",
+    headline: "Shadow dry run: 0 diffs in 40 sends",
+    body: `Dry run of the shadow comparison on staging traffic. Each line: the inline send, then the queued one, compared byte for byte.\n\n${deliveryLog(40, 5).replace(/attempt=1 .*$/gm, "inline=sha:9f2c… queued=sha:9f2c… diff=none")}\n\n0 differences in 40 sends. Case 14 passes on staging; production shadow starts with the flag.`,
+  },
   // The planner reads the dry run whole before deciding: its digest showed an excerpt and the afterSeq to fetch.
-  { role: "planner", headline: "Decision recorded", pauseBefore: true, fetchBefore: 33, body: "Decision: plan v2 with the per-shard nit, matrix v2 with cases 6b and 14, shadow mode gated on a clean day of diffs. Recorded in the design log. Thanks both." },
-  { role: "critic", headline: "Closing: watch the dead rate", body: "Closing note: the first number to watch after rollout is the rate of dead deliveries per merchant. If it moves, it is either our 4xx classification or a receiver's secret rotation, and both are worth a look." },
-  { role: "librarian", headline: "Decision filed in memory", fetchBefore: 34, memory: { action: "ingest", title: "Webhook retries: the decision", tags: ["webhooks", "retries", "decision"] }, body: "Filed #34, the decision, in the shared memory: any session can find it with the memory tool (query \"webhook retries decision\") long after this room is gone." },
-  { role: "reviewer", headline: "Closing: matrix is the spec", memory: { action: "query", query: "shadow mode gated decision", budget: 600 }, body: "Closing: the matrix is now the executable spec of this decision. Any change to the plan starts with a change to a test case." },
+  {
+    role: "planner",
+    headline: "Decision recorded",
+    pauseBefore: true,
+    fetchBefore: 33,
+    body: "Decision: plan v2 with the per-shard nit, matrix v2 with cases 6b and 14, shadow mode gated on a clean day of diffs. Recorded in the design log. Thanks both.",
+  },
+  {
+    role: "critic",
+    headline: "Closing: watch the dead rate",
+    body: "Closing note: the first number to watch after rollout is the rate of dead deliveries per merchant. If it moves, it is either our 4xx classification or a receiver's secret rotation, and both are worth a look.",
+  },
+  {
+    role: "librarian",
+    headline: "Decision filed in memory",
+    fetchBefore: 34,
+    memory: { action: "ingest", title: "Webhook retries: the decision", tags: ["webhooks", "retries", "decision"] },
+    body: 'Filed #34, the decision, in the shared memory: any session can find it with the memory tool (query "webhook retries decision") long after this room is gone.',
+  },
+  {
+    role: "reviewer",
+    headline: "Closing: matrix is the spec",
+    memory: { action: "query", query: "shadow mode gated decision", budget: 600 },
+    body: "Closing: the matrix is now the executable spec of this decision. Any change to the plan starts with a change to a test case.",
+  },
 ];

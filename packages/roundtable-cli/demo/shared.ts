@@ -18,7 +18,19 @@ export interface ContextEntry {
 /** What a role process tells the demo, one JSON object per stdout line. */
 export type RoleReport =
   | { readonly type: "ready"; readonly role: string; readonly brokerPid: number; readonly spawnedBroker: boolean }
-  | { readonly type: "posted"; readonly role: string; readonly seq: number; readonly chars: number; readonly headline: string }
+  | {
+      readonly type: "posted";
+      readonly role: string;
+      readonly seq: number;
+      readonly chars: number;
+      readonly headline: string;
+    }
   | { readonly type: "fetched"; readonly role: string; readonly seq: number; readonly chars: number }
-  | { readonly type: "memory"; readonly role: string; readonly action: "ingest" | "query"; readonly input: string; readonly text: string }
+  | {
+      readonly type: "memory";
+      readonly role: string;
+      readonly action: "ingest" | "query";
+      readonly input: string;
+      readonly text: string;
+    }
   | { readonly type: "done"; readonly role: string; readonly context: readonly ContextEntry[] };

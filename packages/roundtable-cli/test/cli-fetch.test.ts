@@ -56,7 +56,10 @@ test("fetch takes a room and --after, --limit and --max-chars, checked before an
     [["fetch"], "roundtable: fetch needs a room: roundtable fetch <room>"],
     [["fetch", "a", "b"], 'roundtable: fetch takes one argument, the room; got 2: "a" "b"'],
     [["fetch", "a", "--max-chars", "0"], 'roundtable: --max-chars takes a whole number from 1 to 524288; got "0"'],
-    [["fetch", "a", "--max-chars", "524289"], 'roundtable: --max-chars takes a whole number from 1 to 524288; got "524289"'],
+    [
+      ["fetch", "a", "--max-chars", "524289"],
+      'roundtable: --max-chars takes a whole number from 1 to 524288; got "524289"',
+    ],
     [["fetch", "a", "--limit", "201"], 'roundtable: --limit takes a whole number from 1 to 200; got "201"'],
     [["fetch", "a", "--after=-1"], 'roundtable: --after takes a whole number from 0 up; got "-1"'],
     [["fetch", "a", "--after", "next"], 'roundtable: --after takes a whole number from 0 up; got "next"'],

@@ -74,7 +74,11 @@ async function hostileAgentDir(): Promise<string> {
   const temp = shortTempDir();
   cleanups.push(() => temp.remove());
   mkdirSync(join(temp.dir, "roundtable"), { mode: 0o700 });
-  const server: FramedServer = await startFramedServer(temp.dir, hostileBroker, join(temp.dir, "roundtable", "broker.sock"));
+  const server: FramedServer = await startFramedServer(
+    temp.dir,
+    hostileBroker,
+    join(temp.dir, "roundtable", "broker.sock"),
+  );
   cleanups.push(() => server.close());
   return temp.dir;
 }
@@ -158,6 +162,8 @@ test("doctor: a path and a role name holding invisible characters are shown esca
   const shownDir = `${temp.dir}/age\\u{200B}nt`;
   expect(out.split("\n")[0]).toBe(`roundtable doctor: agent directory ${shownDir} (ORPHUS_CODING_AGENT_DIR)`);
   expect(out).toContain(`no broker directory yet (${shownDir}/roundtable)`);
-  expect(out).toContain('problem [ephemeral-role]: the configured role "plan\\u{200B}ner" (ORPHUS_ROUNDTABLE_ROLE) is not a role name');
+  expect(out).toContain(
+    'problem [ephemeral-role]: the configured role "plan\\u{200B}ner" (ORPHUS_ROUNDTABLE_ROLE) is not a role name',
+  );
   expectShowable(out);
 });

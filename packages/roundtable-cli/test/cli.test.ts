@@ -21,7 +21,6 @@ function frame(value: unknown): Buffer {
   return Buffer.concat([header, payload]);
 }
 
-
 /** Pids of running processes whose command line names `agentDir` (a broker is started with --agent-dir); [] without /proc. */
 function brokerProcessesFor(agentDir: string): number[] {
   if (!existsSync("/proc/self/cmdline")) return [];
@@ -51,7 +50,11 @@ test("arguments are validated before anything connects", () => {
     role: "lead",
     action: { command: "post", room: "design", text: "ship it" },
   });
-  expect(parseCliArguments(["doctor", "--agent-dir", "/a"])).toEqual({ agentDir: "/a", role: undefined, action: { command: "doctor" } });
+  expect(parseCliArguments(["doctor", "--agent-dir", "/a"])).toEqual({
+    agentDir: "/a",
+    role: undefined,
+    action: { command: "doctor" },
+  });
   expect(parseCliArguments(["rooms", "--help"])).toBe("help");
   expect(parseCliArguments(["--version"])).toBe("version");
 });
@@ -71,7 +74,10 @@ const USAGE_ERRORS: readonly (readonly [readonly string[], string])[] = [
     "\"Bad\\u{20}Room\" is not a room name: a room name is lower-case letters, digits, '.', '_' or '-', starting " +
       "with a letter or digit (^[a-z0-9][a-z0-9._-]{0,63}$)",
   ],
-  [["tail", "r".repeat(65)], `"${"r".repeat(63)}…" (65 characters) is not a room name: a room name is at most 64 characters`],
+  [
+    ["tail", "r".repeat(65)],
+    `"${"r".repeat(63)}…" (65 characters) is not a room name: a room name is at most 64 characters`,
+  ],
   [["tail", "design", "--lines", "lots"], '--lines takes a whole number from 0 to 200; got "lots"'],
   [["tail", "design", "--lines", "201"], '--lines takes a whole number from 0 to 200; got "201"'],
   [["tail", "design", "--lines", "2.5"], '--lines takes a whole number from 0 to 200; got "2.5"'],
@@ -98,7 +104,10 @@ test("a usage error is one line in a person's words, then where the usage is; ex
   for (const [argv, message] of USAGE_ERRORS) {
     const cli = io();
     expect({ argv, code: await runCli(argv, cli) }).toEqual({ argv, code: CLI_EXIT.usage });
-    expect({ argv, err: cli.err() }).toEqual({ argv, err: `roundtable: ${message}\n(roundtable --help shows the usage)\n` });
+    expect({ argv, err: cli.err() }).toEqual({
+      argv,
+      err: `roundtable: ${message}\n(roundtable --help shows the usage)\n`,
+    });
     expect(cli.out()).toBe("");
   }
   expect(agent.spawned).toEqual([]);
@@ -117,7 +126,9 @@ test("--help prints the usage with the room and role rules; --version the packag
   expect(CLI_USAGE).toContain("  <text>    at most 32768 bytes in UTF-8");
   const version = io();
   expect(await runCli(["--version"], version)).toBe(0);
-  expect(version.out()).toBe(`${JSON.parse(readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8")).version}\n`);
+  expect(version.out()).toBe(
+    `${JSON.parse(readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8")).version}\n`,
+  );
   expect(version.out()).toMatch(/^\d+\.\d+\.\d+\S*\n$/);
   expect(agent.spawned).toEqual([]);
 });

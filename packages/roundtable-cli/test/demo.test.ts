@@ -55,7 +55,15 @@ test("the table of sizes sets what each role pulled unasked and what it fetched 
       factor: 1,
       posts: small,
       intakes: [
-        intakeOf("planner", [{ kind: "ping", text: "x".repeat(20) }, { kind: "digest", text: "x".repeat(80) }, { kind: "fetch", text: "x".repeat(60) }], small),
+        intakeOf(
+          "planner",
+          [
+            { kind: "ping", text: "x".repeat(20) },
+            { kind: "digest", text: "x".repeat(80) },
+            { kind: "fetch", text: "x".repeat(60) },
+          ],
+          small,
+        ),
         intakeOf("critic", [{ kind: "digest", text: "x".repeat(70) }], small),
       ],
     },
@@ -63,7 +71,15 @@ test("the table of sizes sets what each role pulled unasked and what it fetched 
       factor: 10,
       posts: large,
       intakes: [
-        intakeOf("planner", [{ kind: "ping", text: "x".repeat(20) }, { kind: "digest", text: "x".repeat(180) }, { kind: "fetch", text: "x".repeat(600) }], large),
+        intakeOf(
+          "planner",
+          [
+            { kind: "ping", text: "x".repeat(20) },
+            { kind: "digest", text: "x".repeat(180) },
+            { kind: "fetch", text: "x".repeat(600) },
+          ],
+          large,
+        ),
         intakeOf("critic", [{ kind: "digest", text: "x".repeat(140) }], large),
       ],
     },
@@ -85,7 +101,9 @@ test("a grown body is the body, then generated log lines, cut at the multiple of
   const grown = grownBody(body, 100, 1);
   expect(grown).toHaveLength(4000);
   expect(grown.startsWith(`${body}\n\nThe delivery log this rests on:\n2026-11-21T03:10:`)).toBe(true);
-  expect(grown).toMatch(/^2026-11-21T03:\d\d:\d\dZ webhook\.send order=ord_\d+ endpoint=hooks\.merchant-\d+\.example attempt=1 /m);
+  expect(grown).toMatch(
+    /^2026-11-21T03:\d\d:\d\dZ webhook\.send order=ord_\d+ endpoint=hooks\.merchant-\d+\.example attempt=1 /m,
+  );
 });
 
 test("a body longer than a post holds is split at line ends into parts within the limit, and nothing else is lost", () => {
@@ -101,7 +119,8 @@ test("a body longer than a post holds is split at line ends into parts within th
     const parts = posts.filter((post) => post.turn === index);
     expect(parts.map((part) => part.body).join("\n")).toBe(grownBody(turn.body, 100, index + 1));
     expect(parts.every((part) => part.role === turn.role)).toBe(true);
-    if (parts.length > 1) expect(parts.map((part) => part.headline).at(-1)).toBe(`${turn.headline} (${parts.length}/${parts.length})`);
+    if (parts.length > 1)
+      expect(parts.map((part) => part.headline).at(-1)).toBe(`${turn.headline} (${parts.length}/${parts.length})`);
   });
   expect(posts.map((post) => post.turn)).toEqual([...posts.map((post) => post.turn)].sort((a, b) => a - b));
 });
@@ -116,53 +135,70 @@ test("a digest is measured against its bound: the budget, plus one marker line",
   expect(measureDigest("[#1 planner] hello")).toEqual({ budgeted: 18, marker: 0, markers: 0 });
 });
 
-test("pnpm demo runs to the end and shows a fetch on demand, both shares, the largest digest and the memory", { timeout: 120_000 }, () => {
-  const tsx = createRequire(import.meta.url).resolve("tsx/cli");
-  const demo = join(import.meta.dirname, "..", "demo", "demo.ts");
-  // As `pnpm demo` runs it, with the registry of this test run (test-support/global-setup.ts) in the environment.
-  const run = spawnSync(process.execPath, [tsx, "--conditions=@orphus/source", demo], {
-    encoding: "utf8",
-    env: { ...process.env, NO_COLOR: "1" },
-    timeout: 110_000,
-  });
-  expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: "" });
-  const out = run.stdout;
-  expect(out).toMatch(/^ {7}planner {3}fetched #33 whole before speaking: [\d,]+ characters, on demand$/m);
-  expect(out).toMatch(/^Full text on demand: the planner fetched #33 \("Shadow dry run: 0 diffs in 40 sends", 5,342 characters\) whole\.$/m);
-  expect(out).toMatch(
-    /^ {2}role +pings +digests +fetches +memory +replies +in context +others wrote +pulled unasked +fetched +of others' +of the room$/m,
-  );
-  for (const role of ["planner", "critic", "reviewer", "librarian"]) {
-    expect(out).toMatch(new RegExp(`^ {2}${role} .* \\d+\\.\\d% +(\\d+\\.\\d%|—) +\\d+\\.\\d% +\\d+\\.\\d%$`, "m"));
-  }
-  // The table of sizes: per role, what it pulled unasked and, on a line of its own, what it fetched, at 1×, 10× and
-  // 100×; the unasked share falls as the room grows, since each digest stays within its budget.
-  expect(out).toMatch(/^The same deliberation as the room grows: every body 1×, 10×, 100× as long/m);
-  expect(out).toMatch(/^ {2} +1× +10× +100×$/m);
-  const [, ...sizes] = /^ {2}room +characters +([\d,]+) +([\d,]+) +([\d,]+)$/m.exec(out) ?? [];
-  const chars = sizes.map((size) => Number(size.replaceAll(",", "")));
-  expect(chars).toHaveLength(3);
-  expect(chars[1]).toBeGreaterThan(9 * (chars[0] ?? 0));
-  expect(chars[2]).toBeGreaterThan(9 * (chars[1] ?? 0));
-  const cell = "([\\d,]+ = (\\d+\\.\\d)%|—)";
-  for (const role of ["planner", "critic", "reviewer", "librarian"]) {
-    const rows = new RegExp(`^ {2}${role} +pulled unasked +${cell} +${cell} +${cell}\\n {2} +fetched +${cell} +${cell} +${cell}$`, "m").exec(out);
-    expect(rows, role).not.toBeNull();
-    const unasked = [rows?.[2], rows?.[4], rows?.[6]].map(Number);
-    expect(unasked[2], role).toBeLessThan(unasked[0] ?? 0);
-    expect(unasked[2], role).toBeLessThan(unasked[1] ?? 0);
-    expect(unasked[1], role).toBeLessThan(unasked[0] ?? 0);
-  }
-  // Only the planner (and the librarian) fetched: their fetches show apart from what they pulled unasked.
-  expect(out).toMatch(/^ {2}planner +pulled unasked .*\n {2} +fetched +[\d,]+ = \d+\.\d% +[\d,]+ = \d+\.\d% +[\d,]+ = \d+\.\d%$/m);
-  expect(out).toMatch(/^ {2}critic +pulled unasked .*\n {2} +fetched +— +— +—$/m);
-  expect(out).toMatch(/^Share of the others' text pulled unasked \(pings \+ digests\) at 1× → 10× → 100×: planner [\d.]+% → /m);
-  expect(out).toMatch(/^The largest of all \d+ digests, beside its budget of 800: [\d,]+ characters \(the \w+'s\) = \d+ within the budget/m);
-  expect(out).toContain("Every digest kept that bound, whatever the room held.");
-  expect(out).toMatch(/^ {7}librarian memory ingest "Webhook retries: the decision", from roundtable:webhook-retries#34$/m);
-  expect(out).toMatch(/^ {2}│ \[memory .*memory\.db\] hits 1–1 of 1 for "shadow mode gated decision"/m);
-  expect(out).toMatch(/^ {2}│ \[#1\] Webhook retries: the decision · roundtable:webhook-retries#34$/m);
-  expect(out).toMatch(/^ {2}│ {3}Decision: plan v2 with the per-shard nit/m);
-  expect(out).toMatch(/exited by itself [\d.]+ s after the last agent disconnected/);
-  expect(out).toMatch(/^Done in [\d.]+ s\./m);
-});
+test(
+  "pnpm demo runs to the end and shows a fetch on demand, both shares, the largest digest and the memory",
+  { timeout: 120_000 },
+  () => {
+    const tsx = createRequire(import.meta.url).resolve("tsx/cli");
+    const demo = join(import.meta.dirname, "..", "demo", "demo.ts");
+    // As `pnpm demo` runs it, with the registry of this test run (test-support/global-setup.ts) in the environment.
+    const run = spawnSync(process.execPath, [tsx, "--conditions=@orphus/source", demo], {
+      encoding: "utf8",
+      env: { ...process.env, NO_COLOR: "1" },
+      timeout: 110_000,
+    });
+    expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: "" });
+    const out = run.stdout;
+    expect(out).toMatch(/^ {7}planner {3}fetched #33 whole before speaking: [\d,]+ characters, on demand$/m);
+    expect(out).toMatch(
+      /^Full text on demand: the planner fetched #33 \("Shadow dry run: 0 diffs in 40 sends", 5,342 characters\) whole\.$/m,
+    );
+    expect(out).toMatch(
+      /^ {2}role +pings +digests +fetches +memory +replies +in context +others wrote +pulled unasked +fetched +of others' +of the room$/m,
+    );
+    for (const role of ["planner", "critic", "reviewer", "librarian"]) {
+      expect(out).toMatch(new RegExp(`^ {2}${role} .* \\d+\\.\\d% +(\\d+\\.\\d%|—) +\\d+\\.\\d% +\\d+\\.\\d%$`, "m"));
+    }
+    // The table of sizes: per role, what it pulled unasked and, on a line of its own, what it fetched, at 1×, 10× and
+    // 100×; the unasked share falls as the room grows, since each digest stays within its budget.
+    expect(out).toMatch(/^The same deliberation as the room grows: every body 1×, 10×, 100× as long/m);
+    expect(out).toMatch(/^ {2} +1× +10× +100×$/m);
+    const [, ...sizes] = /^ {2}room +characters +([\d,]+) +([\d,]+) +([\d,]+)$/m.exec(out) ?? [];
+    const chars = sizes.map((size) => Number(size.replaceAll(",", "")));
+    expect(chars).toHaveLength(3);
+    expect(chars[1]).toBeGreaterThan(9 * (chars[0] ?? 0));
+    expect(chars[2]).toBeGreaterThan(9 * (chars[1] ?? 0));
+    const cell = "([\\d,]+ = (\\d+\\.\\d)%|—)";
+    for (const role of ["planner", "critic", "reviewer", "librarian"]) {
+      const rows = new RegExp(
+        `^ {2}${role} +pulled unasked +${cell} +${cell} +${cell}\\n {2} +fetched +${cell} +${cell} +${cell}$`,
+        "m",
+      ).exec(out);
+      expect(rows, role).not.toBeNull();
+      const unasked = [rows?.[2], rows?.[4], rows?.[6]].map(Number);
+      expect(unasked[2], role).toBeLessThan(unasked[0] ?? 0);
+      expect(unasked[2], role).toBeLessThan(unasked[1] ?? 0);
+      expect(unasked[1], role).toBeLessThan(unasked[0] ?? 0);
+    }
+    // Only the planner (and the librarian) fetched: their fetches show apart from what they pulled unasked.
+    expect(out).toMatch(
+      /^ {2}planner +pulled unasked .*\n {2} +fetched +[\d,]+ = \d+\.\d% +[\d,]+ = \d+\.\d% +[\d,]+ = \d+\.\d%$/m,
+    );
+    expect(out).toMatch(/^ {2}critic +pulled unasked .*\n {2} +fetched +— +— +—$/m);
+    expect(out).toMatch(
+      /^Share of the others' text pulled unasked \(pings \+ digests\) at 1× → 10× → 100×: planner [\d.]+% → /m,
+    );
+    expect(out).toMatch(
+      /^The largest of all \d+ digests, beside its budget of 800: [\d,]+ characters \(the \w+'s\) = \d+ within the budget/m,
+    );
+    expect(out).toContain("Every digest kept that bound, whatever the room held.");
+    expect(out).toMatch(
+      /^ {7}librarian memory ingest "Webhook retries: the decision", from roundtable:webhook-retries#34$/m,
+    );
+    expect(out).toMatch(/^ {2}│ \[memory .*memory\.db\] hits 1–1 of 1 for "shadow mode gated decision"/m);
+    expect(out).toMatch(/^ {2}│ \[#1\] Webhook retries: the decision · roundtable:webhook-retries#34$/m);
+    expect(out).toMatch(/^ {2}│ {3}Decision: plan v2 with the per-shard nit/m);
+    expect(out).toMatch(/exited by itself [\d.]+ s after the last agent disconnected/);
+    expect(out).toMatch(/^Done in [\d.]+ s\./m);
+  },
+);

@@ -27,13 +27,18 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-
 /** A fresh registry and the doctor options pointing at it: a role configured, nothing taken from this process. */
 function setting(): { registryDir: string; options: (agentDir: string, extra?: DoctorOptions) => DoctorOptions } {
   const registryDir = join(tempDir(), "registry");
   return {
     registryDir,
-    options: (agentDir, extra = {}) => ({ agentDir, registryDir, env: { ORPHUS_ROUNDTABLE_ROLE: "planner" }, timeoutMs: 500, ...extra }),
+    options: (agentDir, extra = {}) => ({
+      agentDir,
+      registryDir,
+      env: { ORPHUS_ROUNDTABLE_ROLE: "planner" },
+      timeoutMs: 500,
+      ...extra,
+    }),
   };
 }
 
@@ -44,7 +49,11 @@ async function broker(agentDir: string, registryDir: string): Promise<Broker> {
   return start.broker;
 }
 
-async function fakeServer(dir: string, socketPath: string, script: Parameters<typeof startFramedServer>[1]): Promise<FramedServer> {
+async function fakeServer(
+  dir: string,
+  socketPath: string,
+  script: Parameters<typeof startFramedServer>[1],
+): Promise<FramedServer> {
   mkdirSync(join(socketPath, ".."), { recursive: true, mode: 0o700 });
   const server = await startFramedServer(dir, script, socketPath);
   chmodSync(socketPath, 0o600);
@@ -70,7 +79,10 @@ function entry(agentDir: string, pid: number, overrides: Partial<RegistryEntry> 
   };
 }
 
-function cliIo(doctorOptions: DoctorOptions, env: NodeJS.ProcessEnv = { ORPHUS_ROUNDTABLE_ROLE: "planner" }): CliIo & { out: () => string } {
+function cliIo(
+  doctorOptions: DoctorOptions,
+  env: NodeJS.ProcessEnv = { ORPHUS_ROUNDTABLE_ROLE: "planner" },
+): CliIo & { out: () => string } {
   let out = "";
   return {
     stdout: { write: (text: string) => (out += text) },
@@ -270,7 +282,9 @@ describe("stale socket", () => {
     expect(report.findings).toEqual([]);
     expect(report.removedEntries).toEqual([gone]);
     expect(existsSync(gone)).toBe(false);
-    expect(report.notes).toContain(`registry ${registryDir}: 0 live brokers of yours; removed 1 entry of brokers that are gone`);
+    expect(report.notes).toContain(
+      `registry ${registryDir}: 0 live brokers of yours; removed 1 entry of brokers that are gone`,
+    );
   });
 });
 
@@ -376,7 +390,8 @@ describe("protocol mismatch", () => {
     op: "hello",
     error: {
       code: "ERR_PROTOCOL_MISMATCH",
-      message: "Protocol mismatch: the running broker (pid 7777) speaks orphus-roundtable v3, this client speaks orphus-roundtable v2.",
+      message:
+        "Protocol mismatch: the running broker (pid 7777) speaks orphus-roundtable v3, this client speaks orphus-roundtable v2.",
       details: {
         brokerProtocol: "orphus-roundtable",
         brokerVersion: 3,
@@ -438,7 +453,9 @@ describe("role names", () => {
     const io = cliIo(options(agentDir, { agentDir: undefined, env: undefined }), { ORPHUS_CODING_AGENT_DIR: agentDir });
     expect(await runCli(["doctor"], io)).toBe(0);
     const lines = io.out().split("\n");
-    expect(lines.filter((line) => line.startsWith("  hint [no-role]: no role name is configured here"))).toHaveLength(1);
+    expect(lines.filter((line) => line.startsWith("  hint [no-role]: no role name is configured here"))).toHaveLength(
+      1,
+    );
     expect(io.out()).not.toContain("problem [");
     expect(io.out()).toMatch(/\n\nNo problem found; 1 hint above\.\n$/);
     // Given a role, the hint goes.
@@ -478,9 +495,22 @@ describe("role names", () => {
     const { registryDir, options } = setting();
     const here = tempDir();
     await broker(here, registryDir);
-    const nameless = createRoundtableClient({ agentDir: here, env: {}, pid: 4242, spawnBroker: false, onWarning: () => undefined });
-    const named = createRoundtableClient({ agentDir: here, env: { ORPHUS_ROUNDTABLE_ROLE: "critic" }, spawnBroker: false });
-    cleanups.push(() => nameless.close(), () => named.close());
+    const nameless = createRoundtableClient({
+      agentDir: here,
+      env: {},
+      pid: 4242,
+      spawnBroker: false,
+      onWarning: () => undefined,
+    });
+    const named = createRoundtableClient({
+      agentDir: here,
+      env: { ORPHUS_ROUNDTABLE_ROLE: "critic" },
+      spawnBroker: false,
+    });
+    cleanups.push(
+      () => nameless.close(),
+      () => named.close(),
+    );
     expect(nameless.role).toBe("session-4242");
     expect(named.role).toBe("critic");
     await nameless.join("design");
@@ -540,16 +570,22 @@ describe("the memory store", () => {
     librarian.forget({ source: "s" });
     const empty = await runDoctor(options(agentDir));
     expect(codes(empty)).toEqual(["empty-memory"]);
-    expect(empty.findings[0]?.summary).toContain(`the memory store ${agentDir}/memory/memory.db (from --agent-dir) exists but holds nothing`);
+    expect(empty.findings[0]?.summary).toContain(
+      `the memory store ${agentDir}/memory/memory.db (from --agent-dir) exists but holds nothing`,
+    );
     librarian.ingestTexts([{ title: "t", body: "b" }]);
     librarian.close();
     const filled = await runDoctor(options(agentDir));
     expect(codes(filled)).toEqual([]);
-    expect(filled.notes.join("\n")).toMatch(/memory store .*memory\.db \(from --agent-dir\): 1 entry from 1 source, schema v4/);
+    expect(filled.notes.join("\n")).toMatch(
+      /memory store .*memory\.db \(from --agent-dir\): 1 entry from 1 source, schema v4/,
+    );
 
     const elsewhere = tempDir();
     writeFileSync(join(elsewhere, "memory.db"), "notes, not a database");
-    const foreign = await runDoctor(options(agentDir, { env: { ORPHUS_ROUNDTABLE_ROLE: "planner", ORPHUS_MEMORY_DIR: elsewhere } }));
+    const foreign = await runDoctor(
+      options(agentDir, { env: { ORPHUS_ROUNDTABLE_ROLE: "planner", ORPHUS_MEMORY_DIR: elsewhere } }),
+    );
     expect(codes(foreign)).toEqual(["memory-unusable"]);
   });
 });

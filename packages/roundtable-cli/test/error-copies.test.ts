@@ -29,7 +29,11 @@ test("no broker running, said by another copy of the client: exit 3 and its mess
 test("a text over the broker's limit, refused through another copy of the protocol: a usage error, exit 2", async () => {
   const refusal = fromAnotherCopy(
     new WireRefusalError(
-      { code: "ERR_BODY_TOO_LARGE", message: "Message body is 70000 UTF-8 bytes; the maximum is 1024 bytes", details: {} },
+      {
+        code: "ERR_BODY_TOO_LARGE",
+        message: "Message body is 70000 UTF-8 bytes; the maximum is 1024 bytes",
+        details: {},
+      },
       "post",
     ),
   );

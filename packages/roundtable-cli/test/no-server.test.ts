@@ -6,5 +6,10 @@ test("the roundtable bin, the doctor included, loads none of the broker's server
   const files = await bundledSourceFiles("packages/roundtable-cli/src/bin/roundtable.ts");
   expect(files.filter((file) => file.startsWith("packages/roundtable-broker/"))).toEqual([]);
   // The graph was read: the doctor reads the registry, and the client finds its broker, through the locator.
-  expect(files).toEqual(expect.arrayContaining(["packages/roundtable-cli/src/doctor/fleet.ts", "packages/roundtable-locator/src/registry.ts"]));
+  expect(files).toEqual(
+    expect.arrayContaining([
+      "packages/roundtable-cli/src/doctor/fleet.ts",
+      "packages/roundtable-locator/src/registry.ts",
+    ]),
+  );
 });

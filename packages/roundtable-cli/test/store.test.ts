@@ -14,7 +14,6 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-
 /** The memory store under another name: stands in for a broker on a shared store where no Redis is needed. */
 class NamedStore extends MemoryRoomStore {
   override readonly description: string;
@@ -66,7 +65,10 @@ test("live brokers on different stores are a split fleet, reported once, with ea
     summary:
       "2 live brokers of yours keep their rooms in 2 different places; a session sees only the rooms of its own " +
       "broker's store, so peers on another post and nobody's unread count moves, with no error",
-    details: [`memory  ${here}  broker pid ${a.pid}`, `redis://orphus:***@redis.internal:6379/0  ${there}  broker pid ${b.pid}`],
+    details: [
+      `memory  ${here}  broker pid ${a.pid}`,
+      `redis://orphus:***@redis.internal:6379/0  ${there}  broker pid ${b.pid}`,
+    ],
   });
 });
 

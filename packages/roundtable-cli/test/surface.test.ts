@@ -32,7 +32,11 @@ test("exit codes, defaults, limits and codes are stable", () => {
   expect(cli.DOCTOR_EXIT).toEqual({ ok: 0, problem: 1 });
   expect([cli.CLI_DEFAULT_ROLE, cli.CLI_DEFAULT_TAIL_LINES, cli.CLI_MAX_TAIL_LINES]).toEqual(["human", 10, 200]);
   expect(cli.CLI_HELP_POINTER).toBe("(roundtable --help shows the usage)");
-  expect([cli.DOCTOR_TIMEOUT_MS, cli.DOCTOR_MAX_TIMEOUT_MS, cli.DOCTOR_ROLE]).toEqual([2000, 600000, "roundtable-doctor"]);
+  expect([cli.DOCTOR_TIMEOUT_MS, cli.DOCTOR_MAX_TIMEOUT_MS, cli.DOCTOR_ROLE]).toEqual([
+    2000,
+    600000,
+    "roundtable-doctor",
+  ]);
   expect(Object.keys(cli.DOCTOR_FINDINGS)).toEqual([
     "split-fleet",
     "stale-socket",

@@ -39,7 +39,9 @@ const clientOf = (agentDir: string, role: string): RoundtableClient =>
   });
 
 /** A raw framed connection: write a frame, await the next frame back. */
-async function rawConnection(socketPath: string): Promise<{ roundTrip: (frame: Buffer) => Promise<unknown>; socket: Socket }> {
+async function rawConnection(
+  socketPath: string,
+): Promise<{ roundTrip: (frame: Buffer) => Promise<unknown>; socket: Socket }> {
   const socket = createConnection(socketPath);
   await new Promise((resolve, reject) => {
     socket.once("connect", resolve);
@@ -63,7 +65,9 @@ try {
   const client = clientOf(agentDir, "bench");
   await client.join("rtt");
   const raw = await rawConnection(join(agentDir, "roundtable", "broker.sock"));
-  await raw.roundTrip(encodeFrame({ id: 0, op: "hello", protocol: "orphus-roundtable", version: 1, role: "raw", pid: 1 }));
+  await raw.roundTrip(
+    encodeFrame({ id: 0, op: "hello", protocol: "orphus-roundtable", version: 1, role: "raw", pid: 1 }),
+  );
   let id = 1;
   const rawMembers = (): Promise<unknown> => raw.roundTrip(encodeFrame({ id: id++, op: "members", room: "rtt" }));
   const BLOCKS = 8;

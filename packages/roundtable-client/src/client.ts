@@ -234,7 +234,8 @@ export class RoundtableClient {
     const recreated = this.#lostRooms.delete(room) && result.created;
     this.#joinedRooms.delete(room);
     this.#joinedRooms.add(room);
-    if (this.#joinedRooms.size > MAX_REMEMBERED_ROOMS) this.#joinedRooms.delete(this.#joinedRooms.values().next().value as string);
+    if (this.#joinedRooms.size > MAX_REMEMBERED_ROOMS)
+      this.#joinedRooms.delete(this.#joinedRooms.values().next().value as string);
     return recreated ? { ...result, recreated } : result;
   }
 
@@ -255,7 +256,9 @@ export class RoundtableClient {
     const restart = this.#restart;
     this.#restart = undefined;
     // Rooms joined again since are no longer to join.
-    return restart === undefined ? undefined : { ...restart, rooms: restart.rooms.filter((room) => this.#lostRooms.has(room)) };
+    return restart === undefined
+      ? undefined
+      : { ...restart, rooms: restart.rooms.filter((room) => this.#lostRooms.has(room)) };
   }
 
   /**
@@ -267,7 +270,12 @@ export class RoundtableClient {
    */
   async post(room: string, body: string, options: PostOptions = {}): Promise<ResultFor<"post">> {
     const idempotencyKey = idempotencyKeyFor(options.idempotencyKey);
-    const params = { room, body, ...(options.headline === undefined ? {} : { headline: options.headline }), idempotencyKey };
+    const params = {
+      room,
+      body,
+      ...(options.headline === undefined ? {} : { headline: options.headline }),
+      idempotencyKey,
+    };
     let connection = await this.#ensure("post");
     const broker = this.#hello;
     for (let attempt = 1; ; attempt++) {
@@ -296,7 +304,10 @@ export class RoundtableClient {
    * Messages of a joined room in full, a page at a time: at most `limit` messages and `maxChars` characters (broker
    * defaults 20 and 8,000), but always one whole message. Advances the read cursor; `nextAfterSeq` reads on.
    */
-  fetch(room: string, options: { afterSeq?: number; limit?: number; maxChars?: number } = {}): Promise<ResultFor<"fetch">> {
+  fetch(
+    room: string,
+    options: { afterSeq?: number; limit?: number; maxChars?: number } = {},
+  ): Promise<ResultFor<"fetch">> {
     return this.request("fetch", {
       room,
       ...(options.afterSeq === undefined ? {} : { afterSeq: options.afterSeq }),
@@ -342,7 +353,11 @@ export class RoundtableClient {
    * Waits for the next post by another role, in `room` or in any joined room; resolves undefined after `timeoutMs`
    * or on abort. Connects first, so the wait sees events; rejects if the connection is lost while waiting.
    */
-  async waitForPost(options: { room?: string; timeoutMs: number; signal?: AbortSignal }): Promise<PostEvent | undefined> {
+  async waitForPost(options: {
+    room?: string;
+    timeoutMs: number;
+    signal?: AbortSignal;
+  }): Promise<PostEvent | undefined> {
     const connection = await this.#ensure("wait");
     return new Promise<PostEvent | undefined>((resolve, reject) => {
       const finish = (outcome: () => void): void => {
@@ -532,7 +547,11 @@ export class RoundtableClient {
     for (const room of this.#joinedRooms) this.#lostRooms.add(room);
     for (const room of this.#lostRooms) if (this.#lostRooms.size > MAX_REMEMBERED_ROOMS) this.#lostRooms.delete(room);
     this.#joinedRooms.clear();
-    this.#restart = { previous: this.#restart?.previous ?? previous, current, rooms: [...new Set(rooms)].slice(-MAX_REMEMBERED_ROOMS) };
+    this.#restart = {
+      previous: this.#restart?.previous ?? previous,
+      current,
+      rooms: [...new Set(rooms)].slice(-MAX_REMEMBERED_ROOMS),
+    };
   }
 
   /** Warns, once per broker, when the broker keeps its rooms elsewhere than this client's setting says. */

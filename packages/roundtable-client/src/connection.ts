@@ -203,13 +203,13 @@ function parseFrame(value: unknown): ServerFrame {
           ? postsEventSchema
           : frame.event === "reset"
             ? resetEventSchema
-          : frame.event !== undefined
-            ? memberEventSchema
-            : frame.ok === true && isOp(frame.op)
-              ? okReplySchemas[frame.op]
-              : frame.ok === false
-                ? errorReplySchema
-                : undefined;
+            : frame.event !== undefined
+              ? memberEventSchema
+              : frame.ok === true && isOp(frame.op)
+                ? okReplySchemas[frame.op]
+                : frame.ok === false
+                  ? errorReplySchema
+                  : undefined;
     const parsed = schema?.safeParse(value);
     if (parsed?.success === true) return parsed.data;
   }

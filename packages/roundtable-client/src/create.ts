@@ -92,7 +92,9 @@ function agentDirSetting(options: CreateRoundtableClientOptions, env: NodeJS.Pro
 export function locateBroker(options: CreateRoundtableClientOptions = {}): BrokerLocation {
   checkIdleMs(options.brokerIdleMs);
   const env = options.env ?? process.env;
-  const agentDir = resolveAgentDir(options.agentDir === undefined ? env : { ORPHUS_CODING_AGENT_DIR: options.agentDir });
+  const agentDir = resolveAgentDir(
+    options.agentDir === undefined ? env : { ORPHUS_CODING_AGENT_DIR: options.agentDir },
+  );
   const socketPath = brokerSocketPath(agentDir);
   checkSocketPath(socketPath, process.platform, agentDirSetting(options, env));
   if (options.spawnBroker === false) return { agentDir, socketPath, spawn: undefined };

@@ -63,12 +63,18 @@ function errorCode(error: unknown): string | undefined {
 }
 
 /** Connects to a Unix socket (or Windows pipe); rejects with the socket error, or ETIMEDOUT after `timeoutMs`. */
-export function connectBrokerSocket(socketPath: string, timeoutMs: number, timers: Timers = systemTimers): Promise<Socket> {
+export function connectBrokerSocket(
+  socketPath: string,
+  timeoutMs: number,
+  timers: Timers = systemTimers,
+): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const socket = createConnection(socketPath);
     const timer = timers.setTimeout(() => {
       socket.destroy();
-      reject(Object.assign(new Error(`connecting to ${socketPath} timed out after ${timeoutMs} ms`), { code: "ETIMEDOUT" }));
+      reject(
+        Object.assign(new Error(`connecting to ${socketPath} timed out after ${timeoutMs} ms`), { code: "ETIMEDOUT" }),
+      );
     }, timeoutMs);
     const onError = (error: Error): void => {
       timers.clearTimeout(timer);
@@ -104,8 +110,16 @@ function describeExit(broker: SpawnedBroker, exit: BrokerExit): string {
 export async function openBrokerSocket(options: OpenBrokerSocketOptions): Promise<Socket> {
   const timers = options.timers ?? systemTimers;
   const { socketPath } = options;
-  const connectTimeoutMs = checkPositiveInteger("connectTimeoutMs", options.connectTimeoutMs ?? CONNECT_ATTEMPT_TIMEOUT_MS, 600_000);
-  const startTimeoutMs = checkPositiveInteger("startTimeoutMs", options.startTimeoutMs ?? DEFAULT_BROKER_START_TIMEOUT_MS, 600_000);
+  const connectTimeoutMs = checkPositiveInteger(
+    "connectTimeoutMs",
+    options.connectTimeoutMs ?? CONNECT_ATTEMPT_TIMEOUT_MS,
+    600_000,
+  );
+  const startTimeoutMs = checkPositiveInteger(
+    "startTimeoutMs",
+    options.startTimeoutMs ?? DEFAULT_BROKER_START_TIMEOUT_MS,
+    600_000,
+  );
   const plan = options.spawn;
   const connect = options.connect ?? connectBrokerSocket;
   const tail = (): string | undefined =>

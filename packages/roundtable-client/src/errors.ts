@@ -141,7 +141,8 @@ export class BrokerFullError extends RoundtableClientError {
     readonly brokerPid: number | undefined,
     options?: { cause?: unknown },
   ) {
-    const limit = maxConnections === undefined ? "its maximum of connections" : `its maximum of ${maxConnections} connections`;
+    const limit =
+      maxConnections === undefined ? "its maximum of connections" : `its maximum of ${maxConnections} connections`;
     super(
       `The roundtable broker${brokerPid === undefined ? "" : ` (pid ${brokerPid})`} is full: it already serves ${limit}. ` +
         "Wait for other sessions to finish, or close sessions you no longer need (each holds one connection), then " +
@@ -205,9 +206,7 @@ export class NotJoinedError extends RoundtableClientError {
   readonly code = "ERR_NOT_JOINED";
   constructor(readonly room: string | undefined) {
     super(
-      room === undefined
-        ? "Nothing to wait for: this role has joined no room; join one first"
-        : notMemberMessage(room),
+      room === undefined ? "Nothing to wait for: this role has joined no room; join one first" : notMemberMessage(room),
     );
   }
 }

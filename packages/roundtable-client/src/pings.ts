@@ -186,7 +186,8 @@ export class ActivityCoalescer {
     if (this.#disposed) return false;
     let counted = false;
     if (event.event === "post") {
-      if (event.seq !== undefined && event.author !== undefined) counted = this.#count(event.room, event.seq, event.author);
+      if (event.seq !== undefined && event.author !== undefined)
+        counted = this.#count(event.room, event.seq, event.author);
     } else if (event.event === "posts") {
       for (const post of event.posts ?? []) {
         counted = this.#count(event.room, post.seq, post.author, listedCount(post.count)) || counted;
@@ -316,7 +317,9 @@ export function renderActivityNotice(notice: ActivityNotice): string {
     const others = otherAuthors > 0 ? ` and ${otherAuthors} other${otherAuthors === 1 ? "" : "s"}` : "";
     return `${shownName(room.room)}: ${countText(room.count)} from ${named.map(shownName).join(", ")}${others}`;
   });
-  const otherMessages = notice.rooms.slice(MAX_PING_ROOMS).reduce((sum, room) => sum + room.count, notice.otherMessages);
+  const otherMessages = notice.rooms
+    .slice(MAX_PING_ROOMS)
+    .reduce((sum, room) => sum + room.count, notice.otherMessages);
   if (otherMessages > 0) parts.push(`${countText(otherMessages)} in other rooms`);
   return sanitizeText(`[roundtable] ${parts.join(" · ")} — digest to read`);
 }

@@ -99,7 +99,9 @@ const timeoutSeconds = z
   .describe(`How long to wait for a post; default ${TOOL_DEFAULT_WAIT_MS / 1000}.`);
 
 /** Each schema closed: an argument an action does not take is refused by name, never dropped (`timeout` ≠ `timeoutSeconds`). */
-function closed<T extends Record<string, z.ZodObject>>(schemas: T): { [K in keyof T]: z.ZodObject<T[K]["shape"], z.core.$strict> } {
+function closed<T extends Record<string, z.ZodObject>>(
+  schemas: T,
+): { [K in keyof T]: z.ZodObject<T[K]["shape"], z.core.$strict> } {
   return Object.fromEntries(Object.entries(schemas).map(([action, schema]) => [action, schema.strict()])) as {
     [K in keyof T]: z.ZodObject<T[K]["shape"], z.core.$strict>;
   };
@@ -210,7 +212,8 @@ export interface RoundtableToolCallOptions {
 
 /** The checked input, or the refusal as the tool's own error. */
 function checked(check: ArgumentCheck<RoundtableToolInput>): RoundtableToolInput {
-  if (!check.ok) throw new ToolInputError(check.problem, check.received, check.cause === undefined ? {} : { cause: check.cause });
+  if (!check.ok)
+    throw new ToolInputError(check.problem, check.received, check.cause === undefined ? {} : { cause: check.cause });
   return check.value;
 }
 
@@ -245,13 +248,18 @@ export async function runRoundtableTool(
   let action: string = options.action ?? "call";
   try {
     const call =
-      options.action === undefined ? parseRoundtableToolInput(input) : parseRoundtableActionArguments(options.action, input);
+      options.action === undefined
+        ? parseRoundtableToolInput(input)
+        : parseRoundtableActionArguments(options.action, input);
     action = call.action;
     const text = await handle(client, call, options);
     // The last pass of the one sanitiser: names were escaped where they were put in, so it drops nothing of them.
     return { text: sanitizeText(`${restartNotice(client, options)}${text}`), isError: false };
   } catch (error) {
-    return { text: `${sanitizeText(restartNotice(client, options))}${describeToolError(action, error)}`, isError: true };
+    return {
+      text: `${sanitizeText(restartNotice(client, options))}${describeToolError(action, error)}`,
+      isError: true,
+    };
   }
 }
 
@@ -274,7 +282,9 @@ function restartText({ previous, current, rooms }: BrokerRestart): string {
       ? "kept its rooms in memory, so every room started empty: your memberships and the rooms' history are gone"
       : "keeps its rooms on a shared store, which kept them, but your memberships ended with it";
   const again =
-    rooms.length === 0 ? "Join the rooms you need again." : `Join your rooms again: ${shownNames(rooms, MAX_RESTART_ROOMS)}.`;
+    rooms.length === 0
+      ? "Join the rooms you need again."
+      : `Join your rooms again: ${shownNames(rooms, MAX_RESTART_ROOMS)}.`;
   return `The roundtable broker restarted (${pids}) and ${lost}. ${again}`;
 }
 
@@ -308,13 +318,18 @@ async function handle(
       return result.left ? `Left room "${room}".` : `Not in room "${room}"; nothing to leave.`;
     }
     case "post": {
-      const result = await client.post(call.room, call.body, call.headline === undefined ? {} : { headline: call.headline });
+      const result = await client.post(
+        call.room,
+        call.body,
+        call.headline === undefined ? {} : { headline: call.headline },
+      );
       return `Posted #${result.seq} to "${shownName(result.room)}".`;
     }
     case "digest": {
       const budget = call.budget ?? TOOL_DEFAULT_DIGEST_BUDGET;
       const result = await client.digest(call.room, { budget });
-      if (result.text === "") return `Nothing unread in "${shownName(result.room)}" (read through #${result.throughSeq}).`;
+      if (result.text === "")
+        return `Nothing unread in "${shownName(result.room)}" (read through #${result.throughSeq}).`;
       // The broker renders within the bound; a broker that did not is cut to it, never passed on whole.
       return boundedText(result.text, maxDigestLength(budget));
     }
@@ -378,7 +393,9 @@ function roomLine(summary: RoomSummary): string {
  */
 function listedRooms(rooms: readonly RoomSummary[]): { listed: RoomSummary[]; rest: number; restJoined: number } {
   if (rooms.length <= MAX_LISTED_ROOMS) return { listed: [...rooms], rest: 0, restJoined: 0 };
-  const chosen = new Set([...rooms.filter((r) => r.joined), ...rooms.filter((r) => !r.joined)].slice(0, MAX_LISTED_ROOMS));
+  const chosen = new Set(
+    [...rooms.filter((r) => r.joined), ...rooms.filter((r) => !r.joined)].slice(0, MAX_LISTED_ROOMS),
+  );
   const listed = rooms.filter((r) => chosen.has(r));
   const left = rooms.filter((r) => !chosen.has(r));
   return { listed, rest: left.length, restJoined: left.filter((r) => r.joined).length };

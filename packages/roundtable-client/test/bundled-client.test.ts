@@ -5,7 +5,10 @@ import { expect, test } from "vitest";
 import { bundlePrograms } from "../../../test-support/target.js";
 
 test("a client bundled away from @orphus/roundtable-broker says a brokerCommand is needed, before anything starts", async () => {
-  const bundle = await bundlePrograms({ locate: join(import.meta.dirname, "support", "locate-program.ts") }, { prefix: "rt-locate-" });
+  const bundle = await bundlePrograms(
+    { locate: join(import.meta.dirname, "support", "locate-program.ts") },
+    { prefix: "rt-locate-" },
+  );
   try {
     // Without NODE_PATH, which pnpm's bin scripts (vitest's among them) set to folders holding every workspace package.
     const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== "NODE_PATH"));

@@ -15,7 +15,12 @@ import { until } from "../../../test-support/poll.js";
 
 const fixture = useFramedServer();
 
-const ok = (request: Record<string, unknown>, result: unknown) => ({ id: request["id"], ok: true, op: request["op"], result });
+const ok = (request: Record<string, unknown>, result: unknown) => ({
+  id: request["id"],
+  ok: true,
+  op: request["op"],
+  result,
+});
 
 /** A tiny broker stand-in: answers join, post and rooms; enough to watch the client's connection behaviour. */
 const script: Script = (request) => {
@@ -60,7 +65,12 @@ test("constructing a client connects to nothing and warns about nothing", async 
   const warnings: string[] = [];
   // Anything a client deferred would run on its timers or in a later turn: an hour of its clock passes, then a turn.
   const timers = manualTimers();
-  const client = new RoundtableClient({ connector, timers, onWarning: (w) => warnings.push(w), onActivity: () => undefined });
+  const client = new RoundtableClient({
+    connector,
+    timers,
+    onWarning: (w) => warnings.push(w),
+    onActivity: () => undefined,
+  });
   expect(timers.pending()).toEqual([]);
   timers.advance(3_600_000);
   await new Promise((resolve) => setImmediate(resolve));
@@ -94,14 +104,20 @@ test("with no role name the client speaks as session-<pid> and warns once, at fi
     'roundtable: no role name given, speaking as "session-4242"; read positions key on the role name and will not ' +
       "survive a restart of this session (give a stable name, e.g. --as planner or ORPHUS_ROUNDTABLE_ROLE=planner)",
   ]);
-  expect(fixture.current().requests[0]).toMatchObject({ op: "hello", role: "session-4242", pid: 4242, protocol: "orphus-roundtable", version: 2 });
+  expect(fixture.current().requests[0]).toMatchObject({
+    op: "hello",
+    role: "session-4242",
+    pid: 4242,
+    protocol: "orphus-roundtable",
+    version: 2,
+  });
   client.close();
 });
 
 test("an invalid role name is refused at construction", () => {
-  expect(() => new RoundtableClient({ connector: () => Promise.reject(new Error("unused")), role: "no spaces" })).toThrow(
-    expect.objectContaining({ code: "ERR_CLIENT_INVALID_OPTION" }),
-  );
+  expect(
+    () => new RoundtableClient({ connector: () => Promise.reject(new Error("unused")), role: "no spaces" }),
+  ).toThrow(expect.objectContaining({ code: "ERR_CLIENT_INVALID_OPTION" }));
 });
 
 test("after a lost connection the next call reconnects, and joins are not replayed", async () => {
@@ -227,7 +243,9 @@ test("a post that a wait reported is not pinged again, and a later post still is
       return ok(request, { room: "design", created: false, members: ["critic", "planner"], newestSeq, unread: 0 });
     }
     if (request["op"] !== "rooms") return undefined;
-    return ok(request, { rooms: [{ room: "design", members: 2, newestSeq, joined: true, unread: newestSeq === 0 ? 0 : 1 }] });
+    return ok(request, {
+      rooms: [{ room: "design", members: 2, newestSeq, joined: true, unread: newestSeq === 0 ? 0 : 1 }],
+    });
   });
   const notices: ActivityNotice[] = [];
   const timers = manualTimers();
@@ -254,7 +272,11 @@ test("a post that a wait reported is not pinged again, and a later post still is
   await client.rooms();
   timers.advance(60_000);
   expect(notices).toEqual([
-    { rooms: [{ room: "design", count: 1, authors: ["critic"], otherAuthors: 0, throughSeq: 2 }], otherMessages: 0, total: 1 },
+    {
+      rooms: [{ room: "design", count: 1, authors: ["critic"], otherAuthors: 0, throughSeq: 2 }],
+      otherMessages: 0,
+      total: 1,
+    },
   ]);
   client.close();
 });

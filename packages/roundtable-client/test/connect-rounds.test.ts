@@ -22,7 +22,9 @@ afterEach(async () => {
 });
 
 /** A server on a real Unix socket doing `onConnection` with each connection; `accepted` lists them in order. */
-async function server(onConnection: (accepted: Accepted, index: number) => void): Promise<{ path: string; accepted: Accepted[] }> {
+async function server(
+  onConnection: (accepted: Accepted, index: number) => void,
+): Promise<{ path: string; accepted: Accepted[] }> {
   const path = join(tempDir(), "s.sock");
   const accepted: Accepted[] = [];
   const listening = createServer((socket) => {
@@ -83,7 +85,12 @@ test("a connection lost before hello's reply is retried after a jittered pause, 
 test("three rounds at most, each pause doubling with jitter; a broker that answers after listening is served", async () => {
   const lost = await server((connection) => connection.socket.destroy());
   const timers = manualTimers();
-  const client = new RoundtableClient({ role: "planner", connector: () => connectBrokerSocket(lost.path, 2000), timers, random: () => 0 });
+  const client = new RoundtableClient({
+    role: "planner",
+    connector: () => connectBrokerSocket(lost.path, 2000),
+    timers,
+    random: () => 0,
+  });
   const outcome = client.connect().catch((error: unknown) => error);
   // Half of 50, then half of 100: the least the jitter gives.
   await until(() => timers.pending().some((timer) => timer.ms === 25), { what: "the first pause" });
@@ -109,12 +116,24 @@ test("three rounds at most, each pause doubling with jitter; a broker that answe
           id: 1,
           ok: true,
           op: "hello",
-          result: { protocol: "orphus-roundtable", version: 2, role: "planner", brokerPid: 4100, brokerVersion: "0.0.0", store: "memory" },
+          result: {
+            protocol: "orphus-roundtable",
+            version: 2,
+            role: "planner",
+            brokerPid: 4100,
+            brokerVersion: "0.0.0",
+            store: "memory",
+          },
         }),
       ),
     );
   });
-  const served = new RoundtableClient({ role: "planner", connector: () => connectBrokerSocket(slow.path, 2000), timers, random: () => 1 });
+  const served = new RoundtableClient({
+    role: "planner",
+    connector: () => connectBrokerSocket(slow.path, 2000),
+    timers,
+    random: () => 1,
+  });
   const hello = served.connect();
   await until(() => timers.pending().some((timer) => timer.ms === 50), { what: "the pause at its longest jitter" });
   timers.fire(50);

@@ -2,7 +2,12 @@ import type { Socket } from "node:net";
 import { expect, test } from "vitest";
 import { encodeFrame } from "@orphus/framing";
 import { WireRefusalError, type RoundtableEvent } from "@orphus/roundtable-protocol";
-import { BrokerConnection, ConnectionLostError, RequestTimeoutError, connectBrokerSocket } from "@orphus/roundtable-client";
+import {
+  BrokerConnection,
+  ConnectionLostError,
+  RequestTimeoutError,
+  connectBrokerSocket,
+} from "@orphus/roundtable-client";
 import { useFramedServer, type Script } from "../../../test-support/framed-server.js";
 import { until } from "../../../test-support/poll.js";
 
@@ -28,7 +33,10 @@ test("replies are matched to requests by id, in whatever order they come", async
     if (held.length === 2) for (const [r, s] of held.reverse()) s.write(encodeFrame(membersReply(r)));
     return undefined;
   });
-  const [a, b] = await Promise.all([connection.request("members", { room: "a" }), connection.request("members", { room: "b" })]);
+  const [a, b] = await Promise.all([
+    connection.request("members", { room: "a" }),
+    connection.request("members", { room: "b" }),
+  ]);
   expect(a).toEqual({ room: "a", members: ["critic"] });
   expect(b).toEqual({ room: "b", members: ["critic"] });
   expect(fixture.current().requests.map((r) => r["id"])).toEqual([1, 2]);
@@ -44,7 +52,11 @@ test("a refusal rejects with the wire code and the broker's message", async () =
   }));
   const error = await connection.request("post", { room: "a", body: "x" }).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(WireRefusalError);
-  expect(error).toMatchObject({ wireCode: "ERR_NOT_MEMBER", message: 'Not a member of room "a"; join it first', op: "post" });
+  expect(error).toMatchObject({
+    wireCode: "ERR_NOT_MEMBER",
+    message: 'Not a member of room "a"; join it first',
+    op: "post",
+  });
   connection.close();
 });
 
@@ -56,7 +68,10 @@ test("a request with no reply times out, and its late reply is ignored", async (
   });
   const error = await connection.request("members", { room: "a" }, 30).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(RequestTimeoutError);
-  expect(error).toMatchObject({ code: "ERR_REQUEST_TIMEOUT", message: "The roundtable broker did not answer members within 30 ms" });
+  expect(error).toMatchObject({
+    code: "ERR_REQUEST_TIMEOUT",
+    message: "The roundtable broker did not answer members within 30 ms",
+  });
   late?.();
   expect(connection.pendingCount).toBe(0);
   connection.close();
@@ -64,7 +79,9 @@ test("a request with no reply times out, and its late reply is ignored", async (
 
 test("a lost connection rejects every pending request with a clear error", async () => {
   const connection = await open(() => undefined);
-  const pending = Array.from({ length: 5 }, (_, i) => connection.request("members", { room: `r${i}` }).catch((e: unknown) => e));
+  const pending = Array.from({ length: 5 }, (_, i) =>
+    connection.request("members", { room: `r${i}` }).catch((e: unknown) => e),
+  );
   await until(() => (fixture.current().requests.length ?? 0) === 5);
   for (const socket of fixture.current().sockets ?? []) socket.destroy();
   const errors = await Promise.all(pending);
@@ -89,7 +106,9 @@ test("a frame that is neither reply nor event drops the connection and says why"
 
 test("a refusal of no particular request explains the close that follows", async () => {
   const connection = await open((_, socket) => {
-    socket.end(encodeFrame({ id: null, ok: false, error: { code: "ERR_SHUTTING_DOWN", message: "The broker is closing" } }));
+    socket.end(
+      encodeFrame({ id: null, ok: false, error: { code: "ERR_SHUTTING_DOWN", message: "The broker is closing" } }),
+    );
     return undefined;
   });
   const error = await connection.request("rooms", {}).catch((e: unknown) => e);
@@ -102,7 +121,16 @@ test("events (post, posts, join, reset) are validated and passed on; requests be
     (_, socket) => {
       socket.write(encodeFrame({ event: "post", room: "a", seq: 3, author: "critic" }));
       socket.write(encodeFrame({ event: "join", room: "a", seq: 0, role: "critic" }));
-      socket.write(encodeFrame({ event: "posts", room: "a", posts: [{ seq: 4, author: "critic" }, { seq: 5, author: "planner" }] }));
+      socket.write(
+        encodeFrame({
+          event: "posts",
+          room: "a",
+          posts: [
+            { seq: 4, author: "critic" },
+            { seq: 5, author: "planner" },
+          ],
+        }),
+      );
       socket.write(encodeFrame({ event: "reset", seq: 0, store: "redis://h:6379" }));
       return undefined;
     },

@@ -20,7 +20,12 @@ test("a client that never touches a room connects to nothing and spawns nothing"
   const spawns: number[] = [];
   // Anything a client deferred would run on its timers or in a later turn: an hour of its clock passes, then a turn.
   const timers = manualTimers();
-  const client = agent.client({ role: "planner", timers, onSpawn: (b) => spawns.push(b.pid ?? -1), onActivity: () => undefined });
+  const client = agent.client({
+    role: "planner",
+    timers,
+    onSpawn: (b) => spawns.push(b.pid ?? -1),
+    onActivity: () => undefined,
+  });
   expect(timers.pending()).toEqual([]);
   timers.advance(3_600_000);
   await new Promise((resolve) => setImmediate(resolve));
@@ -72,7 +77,10 @@ test("after kill -9 of the broker, pending calls fail, the next post is a loud n
 
   const refused = await planner.post("design", "after the crash").catch((e: unknown) => e);
   expect(refused).toBeInstanceOf(WireRefusalError);
-  expect(refused).toMatchObject({ wireCode: "ERR_NOT_MEMBER", message: 'Not a member of room "design"; join it first' });
+  expect(refused).toMatchObject({
+    wireCode: "ERR_NOT_MEMBER",
+    message: 'Not a member of room "design"; join it first',
+  });
   const secondPid = planner.broker?.brokerPid as number;
   expect(secondPid).not.toBe(firstPid);
   expect(agent.spawned).toEqual([firstPid, secondPid]);

@@ -55,7 +55,10 @@ async function world(): Promise<World> {
     role: "observer",
     connector: () => connectBrokerSocket(start.broker.socketPath, 2_000),
   });
-  cleanups.push(() => client.close(), () => observer.close());
+  cleanups.push(
+    () => client.close(),
+    () => observer.close(),
+  );
   await observer.join(ROOM);
   return { broker: start.broker, relay, client, observer };
 }
@@ -63,7 +66,7 @@ async function world(): Promise<World> {
 /** Every body stored in the room, by seq (the observer pages through from the start). */
 async function stored(observer: RoundtableClient): Promise<Map<number, string>> {
   const bodies = new Map<number, string>();
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const page = await observer.fetch(ROOM, { afterSeq: after, limit: 200 });
     for (const message of page.messages) bodies.set(message.seq, message.body);
     const last = page.messages[page.messages.length - 1];
@@ -83,7 +86,8 @@ interface Model {
 
 /** The post's fate from how `client.post` ended. */
 function fateOf(outcome: { seq: number } | unknown): Fate {
-  if (typeof outcome === "object" && outcome !== null && "seq" in outcome) return { acked: (outcome as { seq: number }).seq };
+  if (typeof outcome === "object" && outcome !== null && "seq" in outcome)
+    return { acked: (outcome as { seq: number }).seq };
   // A refusal is an answer: the broker looked for the key, did not find it, and stored nothing.
   if (outcome instanceof WireRefusalError) return "not-stored";
   if (outcome instanceof RequestTimeoutError || outcome instanceof ConnectionLostError) return "unknown";
@@ -97,7 +101,8 @@ async function check(model: Model, real: World): Promise<void> {
   for (const [body, seqs] of copies) expect(seqs, `${body} is stored at most once`).toHaveLength(1);
   for (const [body, fate] of model.posts) {
     if (fate === "not-stored") expect(copies.get(body), `${body} was refused, so it is not stored`).toBeUndefined();
-    else if (fate !== "unknown") expect(copies.get(body), `${body} was acknowledged at #${fate.acked}`).toEqual([fate.acked]);
+    else if (fate !== "unknown")
+      expect(copies.get(body), `${body} was acknowledged at #${fate.acked}`).toEqual([fate.acked]);
   }
 }
 

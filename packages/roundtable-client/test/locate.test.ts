@@ -9,7 +9,8 @@ test("the default command runs the broker package's own bin: its source in the w
   const { agentDir, socketPath, spawn } = locateBroker({ agentDir: "/srv/agent", brokerIdleMs: 250, env: {} });
   expect([agentDir, socketPath]).toEqual(["/srv/agent", "/srv/agent/roundtable/broker.sock"]);
   const broker = packageDir("roundtable-broker");
-  const bin = testTarget() === "installed" ? join(broker, "dist", "bin", "broker.js") : join(broker, "src", "bin", "broker.ts");
+  const bin =
+    testTarget() === "installed" ? join(broker, "dist", "bin", "broker.js") : join(broker, "src", "bin", "broker.ts");
   expect(spawn?.command.command).toBe(process.execPath);
   expect(spawn?.command.args.slice(-5)).toEqual([bin, "--agent-dir", "/srv/agent", "--idle-ms", "250"]);
   expect(spawn?.logPath).toBe("/srv/agent/roundtable/broker.log");

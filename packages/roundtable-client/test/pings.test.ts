@@ -156,7 +156,11 @@ test("bad windows are refused before anything runs", () => {
 
 test("property: notices count exactly the content events, per room, and nothing is lost or invented", () => {
   const listed = fc.record(
-    { author: fc.constantFrom("planner", "critic", "reviewer", "me"), seq: fc.nat({ max: 3 }), count: fc.integer({ min: 2, max: 4 }) },
+    {
+      author: fc.constantFrom("planner", "critic", "reviewer", "me"),
+      seq: fc.nat({ max: 3 }),
+      count: fc.integer({ min: 2, max: 4 }),
+    },
     { requiredKeys: ["author", "seq"] },
   );
   const event = fc.record({
@@ -173,7 +177,8 @@ test("property: notices count exactly the content events, per room, and nothing 
       for (const e of events) {
         const first = e.posts[0] as { author: string; seq: number };
         if (e.form === "posts") coalescer.push({ event: "posts", room: e.room, posts: e.posts });
-        else coalescer.push({ event: e.form, room: e.room, seq: e.form === "join" ? 0 : first.seq, author: first.author });
+        else
+          coalescer.push({ event: e.form, room: e.room, seq: e.form === "join" ? 0 : first.seq, author: first.author });
         // The naive reference: content is each announced post with seq > 0 by someone else.
         // A listed entry with a count stands for that many posts; a post event announces one.
         const announced = e.form === "posts" ? e.posts : e.form === "post" ? [{ ...first, count: 1 }] : [];
@@ -215,7 +220,9 @@ test("a report takes exactly the posts it covers out of a pending notice, and th
   // A lower mark moves nothing; an event at or below the mark counts for nothing, a straddling entry for its rest.
   coalescer.markReported("design", 1);
   expect(coalescer.push(post("design", "critic", 2))).toBe(false);
-  expect(coalescer.push({ event: "posts", room: "design", posts: [{ seq: 2, author: "planner", count: 2 }] })).toBe(true);
+  expect(coalescer.push({ event: "posts", room: "design", posts: [{ seq: 2, author: "planner", count: 2 }] })).toBe(
+    true,
+  );
   clock.advance(1500);
   expect(notices).toEqual([
     {
@@ -253,7 +260,9 @@ test("runs past the tracked ones are folded, and a report through the folded par
   coalescer.markReported("design", 290);
   expect(coalescer.pending).toBe(10);
   clock.advance(1500);
-  expect(notices.map(renderActivityNotice)).toEqual(["[roundtable] design: 10 new from critic, reviewer — digest to read"]);
+  expect(notices.map(renderActivityNotice)).toEqual([
+    "[roundtable] design: 10 new from critic, reviewer — digest to read",
+  ]);
 });
 
 test("property: with reports between the events, notices count exactly the posts no report covered", () => {
@@ -288,7 +297,8 @@ test("property: with reports between the events, notices count exactly the posts
           coalescer.push({ event: "posts", room: s.room, posts: [listed] });
           expect(notices.length).toBe(before);
           if (s.author === "me") continue;
-          for (let i = 0; i < s.count; i++) if (seq + i > (mark.get(s.room) ?? 0)) waiting.push({ room: s.room, seq: seq + i });
+          for (let i = 0; i < s.count; i++)
+            if (seq + i > (mark.get(s.room) ?? 0)) waiting.push({ room: s.room, seq: seq + i });
         } else if (s.kind === "report") {
           const through = Math.max(0, (newest.get(s.room) ?? 0) - s.back);
           coalescer.markReported(s.room, through);

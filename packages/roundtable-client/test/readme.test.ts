@@ -26,7 +26,9 @@ const tableNames = (heading: string): string[] => readmeTableNames(readme, headi
 
 test("every option of createRoundtableClient is in the README's options table, and nothing else", () => {
   const created = fields(interfaceBody(source("create.ts"), "CreateRoundtableClientOptions"));
-  const inherited = fields(interfaceBody(source("client.ts"), "RoundtableClientOptions")).filter((f) => f !== "connector");
+  const inherited = fields(interfaceBody(source("client.ts"), "RoundtableClientOptions")).filter(
+    (f) => f !== "connector",
+  );
   expect(tableNames("### `createRoundtableClient(").sort()).toEqual([...new Set([...created, ...inherited])].sort());
 });
 

@@ -24,7 +24,15 @@ function playing(broker: Played): Script {
       case "hello": {
         const { brokerPid, brokerInstance, store } = broker;
         const instance = brokerInstance === undefined ? {} : { brokerInstance };
-        return reply({ protocol: "orphus-roundtable", version: 2, role: request["role"], brokerPid, brokerVersion: "0.0.0", store, ...instance });
+        return reply({
+          protocol: "orphus-roundtable",
+          version: 2,
+          role: request["role"],
+          brokerPid,
+          brokerVersion: "0.0.0",
+          store,
+          ...instance,
+        });
       }
       case "join": {
         const room = request["room"] as string;
@@ -40,7 +48,11 @@ function playing(broker: Played): Script {
           id: request["id"],
           ok: false,
           op: "post",
-          error: { code: "ERR_NOT_MEMBER", message: `Not a member of room "${String(request["room"])}"; join it first`, details: { room: request["room"] } },
+          error: {
+            code: "ERR_NOT_MEMBER",
+            message: `Not a member of room "${String(request["room"])}"; join it first`,
+            details: { room: request["room"] },
+          },
         };
       case "rooms":
         return reply({ rooms: [] });
@@ -51,9 +63,14 @@ function playing(broker: Played): Script {
 }
 
 /** A planner in "design" and "review" through the scripted broker, and a way to restart that broker as `next`. */
-async function seated(broker: Played): Promise<{ client: RoundtableClient; restart: (next: Partial<Played>) => Promise<void> }> {
+async function seated(
+  broker: Played,
+): Promise<{ client: RoundtableClient; restart: (next: Partial<Played>) => Promise<void> }> {
   const server = await fixture.start(playing(broker));
-  const client = new RoundtableClient({ role: "planner", connector: () => connectBrokerSocket(server.socketPath, 2000) });
+  const client = new RoundtableClient({
+    role: "planner",
+    connector: () => connectBrokerSocket(server.socketPath, 2000),
+  });
   await client.join("design");
   await client.join("review");
   const restart = async (next: Partial<Played>): Promise<void> => {
@@ -67,7 +84,12 @@ async function seated(broker: Played): Promise<{ client: RoundtableClient; resta
 
 test("a restart is told once, on the first call after it, and a join names the room it recreated", async () => {
   // The same pid, as a restarted broker may get: the instance tells them apart.
-  const { client, restart } = await seated({ brokerPid: 4100, brokerInstance: "aaaa", store: "memory", rooms: new Set() });
+  const { client, restart } = await seated({
+    brokerPid: 4100,
+    brokerInstance: "aaaa",
+    store: "memory",
+    rooms: new Set(),
+  });
   expect(client.takeBrokerRestart()).toBeUndefined();
   await restart({ brokerInstance: "bbbb" });
 
@@ -96,12 +118,19 @@ test("a restart is told once, on the first call after it, and a join names the r
   expect((await runRoundtableTool(client, { action: "join", room: "design" })).text).toBe(
     'Joined "design" as planner. Members: planner. Nothing unread.',
   );
-  expect((await runRoundtableTool(client, { action: "join", room: "fresh" })).text).toContain('"fresh" as planner (new room)');
+  expect((await runRoundtableTool(client, { action: "join", room: "fresh" })).text).toContain(
+    '"fresh" as planner (new room)',
+  );
   client.close();
 });
 
 test("a lost connection to the same broker is no restart; a broker without an instance is told apart by its pid", async () => {
-  const { client, restart } = await seated({ brokerPid: 4100, brokerInstance: undefined, store: "memory", rooms: new Set() });
+  const { client, restart } = await seated({
+    brokerPid: 4100,
+    brokerInstance: undefined,
+    store: "memory",
+    rooms: new Set(),
+  });
   // Same pid, no instance: the broker the client left (its rooms kept, as the stand-in keeps none: joins are its own).
   await restart({ rooms: new Set(["design", "review"]) });
   await client.connect();
@@ -110,7 +139,11 @@ test("a lost connection to the same broker is no restart; a broker without an in
   await restart({ brokerPid: 4200 });
   await client.connect();
   const told = client.takeBrokerRestart();
-  expect(told).toMatchObject({ previous: { brokerPid: 4100 }, current: { brokerPid: 4200 }, rooms: ["design", "review"] });
+  expect(told).toMatchObject({
+    previous: { brokerPid: 4100 },
+    current: { brokerPid: 4200 },
+    rooms: ["design", "review"],
+  });
   expect(client.takeBrokerRestart()).toBeUndefined();
   const joined = await client.join("review");
   expect(joined).toMatchObject({ created: true, recreated: true });
@@ -131,14 +164,21 @@ test("a broker on a shared store keeps its rooms: the notice says only that memb
 });
 
 test("the notice is one bounded line however many rooms were lost, and whatever their names", async () => {
-  const { client, restart } = await seated({ brokerPid: 4100, brokerInstance: "aaaa", store: "memory", rooms: new Set() });
+  const { client, restart } = await seated({
+    brokerPid: 4100,
+    brokerInstance: "aaaa",
+    store: "memory",
+    rooms: new Set(),
+  });
   const hostile = Array.from({ length: 40 }, (_, i) => `${"\u202e\n\u200b".repeat(40)}${i}`);
   for (const room of hostile) await client.join(room);
   await restart({ brokerPid: Number.MAX_SAFE_INTEGER, brokerInstance: "bbbb" });
   const { text } = await runRoundtableTool(client, { action: "rooms" });
   const [notice, rest] = text.split("\n");
   expect(notice?.length).toBeLessThanOrEqual(1000);
-  expect(notice).toMatch(/^The roundtable broker restarted \(pid 4100 before, pid 9007199254740991 now\) .* and 34 more\.$/);
+  expect(notice).toMatch(
+    /^The roundtable broker restarted \(pid 4100 before, pid 9007199254740991 now\) .* and 34 more\.$/,
+  );
   expect(notice).not.toMatch(/[\u202e\u200b]/);
   expect(rest).toBe("No rooms yet: join one to create it.");
   client.close();

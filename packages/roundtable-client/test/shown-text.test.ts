@@ -5,7 +5,13 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { sanitizeText } from "@orphus/digest";
-import { fetchMessageChars, type FetchedMessage, type PostEvent, type ResultFor, type RoomSummary } from "@orphus/roundtable-protocol";
+import {
+  fetchMessageChars,
+  type FetchedMessage,
+  type PostEvent,
+  type ResultFor,
+  type RoomSummary,
+} from "@orphus/roundtable-protocol";
 import {
   renderActivityNotice,
   runRoundtableTool,
@@ -136,7 +142,9 @@ describe("tool results: bodies stripped, names escaped", () => {
       "de\\u{206A}precated: 2 members, newest #4, joined, 2 unread\nred\\u{1B}\\u{5B}31m: 1 member, newest #0, not joined",
     );
     expect((await run(state, { action: "leave", room: "design" })).text).toBe('Left room "crit\\u{202E}ic".');
-    expect((await run(state, { action: "post", room: "design", body: "x" })).text).toBe('Posted #5 to "crit\\u{202E}ic".');
+    expect((await run(state, { action: "post", room: "design", body: "x" })).text).toBe(
+      'Posted #5 to "crit\\u{202E}ic".',
+    );
     expect((await run(state, { action: "wait" })).text).toBe("de\\u{206A}precated: 2 unread. Digest to read.");
     const quiet = { ...state, rooms: [{ room: deprecated, members: 2, newestSeq: 4, joined: true, unread: 0 }] };
     expect((await run(quiet, { action: "wait", timeoutSeconds: 1 })).text).toBe(
@@ -149,7 +157,10 @@ describe("tool results: bodies stripped, names escaped", () => {
     const { text } = await run(state, { action: "digest", room: "design", budget: 100 });
     expect(text).toBe(`[#3 planner] ${HOSTILE_BODY_LINES.join("\n")}`);
     // budget 100: at most 100 characters plus one marker line of at most 235 and its newline.
-    const long = await run({ ...state, digestText: "y".repeat(10_000) }, { action: "digest", room: "design", budget: 100 });
+    const long = await run(
+      { ...state, digestText: "y".repeat(10_000) },
+      { action: "digest", room: "design", budget: 100 },
+    );
     expect(long.text.length).toBeLessThanOrEqual(336);
     expect(long.text).toMatch(/^y+… \(\d+ more characters\)$/);
   });
@@ -300,9 +311,9 @@ test("property: for arbitrary room contents every result is sanitised, within it
       // Every header line of the fetch is a message's own, in order: a body cannot start a line with "[#".
       const headers = (results["fetch"] ?? "").split("\n").filter((line) => line.startsWith("["));
       expect(headers.map((line) => /^\[#(\d+) /.exec(line)?.[1])).toEqual(state.messages.map((m) => String(m.seq)));
-      for (const [i, m] of state.messages.entries()) expect(headers[i]?.startsWith(`[#${m.seq} ${shownName(m.author)}]`)).toBe(true);
+      for (const [i, m] of state.messages.entries())
+        expect(headers[i]?.startsWith(`[#${m.seq} ${shownName(m.author)}]`)).toBe(true);
     }),
     { numRuns: 300 },
   );
 });
-

@@ -58,7 +58,9 @@ test("a broker is spawned detached in its own process group, its output in the l
   await until(() => readLogTail(logPath)?.includes("up") === true);
   const pgid = Number(execFileSync("ps", ["-o", "pgid=", "-p", String(broker.pid)], { encoding: "utf8" }).trim());
   expect(pgid).toBe(broker.pid);
-  expect(pgid).not.toBe(Number(execFileSync("ps", ["-o", "pgid=", "-p", String(process.pid)], { encoding: "utf8" }).trim()));
+  expect(pgid).not.toBe(
+    Number(execFileSync("ps", ["-o", "pgid=", "-p", String(process.pid)], { encoding: "utf8" }).trim()),
+  );
   expect(statSync(logPath).mode & 0o777).toBe(0o600);
   expect(broker.exit()).toBeUndefined();
 });
@@ -104,7 +106,8 @@ test("a reset at connect (a broker killed a moment ago) counts as nothing answer
     },
     connect: (path, timeoutMs, timers) => {
       attempts++;
-      if (attempts === 1) return Promise.reject(Object.assign(new Error(`connect ECONNRESET ${path}`), { code: "ECONNRESET" }));
+      if (attempts === 1)
+        return Promise.reject(Object.assign(new Error(`connect ECONNRESET ${path}`), { code: "ECONNRESET" }));
       return connectBrokerSocket(path, timeoutMs, timers);
     },
   });
@@ -137,7 +140,9 @@ test("a broker that exits with a failure code fails the call at once, with its l
   expect(error).toBeInstanceOf(BrokerStartError);
   expect(spawns).toBe(1);
   const message = (error as Error).message;
-  expect(message).toMatch(/^The roundtable broker did not start on .*b\.sock: the broker process \(pid \d+\) exited with code 3 before it answered\n--- broker log \(tail\) ---\n/);
+  expect(message).toMatch(
+    /^The roundtable broker did not start on .*b\.sock: the broker process \(pid \d+\) exited with code 3 before it answered\n--- broker log \(tail\) ---\n/,
+  );
   expect(message).toContain("cannot bind: EACCES on the agent directory");
   expect((error as BrokerStartError).code).toBe("ERR_BROKER_START_FAILED");
 });

@@ -18,7 +18,6 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-
 test("20 clients meeting a full broker each get BrokerFullError saying so, and what helps", async () => {
   const start = await startBroker({ agentDir: tempDir(), registryDir: false, maxConnections: 1 });
   if (start.status !== "listening") throw new Error("expected a listening broker");
@@ -30,7 +29,11 @@ test("20 clients meeting a full broker each get BrokerFullError saying so, and w
   };
   await client("seated").connect();
   const outcomes = await Promise.all(
-    Array.from({ length: 20 }, (_, i) => client(`late-${i}`).join("lobby").catch((error: unknown) => error)),
+    Array.from({ length: 20 }, (_, i) =>
+      client(`late-${i}`)
+        .join("lobby")
+        .catch((error: unknown) => error),
+    ),
   );
   for (const outcome of outcomes) {
     expect(outcome).toBeInstanceOf(BrokerFullError);

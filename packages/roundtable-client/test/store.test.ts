@@ -9,7 +9,6 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-
 const env = { ORPHUS_ROUNDTABLE_ROLE: "planner" };
 
 test("a spawned broker that cannot reach its Redis fails the call at once, with its code and the store masked", async () => {
@@ -22,6 +21,8 @@ test("a spawned broker that cannot reach its Redis fails the call at once, with 
   expect(error).toBeInstanceOf(BrokerStartError);
   expect(error).toMatchObject({ code: "ERR_BROKER_START_FAILED", brokerCode: "ERR_BROKER_STORE_OPEN_FAILED" });
   expect((error as Error).message).toMatch(/exited with code 1 before it answered/);
-  expect((error as Error).message).toContain("Cannot open the room store redis://orphus:***@127.0.0.1:1/0 (ERR_STORE_UNAVAILABLE)");
+  expect((error as Error).message).toContain(
+    "Cannot open the room store redis://orphus:***@127.0.0.1:1/0 (ERR_STORE_UNAVAILABLE)",
+  );
   expect((error as Error).message).not.toContain("hunter2");
 });

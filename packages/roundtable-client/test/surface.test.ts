@@ -152,7 +152,11 @@ test("the errors a caller must catch are re-exported, the very classes the packa
   expect(client.SocketPathTooLongError).toBe(locator.SocketPathTooLongError);
   expect(client.AgentDirError).toBe(locator.AgentDirError);
   const refusal = new client.WireRefusalError({ code: "ERR_NOT_MEMBER", message: "Not a member" }, "post");
-  expect([refusal.name, refusal.code, refusal.wireCode]).toEqual(["WireRefusalError", "ERR_WIRE_REFUSED", "ERR_NOT_MEMBER"]);
+  expect([refusal.name, refusal.code, refusal.wireCode]).toEqual([
+    "WireRefusalError",
+    "ERR_WIRE_REFUSED",
+    "ERR_NOT_MEMBER",
+  ]);
 });
 
 test("error names and codes are stable", () => {
@@ -182,7 +186,9 @@ test("error names and codes are stable", () => {
       "sessions to finish, or close sessions you no longer need (each holds one connection), then try again. The " +
       "broker and its rooms are fine: do not stop it.",
   );
-  expect(new client.RequestTimeoutError("digest", 5).message).toBe("The roundtable broker did not answer digest within 5 ms");
+  expect(new client.RequestTimeoutError("digest", 5).message).toBe(
+    "The roundtable broker did not answer digest within 5 ms",
+  );
   expect(new client.RequestTimeoutError("post", 5, { idempotencyKey: "k", attempts: 2 })).toMatchObject({
     mayHaveBeenStored: true,
     idempotencyKey: "k",

@@ -80,7 +80,9 @@ test("the tool's name, actions and JSON schema are pinned", () => {
     "maxChars",
     "timeoutSeconds",
   ]);
-  expect((schema["properties"] as Record<string, { enum?: string[] }>)["action"]?.enum).toEqual([...ROUNDTABLE_ACTIONS]);
+  expect((schema["properties"] as Record<string, { enum?: string[] }>)["action"]?.enum).toEqual([
+    ...ROUNDTABLE_ACTIONS,
+  ]);
   expect(schema).not.toHaveProperty("$schema");
 });
 
@@ -91,7 +93,9 @@ test("each action's result reads well", async () => {
     'Joined "design" as planner (new room). Members: critic, planner. 4 unread messages: digest to catch up.',
   );
   expect(await run({ action: "leave", room: "design" })).toBe('Left room "design".');
-  expect(await run({ action: "post", room: "design", body: "Ship it.", headline: null })).toBe('Posted #5 to "design".');
+  expect(await run({ action: "post", room: "design", body: "Ship it.", headline: null })).toBe(
+    'Posted #5 to "design".',
+  );
   expect(await run({ action: "digest", room: "design" })).toBe("[#4 critic] Looks right.");
   expect(await run({ action: "fetch", room: "design", afterSeq: 2 })).toBe(
     [
@@ -112,7 +116,17 @@ test("each action's result reads well", async () => {
 
 test("an empty digest says there is nothing unread", async () => {
   const client = fakeClient({
-    digest: async () => ({ room: "design", text: "", full: 0, excerpted: 0, headlined: 0, collapsed: 0, evicted: 0, throughSeq: 7, fetchAfterSeq: null }),
+    digest: async () => ({
+      room: "design",
+      text: "",
+      full: 0,
+      excerpted: 0,
+      headlined: 0,
+      collapsed: 0,
+      evicted: 0,
+      throughSeq: 7,
+      fetchAfterSeq: null,
+    }),
   });
   expect((await runRoundtableTool(client, { action: "digest", room: "design" })).text).toBe(
     'Nothing unread in "design" (read through #7).',
@@ -130,7 +144,9 @@ test("wait reports unread at once when there is some, else waits for a post", as
     rooms: async () => ({ rooms: [{ room: "design", members: 2, newestSeq: 3, joined: true, unread: looks++ }] }),
     waitForPost: async () => ({ event: "post", room: "design", seq: 4, author: "critic" }),
   });
-  expect((await runRoundtableTool(busy, { action: "wait", room: "design" })).text).toBe("design: 1 unread. Digest to read.");
+  expect((await runRoundtableTool(busy, { action: "wait", room: "design" })).text).toBe(
+    "design: 1 unread. Digest to read.",
+  );
   const notJoined = await runRoundtableTool(quiet, { action: "wait", room: "ops" });
   expect(notJoined).toEqual({ text: 'roundtable wait: Not a member of room "ops"; join it first', isError: true });
 });
@@ -166,7 +182,10 @@ test("bad input comes back as readable text naming what is wrong", async () => {
 test("broker refusals and lost connections come back as their message, never a stack", async () => {
   const refusing = fakeClient({
     post: async () => {
-      throw new WireRefusalError({ code: "ERR_NOT_MEMBER", message: 'Not a member of room "design"; join it first' }, "post");
+      throw new WireRefusalError(
+        { code: "ERR_NOT_MEMBER", message: 'Not a member of room "design"; join it first' },
+        "post",
+      );
     },
     rooms: async () => {
       throw new ConnectionLostError("rooms", "the broker closed the connection");
@@ -308,12 +327,18 @@ describe("wait polls as well as listening", () => {
   test("a post whose event never arrives wakes the wait at the next poll", async () => {
     let looks = 0;
     const client = fakeClient({
-      rooms: async () => ({ rooms: [{ room: "design", members: 2, newestSeq: 3, joined: true, unread: looks++ >= 2 ? 1 : 0 }] }),
+      rooms: async () => ({
+        rooms: [{ room: "design", members: 2, newestSeq: 3, joined: true, unread: looks++ >= 2 ? 1 : 0 }],
+      }),
       // The event was lost (dropped for a slow reader): the wait itself would only run out its timeout.
       waitForPost: ({ signal }) =>
         new Promise((resolve) => signal?.addEventListener("abort", () => resolve(undefined), { once: true })),
     });
-    const result = await runRoundtableTool(client, { action: "wait", room: "design", timeoutSeconds: 60 }, { waitPollMs: 5 });
+    const result = await runRoundtableTool(
+      client,
+      { action: "wait", room: "design", timeoutSeconds: 60 },
+      { waitPollMs: 5 },
+    );
     expect(result).toEqual({ text: "design: 1 unread. Digest to read.", isError: false });
     expect(looks).toBe(3);
   });

@@ -1,6 +1,11 @@
 import { lstatSync } from "node:fs";
 import * as path from "node:path";
-import { AgentDirNotDirectoryError, AgentDirPermissionError, AgentDirReadOnlyError, type BrokerError } from "./errors.js";
+import {
+  AgentDirNotDirectoryError,
+  AgentDirPermissionError,
+  AgentDirReadOnlyError,
+  type BrokerError,
+} from "./errors.js";
 
 /** The first component of `target` (from the root down) that exists and is not a directory, if any. */
 function firstNonDirectory(target: string): string | undefined {

@@ -56,7 +56,11 @@ export interface BrokerCommand {
 export function brokerCommand(options: BrokerCommandOptions): BrokerCommand {
   const brokerRoot = options?.brokerRoot;
   if (typeof brokerRoot !== "string" || brokerRoot === "") {
-    throw new BrokerOptionError("brokerRoot", "the folder of @orphus/roundtable-broker (where its package.json is)", brokerRoot);
+    throw new BrokerOptionError(
+      "brokerRoot",
+      "the folder of @orphus/roundtable-broker (where its package.json is)",
+      brokerRoot,
+    );
   }
   const from = options.from ?? "auto";
   if (from !== "auto" && from !== "dist" && from !== "source") {

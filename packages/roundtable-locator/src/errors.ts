@@ -26,11 +26,11 @@ export class SocketPathTooLongError extends BrokerError {
     readonly bytes: number,
     readonly limit: number,
     readonly platform: string,
-    readonly setting: string = "ORPHUS_CODING_AGENT_DIR"
+    readonly setting: string = "ORPHUS_CODING_AGENT_DIR",
   ) {
     super(
       `Broker socket path is ${bytes} bytes; ${platform} allows at most ${limit - 1} (${limit} with the ` +
-        `terminating NUL): ${socketPath}. ${shorterDirectoryAdvice(setting)}`
+        `terminating NUL): ${socketPath}. ${shorterDirectoryAdvice(setting)}`,
     );
   }
 }
@@ -47,7 +47,11 @@ function shorterDirectoryAdvice(setting: string): string {
 export class BrokerDirectoryError extends BrokerError {
   override readonly name = "BrokerDirectoryError";
   readonly code = "ERR_BROKER_DIRECTORY";
-  constructor(readonly directory: string, problem: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly directory: string,
+    problem: string,
+    options?: { cause?: unknown },
+  ) {
     super(`Cannot use ${directory} for the broker socket: ${problem}`, options);
   }
 }
@@ -62,12 +66,12 @@ export abstract class AgentDirError extends BrokerError {
     readonly path: string,
     problem: string,
     fix: string,
-    options?: { cause?: unknown }
+    options?: { cause?: unknown },
   ) {
     super(
       `${problem}: the broker keeps its socket, pid file and log there. ${fix}, or point ORPHUS_CODING_AGENT_DIR ` +
         "(or --agent-dir) at a writable directory of your own (e.g. ~/.orphus/agent).",
-      options
+      options,
     );
   }
 }
@@ -110,7 +114,11 @@ export class AgentDirNotDirectoryError extends AgentDirError {
 export class BrokerRegistryError extends BrokerError {
   override readonly name = "BrokerRegistryError";
   readonly code = "ERR_BROKER_REGISTRY";
-  constructor(readonly directory: string, problem: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly directory: string,
+    problem: string,
+    options?: { cause?: unknown },
+  ) {
     super(`Cannot register the broker in ${directory}: ${problem}`, options);
   }
 }
@@ -132,7 +140,11 @@ export class BrokerOptionError extends BrokerError {
 export class StoreSettingError extends BrokerError {
   override readonly name = "StoreSettingError";
   readonly code = "ERR_STORE_SETTING_INVALID";
-  constructor(readonly setting: string, problem: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly setting: string,
+    problem: string,
+    options?: { cause?: unknown },
+  ) {
     super(`Invalid room store setting (${setting}): ${problem}`, options);
   }
 }

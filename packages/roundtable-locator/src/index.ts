@@ -55,11 +55,7 @@ export {
   maskStoreSetting,
 } from "./store-setting.js";
 export { brokerBinPath, brokerSourceBinPath, brokerCommand, runningFromSource } from "./bin-command.js";
-export {
-  LINUX_SOCKET_PATH_LIMIT,
-  BSD_SOCKET_PATH_LIMIT,
-  MAX_STORE_PASSWORD_FILE_BYTES,
-} from "./limits.js";
+export { LINUX_SOCKET_PATH_LIMIT, BSD_SOCKET_PATH_LIMIT, MAX_STORE_PASSWORD_FILE_BYTES } from "./limits.js";
 export {
   BrokerError,
   SocketPathTooLongError,

@@ -74,7 +74,7 @@ export function socketPathLimit(platform: NodeJS.Platform = process.platform): n
 export function checkSocketPath(
   socketPath: string,
   platform: NodeJS.Platform = process.platform,
-  setting: string = AGENT_DIR_ENV
+  setting: string = AGENT_DIR_ENV,
 ): void {
   const limit = socketPathLimit(platform);
   if (limit === undefined) return;

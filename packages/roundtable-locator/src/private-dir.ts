@@ -15,6 +15,7 @@ export function ensureBrokerDir(agentDir: string, platform: NodeJS.Platform = pr
   const dir = brokerDir(agentDir, platform);
   ensurePrivateDir(
     dir,
-    (problem, cause): BrokerError => agentDirError(agentDir, cause) ?? new BrokerDirectoryError(dir, problem, { cause })
+    (problem, cause): BrokerError =>
+      agentDirError(agentDir, cause) ?? new BrokerDirectoryError(dir, problem, { cause }),
   );
 }

@@ -50,7 +50,7 @@ export function probeBroker(socketPath: string, timeoutMs: number): Promise<Prob
           version: PROTOCOL_VERSION,
           role: PROBE_ROLE,
           pid: process.pid,
-        })
+        }),
       );
     });
     socket.on("data", (chunk: Buffer) => {
@@ -76,8 +76,7 @@ export function probeBroker(socketPath: string, timeoutMs: number): Promise<Prob
 function answerFrom(value: unknown): ProbeAnswer {
   const record = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
   const result = (record["result"] ?? (record["error"] as Record<string, unknown> | undefined)?.["details"]) as
-    | Record<string, unknown>
-    | undefined;
+    Record<string, unknown> | undefined;
   const pid = result?.["brokerPid"];
   const version = result?.["brokerVersion"];
   return {

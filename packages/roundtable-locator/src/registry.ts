@@ -128,7 +128,9 @@ function readEntry(file: string): RegistryEntry | undefined {
 export function readBrokerRegistry(dir: string): RegistryListing {
   let names: string[];
   try {
-    names = readdirSync(dir).filter((name) => name.endsWith(ENTRY_SUFFIX)).sort();
+    names = readdirSync(dir)
+      .filter((name) => name.endsWith(ENTRY_SUFFIX))
+      .sort();
   } catch {
     return { dir, entries: [], invalid: [], truncated: false };
   }

@@ -83,7 +83,10 @@ export function resolveStoreSetting(input: StoreSettingInput = {}): StoreSetting
   if (value === MEMORY_STORE) return { url: MEMORY_STORE, description: MEMORY_STORE, source };
   const url = redisUrl(value);
   if (url === undefined) {
-    throw new StoreSettingError(source, `${maskStoreSetting(value)} is neither "memory" nor a redis:// or rediss:// URL with a host`);
+    throw new StoreSettingError(
+      source,
+      `${maskStoreSetting(value)} is neither "memory" nor a redis:// or rediss:// URL with a host`,
+    );
   }
   if (flag !== undefined && url.password !== "") {
     throw new StoreSettingError(
@@ -95,7 +98,10 @@ export function resolveStoreSetting(input: StoreSettingInput = {}): StoreSetting
   const passwordFile = nonEmpty(input.passwordFile) ?? nonEmpty(env[STORE_PASSWORD_FILE_ENV]);
   if (passwordFile === undefined) return { url: value, description: maskStoreUrl(value), source };
   if (url.password !== "") {
-    throw new StoreSettingError(source, `${maskStoreUrl(value)} carries a password, and a password file is named too; use one`);
+    throw new StoreSettingError(
+      source,
+      `${maskStoreUrl(value)} carries a password, and a password file is named too; use one`,
+    );
   }
   url.password = encodeURIComponent(readPasswordFile(passwordFile));
   const withPassword = url.toString();
@@ -108,14 +114,21 @@ function readPasswordFile(path: string): string {
   try {
     const size = statSync(path).size;
     if (size > MAX_STORE_PASSWORD_FILE_BYTES) {
-      throw new StoreSettingError("password file", `${path} holds ${size} bytes, more than ${MAX_STORE_PASSWORD_FILE_BYTES}`);
+      throw new StoreSettingError(
+        "password file",
+        `${path} holds ${size} bytes, more than ${MAX_STORE_PASSWORD_FILE_BYTES}`,
+      );
     }
     text = readFileSync(path, "utf8").replace(/\r?\n$/, "");
   } catch (error) {
     if (error instanceof StoreSettingError) throw error;
-    throw new StoreSettingError("password file", `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? "error"}`, {
-      cause: error,
-    });
+    throw new StoreSettingError(
+      "password file",
+      `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? "error"}`,
+      {
+        cause: error,
+      },
+    );
   }
   if (text === "") throw new StoreSettingError("password file", `${path} is empty`);
   return text;

@@ -23,7 +23,7 @@ describe("an agent directory the broker cannot use", () => {
     writeFileSync(join(parent, "blocker"), "");
     const agentDir = join(parent, "blocker", "deeper", "agent");
     expect(() => ensureBrokerDir(agentDir)).toThrow(
-      expect.objectContaining({ code: "ERR_AGENT_DIR_NOT_A_DIRECTORY", path: join(parent, "blocker") })
+      expect.objectContaining({ code: "ERR_AGENT_DIR_NOT_A_DIRECTORY", path: join(parent, "blocker") }),
     );
   });
 

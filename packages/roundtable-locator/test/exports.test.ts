@@ -52,7 +52,7 @@ test("the public export list", () => {
       "runningFromSource",
       "sameStore",
       "socketPathLimit",
-    ].sort()
+    ].sort(),
   );
 });
 

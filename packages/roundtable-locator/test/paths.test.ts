@@ -20,7 +20,7 @@ describe("where the broker lives", () => {
   test("a Unix socket under the agent directory, with the pid file and log beside it", () => {
     for (const platform of ["linux", "darwin", "freebsd"] as const) {
       expect(brokerSocketPath("/home/me/.orphus/agent", platform)).toBe(
-        "/home/me/.orphus/agent/roundtable/broker.sock"
+        "/home/me/.orphus/agent/roundtable/broker.sock",
       );
       expect(brokerDir("/home/me/.orphus/agent", platform)).toBe("/home/me/.orphus/agent/roundtable");
       expect(brokerPidPath("/a", platform)).toBe("/a/roundtable/broker.pid");
@@ -57,7 +57,7 @@ describe("where the broker lives", () => {
       expect(error).toMatchObject({ code: "ERR_SOCKET_PATH_TOO_LONG", bytes: 108, limit: 108, platform: "linux" });
       expect((error as Error).message).toBe(
         `Broker socket path is 108 bytes; linux allows at most 107 (108 with the terminating NUL): ${tooLong}. ` +
-          "Set ORPHUS_CODING_AGENT_DIR to a shorter directory."
+          "Set ORPHUS_CODING_AGENT_DIR to a shorter directory.",
       );
     }
     expect(() => checkSocketPath(`/${"a".repeat(102)}`, "darwin")).not.toThrow();
@@ -80,7 +80,7 @@ describe("where the broker lives", () => {
     expect(advice()).toBe("Set ORPHUS_CODING_AGENT_DIR to a shorter directory.");
     expect(advice("--agent-dir")).toBe("Pass a shorter --agent-dir.");
     expect(advice("default")).toBe(
-      "The default agent directory is too deep here: set ORPHUS_CODING_AGENT_DIR (or pass --agent-dir) to a shorter one."
+      "The default agent directory is too deep here: set ORPHUS_CODING_AGENT_DIR (or pass --agent-dir) to a shorter one.",
     );
   });
 });
@@ -93,16 +93,25 @@ describe("the bin's location", () => {
   const brokerRoot = packageDir("roundtable-broker");
 
   test("the built bin and its source, beside each other in the broker package", () => {
-    expect([brokerBinPath("/pkg"), brokerSourceBinPath("/pkg")]).toEqual(["/pkg/dist/bin/broker.js", "/pkg/src/bin/broker.ts"]);
+    expect([brokerBinPath("/pkg"), brokerSourceBinPath("/pkg")]).toEqual([
+      "/pkg/dist/bin/broker.js",
+      "/pkg/src/bin/broker.ts",
+    ]);
     if (installed) {
-      expect(brokerBinPath(brokerRoot).replaceAll("\\", "/")).toMatch(/\/node_modules\/@orphus\/roundtable-broker\/dist\/bin\/broker\.js$/);
+      expect(brokerBinPath(brokerRoot).replaceAll("\\", "/")).toMatch(
+        /\/node_modules\/@orphus\/roundtable-broker\/dist\/bin\/broker\.js$/,
+      );
       expect(existsSync(brokerBinPath(brokerRoot))).toBe(true);
       expect(existsSync(brokerSourceBinPath(brokerRoot))).toBe(false);
       expect(runningFromSource()).toBe(false);
       return;
     }
-    expect(brokerBinPath(brokerRoot).replaceAll("\\", "/")).toMatch(/\/packages\/roundtable-broker\/dist\/bin\/broker\.js$/);
-    expect(brokerSourceBinPath(brokerRoot).replaceAll("\\", "/")).toMatch(/\/packages\/roundtable-broker\/src\/bin\/broker\.ts$/);
+    expect(brokerBinPath(brokerRoot).replaceAll("\\", "/")).toMatch(
+      /\/packages\/roundtable-broker\/dist\/bin\/broker\.js$/,
+    );
+    expect(brokerSourceBinPath(brokerRoot).replaceAll("\\", "/")).toMatch(
+      /\/packages\/roundtable-broker\/src\/bin\/broker\.ts$/,
+    );
     expect(existsSync(brokerSourceBinPath(brokerRoot))).toBe(true);
     expect(runningFromSource()).toBe(true);
   });

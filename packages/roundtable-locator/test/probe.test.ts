@@ -29,7 +29,10 @@ async function listen(onConnection: (socket: Socket) => void): Promise<string> {
 }
 
 /** A server that reads the probe's hello and answers it with `reply(hello)`. */
-function answering(reply: (hello: Record<string, unknown>) => unknown, heard: unknown[] = []): (socket: Socket) => void {
+function answering(
+  reply: (hello: Record<string, unknown>) => unknown,
+  heard: unknown[] = [],
+): (socket: Socket) => void {
   return (socket) => {
     const decoder = new FrameDecoder();
     socket.on("data", (chunk: Buffer) =>
@@ -65,10 +68,15 @@ describe("probeBroker", () => {
   test("a broker's hello reply is an answer naming its pid and version; the probe says hello as broker-probe", async () => {
     const heard: unknown[] = [];
     const socketPath = await listen(
-      answering((hello) => ({ id: hello["id"], ok: true, op: "hello", result: { brokerPid: 4242, brokerVersion: "9.9.9" } }), heard),
+      answering(
+        (hello) => ({ id: hello["id"], ok: true, op: "hello", result: { brokerPid: 4242, brokerVersion: "9.9.9" } }),
+        heard,
+      ),
     );
     expect(await probeBroker(socketPath, 5000)).toEqual({ state: "answered", pid: 4242, version: "9.9.9" });
-    expect(heard).toEqual([{ id: 0, op: "hello", protocol: "orphus-roundtable", version: 2, role: PROBE_ROLE, pid: process.pid }]);
+    expect(heard).toEqual([
+      { id: 0, op: "hello", protocol: "orphus-roundtable", version: 2, role: PROBE_ROLE, pid: process.pid },
+    ]);
   });
 
   test("a refusal is an answer too (another protocol version is still a live broker), its details read", async () => {

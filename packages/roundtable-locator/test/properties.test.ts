@@ -18,51 +18,72 @@ import {
 import { tempDir } from "../../../test-support/tmp.js";
 
 /** The naive rule: a path fits when its UTF-8 bytes leave room for the NUL of `sun_path`. */
-const LIMITS: Record<string, number | undefined> = { linux: 108, android: 108, darwin: 104, freebsd: 104, openbsd: 104, win32: undefined };
+const LIMITS: Record<string, number | undefined> = {
+  linux: 108,
+  android: 108,
+  darwin: 104,
+  freebsd: 104,
+  openbsd: 104,
+  win32: undefined,
+};
 
 const segment = fc.stringMatching(/^[a-zA-Z0-9._é😀-]{1,24}$/).filter((name) => name !== "." && name !== "..");
 
 describe("socket paths", () => {
   test("property: checkSocketPath refuses exactly the paths whose UTF-8 bytes do not fit", () => {
     fc.assert(
-      fc.property(fc.constantFrom(...Object.keys(LIMITS)), fc.string({ unit: "binary", maxLength: 140 }), (platform, tail) => {
-        const socketPath = `/${tail}`;
-        const limit = LIMITS[platform];
-        const fits = limit === undefined || new TextEncoder().encode(socketPath).length < limit;
-        let refused: unknown;
-        try {
-          checkSocketPath(socketPath, platform as NodeJS.Platform);
-        } catch (error) {
-          refused = error;
-        }
-        if (fits) expect(refused).toBeUndefined();
-        else expect(refused).toMatchObject({ code: "ERR_SOCKET_PATH_TOO_LONG", limit, platform });
-      }),
+      fc.property(
+        fc.constantFrom(...Object.keys(LIMITS)),
+        fc.string({ unit: "binary", maxLength: 140 }),
+        (platform, tail) => {
+          const socketPath = `/${tail}`;
+          const limit = LIMITS[platform];
+          const fits = limit === undefined || new TextEncoder().encode(socketPath).length < limit;
+          let refused: unknown;
+          try {
+            checkSocketPath(socketPath, platform as NodeJS.Platform);
+          } catch (error) {
+            refused = error;
+          }
+          if (fits) expect(refused).toBeUndefined();
+          else expect(refused).toMatchObject({ code: "ERR_SOCKET_PATH_TOO_LONG", limit, platform });
+        },
+      ),
     );
   });
 
   test("property: on Unix the socket, pid file and log are the agent directory's roundtable/ files", () => {
     fc.assert(
-      fc.property(fc.array(segment, { minLength: 1, maxLength: 6 }), fc.constantFrom("linux", "darwin", "freebsd"), (parts, platform) => {
-        const agentDir = `/${parts.join("/")}`;
-        const p = platform as NodeJS.Platform;
-        expect([brokerSocketPath(agentDir, p), brokerPidPath(agentDir, p), brokerLogPath(agentDir, p)]).toEqual([
-          `${agentDir}/roundtable/broker.sock`,
-          `${agentDir}/roundtable/broker.pid`,
-          `${agentDir}/roundtable/broker.log`,
-        ]);
-      }),
+      fc.property(
+        fc.array(segment, { minLength: 1, maxLength: 6 }),
+        fc.constantFrom("linux", "darwin", "freebsd"),
+        (parts, platform) => {
+          const agentDir = `/${parts.join("/")}`;
+          const p = platform as NodeJS.Platform;
+          expect([brokerSocketPath(agentDir, p), brokerPidPath(agentDir, p), brokerLogPath(agentDir, p)]).toEqual([
+            `${agentDir}/roundtable/broker.sock`,
+            `${agentDir}/roundtable/broker.pid`,
+            `${agentDir}/roundtable/broker.log`,
+          ]);
+        },
+      ),
     );
   });
 
   test("property: a Windows pipe names the directory whatever its case and trailing separators", () => {
     fc.assert(
-      fc.property(fc.array(segment, { minLength: 1, maxLength: 5 }), fc.stringMatching(/^[\\/]{0,3}$/), (parts, trailing) => {
-        const agentDir = `C:\\${parts.join("\\")}`;
-        const hash = createHash("sha256").update(agentDir.toLowerCase(), "utf8").digest("hex").slice(0, 16);
-        expect(brokerSocketPath(agentDir, "win32")).toBe(`\\\\.\\pipe\\orphus-roundtable-${hash}`);
-        expect(brokerSocketPath(`${agentDir.toUpperCase()}${trailing}`, "win32")).toBe(brokerSocketPath(agentDir, "win32"));
-      }),
+      fc.property(
+        fc.array(segment, { minLength: 1, maxLength: 5 }),
+        fc.stringMatching(/^[\\/]{0,3}$/),
+        (parts, trailing) => {
+          const agentDir = `C:\\${parts.join("\\")}`;
+          const hash = createHash("sha256").update(agentDir.toLowerCase(), "utf8").digest("hex").slice(0, 16);
+          expect(brokerSocketPath(agentDir, "win32")).toBe(`\\\\.\\pipe\\orphus-roundtable-${hash}`);
+          expect(brokerSocketPath(`${agentDir.toUpperCase()}${trailing}`, "win32")).toBe(
+            brokerSocketPath(agentDir, "win32"),
+          );
+        },
+      ),
     );
   });
 });
@@ -79,7 +100,18 @@ const entryArbitrary: fc.Arbitrary<RegistryEntry> = fc.record(
     startedAt: fc.nat(),
     store: fc.string({ maxLength: 1024 }),
   },
-  { requiredKeys: ["pid", "instance", "agentDir", "socketPath", "brokerVersion", "protocol", "protocolVersion", "startedAt"] },
+  {
+    requiredKeys: [
+      "pid",
+      "instance",
+      "agentDir",
+      "socketPath",
+      "brokerVersion",
+      "protocol",
+      "protocolVersion",
+      "startedAt",
+    ],
+  },
 );
 
 describe("the registry", () => {

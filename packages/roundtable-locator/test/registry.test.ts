@@ -30,7 +30,7 @@ describe("where the registry lives", () => {
   test("ORPHUS_ROUNDTABLE_REGISTRY_DIR when set, else ~/.orphus/roundtable-brokers", () => {
     expect(resolveRegistryDir({ ORPHUS_ROUNDTABLE_REGISTRY_DIR: "/tmp/reg" }, "/home/u")).toBe("/tmp/reg");
     expect(resolveRegistryDir({ ORPHUS_ROUNDTABLE_REGISTRY_DIR: "  " }, "/home/u")).toBe(
-      "/home/u/.orphus/roundtable-brokers"
+      "/home/u/.orphus/roundtable-brokers",
     );
     expect(resolveRegistryDir({}, "/home/u")).toBe("/home/u/.orphus/roundtable-brokers");
     expect(registryEntryPath("/r", { pid: 42, instance: "ab12" })).toBe("/r/42-ab12.json");
@@ -42,7 +42,9 @@ describe("writing an entry", () => {
     const registryDir = join(tempDir(), "registry");
     writeFileSync(registryDir, "not a directory");
     expect(() => registerBroker(registryDir, entry(7))).toThrow(BrokerRegistryError);
-    expect(() => registerBroker(registryDir, entry(7))).toThrow(expect.objectContaining({ code: "ERR_BROKER_REGISTRY" }));
+    expect(() => registerBroker(registryDir, entry(7))).toThrow(
+      expect.objectContaining({ code: "ERR_BROKER_REGISTRY" }),
+    );
   });
 });
 

@@ -24,12 +24,18 @@ describe("resolveStoreSetting", () => {
       description: "redis://orphus:***@redis.internal:6379/2",
       source: "ORPHUS_ROUNDTABLE_STORE",
     });
-    expect(resolveStoreSetting({ env, flag: "memory" })).toEqual({ url: "memory", description: "memory", source: "--store" });
+    expect(resolveStoreSetting({ env, flag: "memory" })).toEqual({
+      url: "memory",
+      description: "memory",
+      source: "--store",
+    });
     expect(resolveStoreSetting({ env: { ORPHUS_ROUNDTABLE_STORE: "  " } }).source).toBe("default");
   });
 
   test("a password on the command line is refused, unquoted, saying where to put it", () => {
-    const error = settingError(() => resolveStoreSetting({ env: {}, flag: "rediss://orphus:hunter2@redis.internal:6380" }));
+    const error = settingError(() =>
+      resolveStoreSetting({ env: {}, flag: "rediss://orphus:hunter2@redis.internal:6380" }),
+    );
     expect(error.code).toBe("ERR_STORE_SETTING_INVALID");
     expect(error.message).toBe(
       "Invalid room store setting (--store): rediss://orphus:***@redis.internal:6380 carries a password, and every " +
@@ -90,7 +96,9 @@ describe("resolveStoreSetting", () => {
   });
 
   test("anything but memory or a Redis URL is refused, and text that is not a URL is never quoted", () => {
-    expect(settingError(() => resolveStoreSetting({ env: { ORPHUS_ROUNDTABLE_STORE: "postgres://u:hunter2@db" } })).message).toBe(
+    expect(
+      settingError(() => resolveStoreSetting({ env: { ORPHUS_ROUNDTABLE_STORE: "postgres://u:hunter2@db" } })).message,
+    ).toBe(
       'Invalid room store setting (ORPHUS_ROUNDTABLE_STORE): postgres://u:***@db is neither "memory" nor a redis:// ' +
         "or rediss:// URL with a host",
     );
@@ -101,7 +109,9 @@ describe("resolveStoreSetting", () => {
 describe("store descriptions", () => {
   test("describeStoreSetting reads no file and masks every password", () => {
     expect(describeStoreSetting({})).toBe("memory");
-    expect(describeStoreSetting({ ORPHUS_ROUNDTABLE_STORE: "redis://orphus:hunter2@h:6379/0" })).toBe("redis://orphus:***@h:6379/0");
+    expect(describeStoreSetting({ ORPHUS_ROUNDTABLE_STORE: "redis://orphus:hunter2@h:6379/0" })).toBe(
+      "redis://orphus:***@h:6379/0",
+    );
     expect(describeStoreSetting({ ORPHUS_ROUNDTABLE_STORE: "memory" }, "redis://h")).toBe("redis://h");
     expect(describeStoreSetting({ ORPHUS_ROUNDTABLE_STORE: "hunter2" })).toBe("*** (7 characters)");
   });

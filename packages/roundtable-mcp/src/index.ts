@@ -23,11 +23,7 @@ export { runStdioServer } from "./run.js";
 export { parseMcpArguments, MCP_USAGE } from "./args.js";
 export { ROUNDTABLE_MCP_TOOLS, mcpToolName, findRoundtableMcpTool } from "./tools.js";
 export { MCP_SERVER_NAME, MCP_SERVER_VERSION } from "./version.js";
-export {
-  MAX_MCP_INPUT_BYTES,
-  MAX_MCP_ERROR_MESSAGE_CHARS,
-  MAX_MCP_DIAGNOSTIC_CHARS,
-} from "./limits.js";
+export { MAX_MCP_INPUT_BYTES, MAX_MCP_ERROR_MESSAGE_CHARS, MAX_MCP_DIAGNOSTIC_CHARS } from "./limits.js";
 export { RoundtableMcpError, McpUsageError, McpOptionError } from "./errors.js";
 export type { RoundtableMcpServerOptions } from "./server.js";
 export type { StdioServerIo, StdioServerClient } from "./run.js";

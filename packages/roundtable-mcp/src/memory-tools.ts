@@ -60,7 +60,8 @@ const TEXTS: Record<MemoryAction, MemoryToolText> = {
   },
   stats: {
     title: "What the shared memory holds",
-    description: "Where the memory store is, its entries, sources, size, last ingest and schema version; says when it is missing or empty.",
+    description:
+      "Where the memory store is, its entries, sources, size, last ingest and schema version; says when it is missing or empty.",
     readOnly: true,
     destructive: false,
   },
@@ -68,7 +69,8 @@ const TEXTS: Record<MemoryAction, MemoryToolText> = {
     title: "Add to the shared memory",
     description:
       "Store a text (title, body, optional tags and source; the same source later replaces it) or files and folders " +
-      "(chunked at headings and paragraphs; unchanged files are left alone, changed ones replaced)." + LIBRARIAN_ONLY,
+      "(chunked at headings and paragraphs; unchanged files are left alone, changed ones replaced)." +
+      LIBRARIAN_ONLY,
     readOnly: false,
     destructive: true,
   },
@@ -88,7 +90,11 @@ function defineTool(action: MemoryAction): MemoryMcpTool {
     title: text.title,
     description: text.description,
     // Ingesting the same content again, or forgetting what is gone, changes nothing more.
-    annotations: toolAnnotations(text.title, { readOnly: text.readOnly, destructive: text.destructive, idempotent: true }),
+    annotations: toolAnnotations(text.title, {
+      readOnly: text.readOnly,
+      destructive: text.destructive,
+      idempotent: true,
+    }),
     // The action's schema without its action member (the tool's name stands for it), closed like the roundtable's.
     inputSchema: actionArgumentsJsonSchema(memoryActionSchemas[action]),
   };

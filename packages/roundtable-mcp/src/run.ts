@@ -152,13 +152,20 @@ export async function runStdioServer(argv: readonly string[], io: StdioServerIo)
         openBrokerSocket({
           socketPath: location.socketPath,
           spawn: location.spawn ?? false,
-          onSpawn: (broker) => diagnostic(`broker spawned: pid ${broker.pid ?? "unknown"}, socket ${shownPath(location.socketPath)}`),
+          onSpawn: (broker) =>
+            diagnostic(`broker spawned: pid ${broker.pid ?? "unknown"}, socket ${shownPath(location.socketPath)}`),
         }).catch((error: unknown) => {
           if (hasErrorCode<BrokerStartError>(error, "ERR_BROKER_START_FAILED")) diagnostic(startFailureLine(error));
           throw error;
         }),
     });
-  const server = createRoundtableMcpServer({ role: args.role, client, env, agentDir: location.agentDir, agentDirSource: choice.setting });
+  const server = createRoundtableMcpServer({
+    role: args.role,
+    client,
+    env,
+    agentDir: location.agentDir,
+    agentDirSource: choice.setting,
+  });
   const transport = new LineBoundedStdioTransport(io.stdin, io.stdout, { maxLineBytes: MAX_MCP_INPUT_BYTES });
 
   let hostEnded = false;
@@ -185,13 +192,18 @@ export async function runStdioServer(argv: readonly string[], io: StdioServerIo)
   // A host that went away makes stdout fail with EPIPE: that ends the session too, quietly.
   io.stdout.on("error", end);
   const unwatchLoss = client.onConnectionLost((reason) => {
-    if (!hostEnded) diagnostic(`broker lost (${reason}); the next call reconnects, starting a broker if none answers, and rooms must be joined again`);
+    if (!hostEnded)
+      diagnostic(
+        `broker lost (${reason}); the next call reconnects, starting a broker if none answers, and rooms must be joined again`,
+      );
   });
 
   await server.connect(transport);
   client.connect().then(
     (hello) =>
-      diagnostic(`seated as "${shownName(client.role)}"; broker pid ${hello.brokerPid} (version ${shownName(hello.brokerVersion)})`),
+      diagnostic(
+        `seated as "${shownName(client.role)}"; broker pid ${hello.brokerPid} (version ${shownName(hello.brokerVersion)})`,
+      ),
     (error: unknown) => {
       // A start failure was named by the connector already, in its own line.
       if (!hostEnded && !hasErrorCode<BrokerStartError>(error, "ERR_BROKER_START_FAILED")) {

@@ -91,9 +91,14 @@ function checkRole(role: unknown): string {
   try {
     return resolveRoleName(role).role;
   } catch (cause) {
-    throw new McpOptionError("role", "1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit", role, {
-      cause,
-    });
+    throw new McpOptionError(
+      "role",
+      "1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit",
+      role,
+      {
+        cause,
+      },
+    );
   }
 }
 

@@ -32,7 +32,13 @@ export function toolAnnotations(
   title: string,
   hints: { readonly readOnly: boolean; readonly destructive: boolean; readonly idempotent: boolean },
 ): RoundtableMcpToolAnnotations {
-  return { title, readOnlyHint: hints.readOnly, destructiveHint: hints.destructive, idempotentHint: hints.idempotent, openWorldHint: false };
+  return {
+    title,
+    readOnlyHint: hints.readOnly,
+    destructiveHint: hints.destructive,
+    idempotentHint: hints.idempotent,
+    openWorldHint: false,
+  };
 }
 
 /** One MCP tool: one action of the shared `roundtable` tool, with its own schema and annotations. */
@@ -152,7 +158,11 @@ function defineTool(action: RoundtableAction): RoundtableMcpTool {
     action,
     title: text.title,
     description: text.description,
-    annotations: toolAnnotations(text.title, { readOnly: text.readOnly, destructive: false, idempotent: text.idempotent }),
+    annotations: toolAnnotations(text.title, {
+      readOnly: text.readOnly,
+      destructive: false,
+      idempotent: text.idempotent,
+    }),
     inputSchema: argumentsSchema(action),
   };
 }

@@ -176,7 +176,8 @@ export class LineBoundedStdioTransport implements Transport {
       `Request too large: the line was ${bytes} bytes, over this server's limit of ${this.maxLineBytes} bytes per ` +
       `message, and was discarded unread. Send less: a post body is at most ${TOOL_MAX_POST_CHARS} characters.`;
     this.onerror?.(new Error(`discarded a ${bytes}-byte line, over the limit of ${this.maxLineBytes} bytes`));
-    if (id !== undefined) this.#sendError(id, ErrorCode.InvalidRequest, message, { bytes, maxLineBytes: this.maxLineBytes });
+    if (id !== undefined)
+      this.#sendError(id, ErrorCode.InvalidRequest, message, { bytes, maxLineBytes: this.maxLineBytes });
   }
 
   #sendError(id: RequestId, code: number, message: string, data?: Record<string, number>): void {

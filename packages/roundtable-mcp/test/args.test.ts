@@ -38,7 +38,9 @@ test("bad arguments are refused with what was wrong", () => {
       "starting with a letter or digit",
   );
   expect(usageError(["--as", ""])).toBe("orphus-roundtable-mcp: --as needs a role name");
-  expect(usageError(["--as", "critic", "--agent-dir", "  "])).toBe("orphus-roundtable-mcp: --agent-dir needs a directory");
+  expect(usageError(["--as", "critic", "--agent-dir", "  "])).toBe(
+    "orphus-roundtable-mcp: --agent-dir needs a directory",
+  );
   expect(usageError(["--as", "critic", "--bogus"])).toContain("Unknown option '--bogus'");
   expect(usageError(["--as", "critic", "extra"])).toContain("Unexpected argument 'extra'");
   expect(usageError(["--as"])).toContain("argument missing");

@@ -23,13 +23,17 @@ test("spawned (pid, socket), then lost when the broker dies: one prefixed line e
   const socket = join(agent.dir, "roundtable", "broker.sock");
   await until(() => server.stderr().includes("seated as"));
   const spawned = stderrLines(server.stderr()).find((line) => line.includes("broker spawned"));
-  expect(spawned).toMatch(new RegExp(`^orphus-roundtable-mcp: broker spawned: pid (\\d+), socket ${socket.replace(/[.]/g, "\\.")}$`));
+  expect(spawned).toMatch(
+    new RegExp(`^orphus-roundtable-mcp: broker spawned: pid (\\d+), socket ${socket.replace(/[.]/g, "\\.")}$`),
+  );
   const pid = Number(/pid (\d+)/.exec(spawned ?? "")?.[1]);
   cleanups.push(() => endBroker(agent.dir));
   process.kill(pid, "SIGKILL");
   await until(() => server.stderr().includes("broker lost"));
   expect(stderrLines(server.stderr()).filter((line) => line.includes("broker lost"))).toEqual([
-    expect.stringMatching(/^orphus-roundtable-mcp: broker lost \(.+\); the next call reconnects, starting a broker if none answers, and rooms must be joined again$/),
+    expect.stringMatching(
+      /^orphus-roundtable-mcp: broker lost \(.+\); the next call reconnects, starting a broker if none answers, and rooms must be joined again$/,
+    ),
   ]);
   for (const line of stderrLines(server.stderr())) expect(line).toMatch(/^orphus-roundtable-mcp: /);
 }, 30_000);
@@ -75,7 +79,9 @@ test("a broker that cannot start: one line with the reason and the log's tail fo
   for (const line of lines) expect(line).toMatch(/^orphus-roundtable-mcp: /);
   const failed = lines.filter((line) => line.includes("broker start failed"));
   expect(failed).toHaveLength(1);
-  expect(failed[0]).toMatch(/^orphus-roundtable-mcp: broker start failed on \S+broker\.sock: the broker process \(pid \d+\) exited with code 1 before it answered; broker log: /);
+  expect(failed[0]).toMatch(
+    /^orphus-roundtable-mcp: broker start failed on \S+broker\.sock: the broker process \(pid \d+\) exited with code 1 before it answered; broker log: /,
+  );
   expect(failed[0]).toContain("is a regular file, not a socket");
   expect(failed[0]?.length).toBeLessThanOrEqual("orphus-roundtable-mcp: ".length + 1000);
   const result = (await server.client.callTool({ name: "roundtable_rooms", arguments: {} })) as {

@@ -29,7 +29,9 @@ async function stderrAfter(error: Error): Promise<string> {
 }
 
 test("a start failure from another copy of the client is not reported again as an unreachable broker", async () => {
-  const failed = fromAnotherCopy(new BrokerStartError("/tmp/fleet/roundtable/broker.sock", "it exited with code 1", ""));
+  const failed = fromAnotherCopy(
+    new BrokerStartError("/tmp/fleet/roundtable/broker.sock", "it exited with code 1", ""),
+  );
   expect(failed instanceof BrokerStartError).toBe(false);
   expect(await stderrAfter(failed)).not.toContain("the broker is not reachable yet");
   // Any other failure is: the line that says each call retries.

@@ -96,7 +96,10 @@ test("with defaults over ten 32 KB messages: at most the cap plus one whole mess
   expect(wide.messages.map((m) => m.seq)).toEqual([1, 2, 3]);
   expect(wide.next).toBe(3);
   // Past the protocol's ceiling the call is refused before it reaches the broker, naming the argument.
-  const refused = (await claude.callTool({ name: "roundtable_fetch", arguments: { room: "big", maxChars: 600_000 } })) as {
+  const refused = (await claude.callTool({
+    name: "roundtable_fetch",
+    arguments: { room: "big", maxChars: 600_000 },
+  })) as {
     content: { text: string }[];
     isError?: boolean;
   };

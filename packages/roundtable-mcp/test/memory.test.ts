@@ -7,8 +7,15 @@ import { MEMORY_MCP_TOOLS } from "../src/memory-tools.js";
 import { connectSdkStdio, endBroker, shortAgentDir } from "./support/stdio.js";
 import { HOSTILE_BODY, HOSTILE_BODY_LINES, expectShowable } from "../../../test-support/hostile-text.js";
 
-async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ text: string; isError: boolean }> {
-  const result = (await client.callTool({ name, arguments: args })) as { content: { text: string }[]; isError?: boolean };
+async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<{ text: string; isError: boolean }> {
+  const result = (await client.callTool({ name, arguments: args })) as {
+    content: { text: string }[];
+    isError?: boolean;
+  };
   return { text: result.content[0]?.text ?? "", isError: result.isError === true };
 }
 
@@ -34,7 +41,10 @@ describe("over stdio", () => {
 
   beforeAll(async () => {
     agent = shortAgentDir();
-    [critic, librarian] = await Promise.all([connectSdkStdio("critic", agent.dir), connectSdkStdio("librarian", agent.dir)]);
+    [critic, librarian] = await Promise.all([
+      connectSdkStdio("critic", agent.dir),
+      connectSdkStdio("librarian", agent.dir),
+    ]);
   });
 
   afterAll(async () => {
@@ -48,7 +58,13 @@ describe("over stdio", () => {
 
   test("lists the memory tools after the roundtable ones", async () => {
     const { tools } = await critic.client.listTools();
-    expect(tools.map((t) => t.name).slice(8)).toEqual(["memory_query", "memory_get", "memory_stats", "memory_ingest", "memory_forget"]);
+    expect(tools.map((t) => t.name).slice(8)).toEqual([
+      "memory_query",
+      "memory_get",
+      "memory_stats",
+      "memory_ingest",
+      "memory_forget",
+    ]);
   });
 
   test("missing, empty and no match are three different answers; writes need --as librarian", async () => {
@@ -63,15 +79,24 @@ describe("over stdio", () => {
     expect(refused.text).toContain('this session\'s role is "critic" (from option)');
     expect(refused.text).toContain("--as librarian");
 
-    expect((await call(librarian.client, "memory_ingest", { title: "tmp", body: "soon gone", source: "tmp" })).isError).toBe(false);
+    expect(
+      (await call(librarian.client, "memory_ingest", { title: "tmp", body: "soon gone", source: "tmp" })).isError,
+    ).toBe(false);
     expect((await call(librarian.client, "memory_forget", { source: "tmp" })).text).toContain("forgot 1 entry");
     const empty = await call(critic.client, "memory_query", { query: "release" });
     expect(empty.isError).toBe(true);
     expect(empty.text).toContain("the memory store is empty");
 
-    await call(librarian.client, "memory_ingest", { title: "Release policy", body: "We release with changesets.", tags: ["release"] });
+    await call(librarian.client, "memory_ingest", {
+      title: "Release policy",
+      body: "We release with changesets.",
+      tags: ["release"],
+    });
     const none = await call(critic.client, "memory_query", { query: "kubernetes" });
-    expect(none).toEqual({ isError: false, text: expect.stringContaining('no entry matches "kubernetes" among 1 entry') });
+    expect(none).toEqual({
+      isError: false,
+      text: expect.stringContaining('no entry matches "kubernetes" among 1 entry'),
+    });
     const hits = await call(critic.client, "memory_query", { query: "changesets" });
     expect(hits.text).toMatch(/^\[#\d+\] Release policy/m);
     const stats = await call(critic.client, "memory_stats");
@@ -97,12 +122,17 @@ describe("over stdio", () => {
     });
     const long = await call(critic.client, "memory_query", { query: "word ".repeat(201) });
     expect(long.isError).toBe(true);
-    expect(long.text).toMatch(/^Invalid memory call: query: the query is longer than 1000 characters; got \{"query":"word word /);
+    expect(long.text).toMatch(
+      /^Invalid memory call: query: the query is longer than 1000 characters; got \{"query":"word word /,
+    );
     const forget = await call(librarian.client, "memory_forget", {});
     expect(forget).toEqual({ isError: true, text: "Invalid memory call: forget: give either id or source; got {}" });
     await expect(
       critic.client.callTool({ name: "memory_query", arguments: [1, 2] as unknown as Record<string, unknown> }),
-    ).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("must be a JSON object of named arguments") });
+    ).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("must be a JSON object of named arguments"),
+    });
   });
 
   test("hostile titles, sources and bodies reach the host escaped and cleaned", async () => {
@@ -121,7 +151,10 @@ describe("over stdio", () => {
     const page = await call(critic.client, "memory_get", { id });
     expectShowable(page.text);
     expect(page.text).toContain("tags: t\\u{E0041}ag");
-    expect(page.text.split("\n").slice(2)).toEqual([...HOSTILE_BODY_LINES.slice(0, -1), `${HOSTILE_BODY_LINES.at(-1)} hostiletoken`]);
+    expect(page.text.split("\n").slice(2)).toEqual([
+      ...HOSTILE_BODY_LINES.slice(0, -1),
+      `${HOSTILE_BODY_LINES.at(-1)} hostiletoken`,
+    ]);
     const refused = await call(critic.client, "memory_forget", { source: "docs/\u202eevil.md" });
     expect(refused.isError).toBe(true);
     expectShowable(refused.text);

@@ -31,7 +31,21 @@ const tableTools = (heading: string): string[] => tableNames(readme, heading);
 
 /** A count as the README may write it: digits, or a word up to twenty. */
 function countOf(text: string | undefined): number {
-  const words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
+  const words = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+  ];
   words.push("thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty");
   if (text === undefined) throw new Error("README names no tool count for /mcp");
   return /^\d+$/.test(text) ? Number(text) : words.indexOf(text.toLowerCase());

@@ -76,7 +76,9 @@ test("an agent directory too deep for the broker socket exits 2, the advice nami
   const flag = harness(["--as", "codex", "--agent-dir", deep]);
   expect(await flag.exit).toBe(2);
   expect(flag.out()).toBe("");
-  expect(flag.err()).toMatch(/^orphus-roundtable-mcp: Broker socket path is \d+ bytes; .*\. Pass a shorter --agent-dir\.\n$/);
+  expect(flag.err()).toMatch(
+    /^orphus-roundtable-mcp: Broker socket path is \d+ bytes; .*\. Pass a shorter --agent-dir\.\n$/,
+  );
   const variable = harness(["--as", "codex"], { ORPHUS_CODING_AGENT_DIR: deep });
   expect(await variable.exit).toBe(2);
   expect(variable.err()).toMatch(/\. Set ORPHUS_CODING_AGENT_DIR to a shorter directory\.\n$/);
@@ -143,7 +145,9 @@ test("a request line over the limit gets an error naming the limit, addressed to
   })}\n`;
   // Written in pieces as a pipe delivers it; the top-level id comes last, after a decoy inside the arguments.
   for (let at = 0; at < line.length; at += 64 * 1024) run.stdin.write(line.slice(at, at + 64 * 1024));
-  const refused = await run.request(8, "tools/list").then(() => run.lines().find((l) => (l as { id?: unknown }).id === 7));
+  const refused = await run
+    .request(8, "tools/list")
+    .then(() => run.lines().find((l) => (l as { id?: unknown }).id === 7));
   expect(refused).toEqual({
     jsonrpc: "2.0",
     id: 7,
@@ -205,11 +209,17 @@ test("the memory answers say where the location came from: --agent-dir, or the v
     const flag = await stats(["--agent-dir", dir], {});
     expect(flag).toContain(`[memory ${dir}/memory/memory.db] no memory store exists here (location from --agent-dir);`);
     // A host that passes no variables on is told of the flags too.
-    expect(flag).toContain("where a host passes no variables on, the same orphus-roundtable-mcp --agent-dir or orphus-memory --dir");
+    expect(flag).toContain(
+      "where a host passes no variables on, the same orphus-roundtable-mcp --agent-dir or orphus-memory --dir",
+    );
     const variable = await stats([], { ORPHUS_CODING_AGENT_DIR: dir });
-    expect(variable).toContain(`[memory ${dir}/memory/memory.db] no memory store exists here (location from ORPHUS_CODING_AGENT_DIR);`);
+    expect(variable).toContain(
+      `[memory ${dir}/memory/memory.db] no memory store exists here (location from ORPHUS_CODING_AGENT_DIR);`,
+    );
     const memoryDir = await stats(["--agent-dir", dir], { ORPHUS_MEMORY_DIR: path.join(dir, "elsewhere") });
-    expect(memoryDir).toContain(`[memory ${dir}/elsewhere/memory.db] no memory store exists here (location from ORPHUS_MEMORY_DIR);`);
+    expect(memoryDir).toContain(
+      `[memory ${dir}/elsewhere/memory.db] no memory store exists here (location from ORPHUS_MEMORY_DIR);`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

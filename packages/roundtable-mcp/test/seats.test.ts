@@ -13,8 +13,15 @@ let seatB: Client;
 let planner: RoundtableClient;
 let brokerPid: number | undefined;
 
-async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ text: string; isError: boolean }> {
-  const result = (await client.callTool({ name, arguments: args })) as { content: { text: string }[]; isError?: boolean };
+async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<{ text: string; isError: boolean }> {
+  const result = (await client.callTool({ name, arguments: args })) as {
+    content: { text: string }[];
+    isError?: boolean;
+  };
   return { text: result.content[0]?.text ?? "", isError: result.isError === true };
 }
 
@@ -71,7 +78,10 @@ test(`wait on either seat wakes when another role posts (within its poll interva
 }, 20_000);
 
 test("leave from the seat that never joined takes the role out; the other seat is out too", async () => {
-  expect(await call(seatB, "roundtable_leave", { room: "council" })).toEqual({ text: 'Left room "council".', isError: false });
+  expect(await call(seatB, "roundtable_leave", { room: "council" })).toEqual({
+    text: 'Left room "council".',
+    isError: false,
+  });
   expect(await call(seatA, "roundtable_rooms")).toEqual({
     text: "council: 1 member, newest #3, not joined",
     isError: false,

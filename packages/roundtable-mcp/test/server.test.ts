@@ -61,14 +61,19 @@ test("a call runs the shared tool; the action comes from the tool name, never fr
   const fake = new FakeToolClient("claude");
   const client = await connect(fake);
   // The schema is closed and has no `action`: one in the arguments is refused, never obeyed.
-  expect(textOf(await client.callTool({ name: "roundtable_join", arguments: { room: "design", action: "post" } }))).toEqual({
+  expect(
+    textOf(await client.callTool({ name: "roundtable_join", arguments: { room: "design", action: "post" } })),
+  ).toEqual({
     text:
       'Invalid roundtable call: join: unknown argument "action" (this tool runs join already; leave it out); ' +
       'got {"room":"design","action":"post"}',
     isError: true,
   });
   const joined = textOf(await client.callTool({ name: "roundtable_join", arguments: { room: "design" } }));
-  expect(joined).toEqual({ text: 'Joined "design" as claude (new room). Members: claude. Nothing unread.', isError: false });
+  expect(joined).toEqual({
+    text: 'Joined "design" as claude (new room). Members: claude. Nothing unread.',
+    isError: false,
+  });
   const posted = textOf(
     await client.callTool({ name: "roundtable_post", arguments: { room: "design", body: "ship it", headline: null } }),
   );
@@ -81,7 +86,9 @@ test("bad input is an isError result naming the problem, and the server keeps se
   const missing = textOf(await client.callTool({ name: "roundtable_post", arguments: { room: "design" } }));
   expect(missing.isError).toBe(true);
   expect(missing.text).toMatch(/^Invalid roundtable call: post: .*body/);
-  const wrongType = textOf(await client.callTool({ name: "roundtable_digest", arguments: { room: "design", budget: "all" } }));
+  const wrongType = textOf(
+    await client.callTool({ name: "roundtable_digest", arguments: { room: "design", budget: "all" } }),
+  );
   expect(wrongType.isError).toBe(true);
   expect(wrongType.text).toMatch(/^Invalid roundtable call: digest: .*budget/);
   const failing = textOf(await client.callTool({ name: "roundtable_join", arguments: { room: "boom" } }));
@@ -103,13 +110,17 @@ test("an unknown tool is a protocol error (InvalidParams), not a result", async 
 test("a misspelled argument is an isError result naming it and the nearest known one; nothing is called", async () => {
   const fake = new FakeToolClient("claude");
   const client = await connect(fake);
-  expect(textOf(await client.callTool({ name: "roundtable_wait", arguments: { room: "design", timeout: 1 } }))).toEqual({
-    text:
-      'Invalid roundtable call: wait: unknown argument "timeout" (nearest known: "timeoutSeconds"); ' +
-      'wait takes room, timeoutSeconds; got {"room":"design","timeout":1}',
-    isError: true,
-  });
-  expect(textOf(await client.callTool({ name: "roundtable_digest", arguments: { room: "design", bugdet: 500 } }))).toEqual({
+  expect(textOf(await client.callTool({ name: "roundtable_wait", arguments: { room: "design", timeout: 1 } }))).toEqual(
+    {
+      text:
+        'Invalid roundtable call: wait: unknown argument "timeout" (nearest known: "timeoutSeconds"); ' +
+        'wait takes room, timeoutSeconds; got {"room":"design","timeout":1}',
+      isError: true,
+    },
+  );
+  expect(
+    textOf(await client.callTool({ name: "roundtable_digest", arguments: { room: "design", bugdet: 500 } })),
+  ).toEqual({
     text:
       'Invalid roundtable call: digest: unknown argument "bugdet" (nearest known: "budget"); digest takes room, ' +
       'budget; got {"room":"design","bugdet":500}',
@@ -126,7 +137,12 @@ test("every tool's input schema is closed, and the room carries the broker's pat
     expect(Object.keys(tool.inputSchema.properties ?? {})).not.toContain("action");
     const room = tool.inputSchema.properties?.["room"];
     if (room !== undefined) {
-      expect(room).toMatchObject({ type: "string", minLength: 1, maxLength: 64, pattern: "^[a-z0-9][a-z0-9._-]{0,63}$" });
+      expect(room).toMatchObject({
+        type: "string",
+        minLength: 1,
+        maxLength: 64,
+        pattern: "^[a-z0-9][a-z0-9._-]{0,63}$",
+      });
     }
   }
 });
@@ -171,9 +187,9 @@ test("options are checked: a valid role, and a client speaking as it", () => {
       `letter or digit, got "Bad Role"`,
   );
   expect(attempt(() => createRoundtableMcpServer({ role: "" })).code).toBe("ERR_MCP_INVALID_OPTION");
-  expect(attempt(() => createRoundtableMcpServer({ role: "codex", client: new FakeToolClient("claude") })).message).toBe(
-    `Invalid roundtable MCP server option client: expected a client speaking as "codex", got "claude"`,
-  );
+  expect(
+    attempt(() => createRoundtableMcpServer({ role: "codex", client: new FakeToolClient("claude") })).message,
+  ).toBe(`Invalid roundtable MCP server option client: expected a client speaking as "codex", got "claude"`);
 });
 
 // Arbitrary argument objects: right and wrong types, nulls for absent members, stray members.

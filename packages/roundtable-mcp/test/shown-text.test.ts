@@ -35,17 +35,23 @@ test("tool results: bodies stripped, authors and members escaped", async () => {
   fake.seat("design", critic as string);
   fake.inject("design", planner as string, HOSTILE_BODY);
   fake.inject("design", red as string, "ok");
-  const fetched = resultText(await run.request(2, "tools/call", { name: "roundtable_fetch", arguments: { room: "design" } }));
+  const fetched = resultText(
+    await run.request(2, "tools/call", { name: "roundtable_fetch", arguments: { room: "design" } }),
+  );
   expect(fetched).toEqual({
     text: `[#1 plan\\u{200B}ner] ${HOSTILE_BODY_LINES.join("\n  ")}\n[#2 red\\u{1B}\\u{5B}31m] ok`,
     isError: false,
   });
-  const members = resultText(await run.request(3, "tools/call", { name: "roundtable_members", arguments: { room: "design" } }));
+  const members = resultText(
+    await run.request(3, "tools/call", { name: "roundtable_members", arguments: { room: "design" } }),
+  );
   expect(members.text).toBe('Members of "design": codex, crit\\u{202E}ic, plan\\u{200B}ner.');
   // The fake renders digests without the digest package, as a careless broker would: the tool sanitises the body
   // still. (Names inside a digest are the broker's to escape: the real one renders them with escapeIdentity.)
   fake.inject("design", "planner", HOSTILE_BODY);
-  const digest = resultText(await run.request(4, "tools/call", { name: "roundtable_digest", arguments: { room: "design" } }));
+  const digest = resultText(
+    await run.request(4, "tools/call", { name: "roundtable_digest", arguments: { room: "design" } }),
+  );
   expect(digest.text).toBe(`[#3 planner] ${HOSTILE_BODY_LINES.join("\n")}`);
   for (const { text } of [fetched, members, digest]) expectShowable(text);
   run.stdin.end();
@@ -76,7 +82,10 @@ test("tool errors: sanitised and cut to 2500 characters", async () => {
 test("JSON-RPC errors that echo a host's input: names escaped, cut to 1000 characters", async () => {
   const run = harness(["--as", "codex", "--agent-dir", "/tmp/fleet"]);
   await run.initialize();
-  const tool = await run.request(1, "tools/call", { name: `plan\u200bner\u001b[31m${"\u202e".repeat(500)}`, arguments: {} });
+  const tool = await run.request(1, "tools/call", {
+    name: `plan\u200bner\u001b[31m${"\u202e".repeat(500)}`,
+    arguments: {},
+  });
   const toolError = (tool["error"] as { message: string }).message;
   expect(toolError).toContain('Unknown tool "plan\\u{200B}ner\\u{1B}\\u{5B}31m\\u{202E}');
   expect(toolError.length).toBeLessThanOrEqual(1000);
@@ -84,7 +93,10 @@ test("JSON-RPC errors that echo a host's input: names escaped, cut to 1000 chara
   const methodError = (method["error"] as { message: string }).message;
   expect(methodError).toContain('Method not found: "x\\u{202E}\\u{1B}\\u{5B}2J');
   // The SDK's own refusals pass the same sanitiser on their way out: an initialize whose params it cannot read.
-  const sdk = await run.request(3, "initialize", { protocolVersion: `\u001b]0;${"\u200b".repeat(5000)}`, capabilities: 7 });
+  const sdk = await run.request(3, "initialize", {
+    protocolVersion: `\u001b]0;${"\u200b".repeat(5000)}`,
+    capabilities: 7,
+  });
   for (const reply of [tool, method, sdk]) {
     const { message } = reply["error"] as { message: string };
     expect(message.length).toBeLessThanOrEqual(1000);
@@ -111,7 +123,9 @@ test("stderr lines: an agent directory, a broker version, a loss reason and a ho
     `${PREFIX}agent directory /tmp/fle\\u{200B}et\\u{A}\\u{1B}[2Jorphus-roundtable-mcp: forged ` +
       '(from --agent-dir "/tmp/fle\\u{200B}et\\u{A}\\u{1B}[2Jorphus-roundtable-mcp: forged")',
   );
-  expect(lines[1]).toBe(`${PREFIX}seated as "codex"; broker pid 4242 (version 1.0\\u{1B}\\u{5B}31m\\u{A}forged\\u{20}line)`);
+  expect(lines[1]).toBe(
+    `${PREFIX}seated as "codex"; broker pid 4242 (version 1.0\\u{1B}\\u{5B}31m\\u{A}forged\\u{20}line)`,
+  );
   expect(lines[2]).toMatch(/^orphus-roundtable-mcp: broker lost \(gone \| x+… \(\d+ more characters\)$/);
   expect(lines.some((line) => line.startsWith(`${PREFIX}bad input from the host: `))).toBe(true);
 });

@@ -81,7 +81,10 @@ test("tools/list over stdio: eight tools, read-only ones marked", async () => {
 
 test("join, post, digest and fetch through one server", async () => {
   const joined = await call(claude.client, "roundtable_join", { room: "solo" });
-  expect(joined).toEqual({ text: 'Joined "solo" as claude (new room). Members: claude. Nothing unread.', isError: false });
+  expect(joined).toEqual({
+    text: 'Joined "solo" as claude (new room). Members: claude. Nothing unread.',
+    isError: false,
+  });
   expect(await call(claude.client, "roundtable_post", { room: "solo", body: "a note to self" })).toEqual({
     text: 'Posted #1 to "solo".',
     isError: false,
@@ -174,7 +177,9 @@ test("a 5 MB request line gets a JSON-RPC error naming the limit, and the server
   // A 900 KB body is under the line limit and gets the tool's own clear refusal.
   const large = await call(codex, "roundtable_post", { room: "design", body: "y".repeat(900 * 1024) });
   expect(large.isError).toBe(true);
-  expect(large.text).toMatch(/^Invalid roundtable call: post: body: Too big: expected string to have <=32768 characters/);
+  expect(large.text).toMatch(
+    /^Invalid roundtable call: post: body: Too big: expected string to have <=32768 characters/,
+  );
   expect(await call(codex, "roundtable_members", { room: "design" })).toEqual({
     text: 'Members of "design": claude, codex, planner.',
     isError: false,
@@ -185,7 +190,10 @@ test("arguments that are not an object get -32602; a misspelled argument and an 
   for (const args of [[1, 2], "design", 3]) {
     await expect(
       codex.callTool({ name: "roundtable_join", arguments: args as unknown as Record<string, unknown> }),
-    ).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("must be a JSON object of named arguments") });
+    ).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("must be a JSON object of named arguments"),
+    });
   }
   expect(await call(codex, "roundtable_wait", { room: "design", timeout: 1 })).toEqual({
     text:

@@ -41,14 +41,46 @@ test("one tool per action, named roundtable_<action>, with every annotation expl
     return [tool.name, tool.action, { readOnlyHint, destructiveHint, idempotentHint, openWorldHint }];
   });
   expect(table).toEqual([
-    ["roundtable_join", "join", { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false }],
-    ["roundtable_leave", "leave", { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false }],
-    ["roundtable_post", "post", { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false }],
-    ["roundtable_digest", "digest", { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false }],
-    ["roundtable_fetch", "fetch", { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false }],
-    ["roundtable_rooms", "rooms", { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }],
-    ["roundtable_members", "members", { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }],
-    ["roundtable_wait", "wait", { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }],
+    [
+      "roundtable_join",
+      "join",
+      { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    ],
+    [
+      "roundtable_leave",
+      "leave",
+      { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    ],
+    [
+      "roundtable_post",
+      "post",
+      { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    ],
+    [
+      "roundtable_digest",
+      "digest",
+      { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    ],
+    [
+      "roundtable_fetch",
+      "fetch",
+      { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    ],
+    [
+      "roundtable_rooms",
+      "rooms",
+      { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    ],
+    [
+      "roundtable_members",
+      "members",
+      { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    ],
+    [
+      "roundtable_wait",
+      "wait",
+      { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    ],
   ]);
   for (const tool of ROUNDTABLE_MCP_TOOLS) {
     expect(tool.annotations.title).toBe(tool.title);
@@ -63,7 +95,10 @@ test("each tool's input schema is its action's schema without the action member"
   const shapes = Object.fromEntries(
     ROUNDTABLE_MCP_TOOLS.map((tool) => {
       const schema = tool.inputSchema as { type: string; properties: Record<string, unknown>; required?: string[] };
-      return [tool.name, { type: schema.type, properties: Object.keys(schema.properties), required: schema.required ?? [] }];
+      return [
+        tool.name,
+        { type: schema.type, properties: Object.keys(schema.properties), required: schema.required ?? [] },
+      ];
     }),
   );
   expect(shapes).toEqual({
@@ -76,7 +111,9 @@ test("each tool's input schema is its action's schema without the action member"
     roundtable_members: { type: "object", properties: ["room"], required: ["room"] },
     roundtable_wait: { type: "object", properties: ["room", "timeoutSeconds"], required: [] },
   });
-  const wait = findRoundtableMcpTool("roundtable_wait")?.inputSchema as unknown as { properties: { timeoutSeconds: unknown } };
+  const wait = findRoundtableMcpTool("roundtable_wait")?.inputSchema as unknown as {
+    properties: { timeoutSeconds: unknown };
+  };
   expect(wait.properties.timeoutSeconds).toMatchObject({ type: "integer", minimum: 1, maximum: 120 });
   expect(JSON.stringify(ROUNDTABLE_MCP_TOOLS)).not.toContain("$schema");
 });

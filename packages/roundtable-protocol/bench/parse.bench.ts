@@ -19,8 +19,8 @@ const texts = Array.from({ length: REQUESTS }, (_, i) =>
   JSON.stringify(
     i % 4 === 0
       ? { id: i, op: "post", room: "design-review", body: BODY, idempotencyKey: `key-${i}` }
-      : { id: i, op: "post", room: "design-review", body: BODY }
-  )
+      : { id: i, op: "post", room: "design-review", body: BODY },
+  ),
 );
 const decoded = texts.map((text) => JSON.parse(text) as unknown);
 
@@ -42,7 +42,7 @@ await compareInBlocks({
     }),
   detail: ({ subject, baseline }) =>
     `${((subject * 1000) / REQUESTS).toFixed(3)} µs to check a post request vs ${((baseline * 1000) / REQUESTS).toFixed(
-      3
+      3,
     )} µs to JSON.parse it (median blocks of ${REQUESTS.toLocaleString("en")}; informative, no target)`,
 });
 if (sink === -1) process.stdout.write("unreachable\n");

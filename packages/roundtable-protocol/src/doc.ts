@@ -83,7 +83,7 @@ function details(summary: string, body: string): string {
 
 function renderOp(op: (typeof OPS)[number]): string {
   const requestExamples = examplesWhere(
-    (e) => typeof e.kind === "object" && "request" in e.kind && e.kind.request === op
+    (e) => typeof e.kind === "object" && "request" in e.kind && e.kind.request === op,
   );
   const replyExamples = examplesWhere((e) => typeof e.kind === "object" && "reply" in e.kind && e.kind.reply === op);
   return [
@@ -178,7 +178,7 @@ export function renderProtocolDoc(): string {
     "- Post events for one room that wait for a connection, in the same turn of the broker's event loop or while " +
       "the connection's earlier frames are still being written (a reader slower than the posts), reach a " +
       "version-2 connection as one `posts` event listing them in seq order, posts in a row by one author as one " +
-      "entry with a `count` (`{ seq: 43, author: \"critic\", count: 3 }` stands for seqs 43, 44 and 45); a lone " +
+      'entry with a `count` (`{ seq: 43, author: "critic", count: 3 }` stands for seqs 43, 44 and 45); a lone ' +
       "post still comes as a `post` event, and a version-1 connection gets only `post` events. What a connection " +
       "is sent in one turn leaves in one write; events may wait for its earlier write to finish, replies never do.",
     "- `digest` moves the role's read cursor to the newest message it covered; `fetch` moves it to the newest " +
@@ -278,12 +278,12 @@ export function renderProtocolDoc(): string {
     ...renderSection(
       "Events",
       [postEventSchema, postsEventSchema, memberEventSchema, resetEventSchema],
-      examplesWhere((e) => e.kind === "event")
+      examplesWhere((e) => e.kind === "event"),
     ),
     ...renderSection(
       "Refusals",
       [errorReplySchema],
-      examplesWhere((e) => e.kind === "error")
+      examplesWhere((e) => e.kind === "error"),
     ),
   ];
   return sections.join("\n");

@@ -19,7 +19,10 @@ export class WireRefusalError extends RoundtableProtocolError {
   readonly code = "ERR_WIRE_REFUSED";
   readonly wireCode: WireErrorCode;
   readonly details: WireError["details"];
-  constructor(error: WireError, readonly op?: string) {
+  constructor(
+    error: WireError,
+    readonly op?: string,
+  ) {
     super(error.message);
     this.wireCode = error.code;
     this.details = error.details;
@@ -30,10 +33,14 @@ export class WireRefusalError extends RoundtableProtocolError {
 export class ServerFrameInvalidError extends RoundtableProtocolError {
   override readonly name = "ServerFrameInvalidError";
   readonly code = "ERR_SERVER_FRAME_INVALID";
-  constructor(readonly value: unknown, detail: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly value: unknown,
+    detail: string,
+    options?: { cause?: unknown },
+  ) {
     super(
       `Invalid frame from the broker: expected a reply or an event (${detail}), got ${previewValue(value)}`,
-      options
+      options,
     );
   }
 }

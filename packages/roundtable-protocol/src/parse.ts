@@ -98,7 +98,10 @@ export function readPeerProtocol(value: unknown): PeerProtocol | undefined {
 export function isCompatiblePeer(peer: PeerProtocol): boolean {
   const { protocol, version } = peer;
   return (
-    protocol === PROTOCOL_NAME && Number.isInteger(version) && version >= OLDEST_PEER_VERSION && version <= PROTOCOL_VERSION
+    protocol === PROTOCOL_NAME &&
+    Number.isInteger(version) &&
+    version >= OLDEST_PEER_VERSION &&
+    version <= PROTOCOL_VERSION
   );
 }
 

@@ -70,7 +70,7 @@ export const validRoomNameSchema = z
   })
   .describe(
     `Room name: 1 to ${MAX_VALID_ROOM_NAME_LENGTH} lower-case letters, digits, '.', '_' or '-', starting with a ` +
-      "letter or digit (e.g. design-review)."
+      "letter or digit (e.g. design-review).",
   );
 
 /** A post's idempotency key: chosen by the client, unique per post, and sent again unchanged when the post is retried. */
@@ -207,7 +207,7 @@ export const fetchRequestSchema = z
       .describe(
         `Most characters of message text (body plus headline, in UTF-16 code units) the page holds; default ` +
           `${DEFAULT_FETCH_CHARS}. The first message comes whole even when it alone is longer. A broker refuses a ` +
-          "cap above its reply limit with ERR_INVALID_REQUEST (version 2)."
+          "cap above its reply limit with ERR_INVALID_REQUEST (version 2).",
       ),
   })
   .meta({
@@ -343,7 +343,7 @@ export const digestResultSchema = z
     text: z.string().describe("At most the budget in characters, plus one marker line; empty when nothing is unread."),
     full: countSchema.describe("Messages shown in full."),
     excerpted: countSchema.describe(
-      "Messages shown as an excerpt: their opening, how many characters follow and the fetch that reads them whole."
+      "Messages shown as an excerpt: their opening, how many characters follow and the fetch that reads them whole.",
     ),
     headlined: countSchema.describe("Messages shown as a headline only."),
     collapsed: countSchema.describe("Messages counted in the marker line only (fetch gets them back)."),
@@ -382,7 +382,7 @@ export const fetchResultSchema = z
     newestSeq: seqSchema.describe("Sequence number of the room's newest message."),
     more: z.boolean().describe("True when retained messages remain after the last one returned."),
     nextAfterSeq: seqSchema.describe(
-      "Pass as afterSeq to read on from this page: its last message, else past what was evicted (version 2)."
+      "Pass as afterSeq to read on from this page: its last message, else past what was evicted (version 2).",
     ),
     maxChars: z
       .number()
@@ -547,7 +547,7 @@ export const listedPostSchema = z
       .max(MAX_POSTS_PER_EVENT)
       .optional()
       .describe(
-        "Posts in a row this entry stands for, all by author: seq, seq + 1, ..., seq + count - 1. Absent for one post."
+        "Posts in a row this entry stands for, all by author: seq, seq + 1, ..., seq + count - 1. Absent for one post.",
       ),
   })
   .meta({ title: "listed post" });
@@ -579,7 +579,7 @@ export const postsEventSchema = z
       })
       .describe(
         `In seq order: each post as its own post event would have announced it, consecutive posts of one author ` +
-          `as one entry with a count; ${MAX_POSTS_PER_EVENT} posts at most in all.`
+          `as one entry with a count; ${MAX_POSTS_PER_EVENT} posts at most in all.`,
       ),
   })
   .meta({

@@ -36,7 +36,7 @@ test("an example frame is the 4-byte big-endian length then the compact JSON", (
   expect(frame.header).toBe("00 00 00 5c");
   expect(frame.bytes).toBe(92);
   expect(frame.payload).toBe(
-    '{"id":1,"op":"hello","protocol":"orphus-roundtable","version":1,"role":"planner","pid":4242}'
+    '{"id":1,"op":"hello","protocol":"orphus-roundtable","version":1,"role":"planner","pid":4242}',
   );
   expect(exampleFrame({ room: "é" }).header).toBe("00 00 00 0d");
 });

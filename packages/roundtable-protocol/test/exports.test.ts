@@ -88,7 +88,7 @@ test("the public export list", () => {
       "wireErrorForPeer",
       "wireErrorCodeSchema",
       "wireErrorSchema",
-    ].sort()
+    ].sort(),
   );
 });
 
@@ -157,7 +157,11 @@ test("the store's codes reach only clients that know them; older ones get ERR_IN
 });
 
 test("a reset refusal tells an older client to join again when its request named a room", () => {
-  const reset = { code: "ERR_STORE_RESET", message: "lost its data; join the room again", details: { store: "s" } } as const;
+  const reset = {
+    code: "ERR_STORE_RESET",
+    message: "lost its data; join the room again",
+    details: { store: "s" },
+  } as const;
   expect(protocol.wireErrorForPeer(reset, 2, "r")).toEqual(reset);
   expect(protocol.wireErrorForPeer(reset, 1, "r")).toEqual({
     code: "ERR_NOT_MEMBER",
@@ -181,15 +185,15 @@ test("the exact refusal texts", () => {
       brokerIdleMs: 5000,
       peerProtocol: "orphus-roundtable",
       peerVersion: 2,
-    })
+    }),
   ).toBe(
     "Protocol mismatch: the running broker (pid 4100) speaks orphus-roundtable v1, this client speaks " +
       "orphus-roundtable v2. The broker exits 5 s after its last session disconnects: close the sessions still " +
-      "using it, or stop it with `kill 4100`, and the next session starts a broker of its own version."
+      "using it, or stop it with `kill 4100`, and the next session starts a broker of its own version.",
   );
   expect(protocol.fetchCapTooLargeMessage(600_000, 524_288)).toBe(
     "Invalid fetch request: maxChars 600000 is above this broker's largest page, 524288 characters (its reply " +
-      "limit); ask for at most 524288"
+      "limit); ask for at most 524288",
   );
 });
 

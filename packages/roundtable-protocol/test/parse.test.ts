@@ -28,10 +28,10 @@ describe("examples", () => {
 
   test("every op has a request and a reply example", () => {
     const requests = PROTOCOL_EXAMPLES.flatMap((e) =>
-      typeof e.kind === "object" && "request" in e.kind ? [e.kind.request] : []
+      typeof e.kind === "object" && "request" in e.kind ? [e.kind.request] : [],
     );
     const replies = PROTOCOL_EXAMPLES.flatMap((e) =>
-      typeof e.kind === "object" && "reply" in e.kind ? [e.kind.reply] : []
+      typeof e.kind === "object" && "reply" in e.kind ? [e.kind.reply] : [],
     );
     const ops = ["hello", "join", "leave", "post", "digest", "fetch", "rooms", "members", "status"];
     expect(requests).toEqual(ops);
@@ -67,7 +67,9 @@ describe("parseRequest", () => {
     });
     expect(parseRequest(null)).toMatchObject({ ok: false, id: null, error: { code: "ERR_INVALID_REQUEST" } });
     // Named by kind in the one wording every package uses (typeName of @orphus/internal).
-    expect([null, "status", 7].map((value) => parseRequest(value)).map((parsed) => !parsed.ok && parsed.error.message)).toEqual([
+    expect(
+      [null, "status", 7].map((value) => parseRequest(value)).map((parsed) => !parsed.ok && parsed.error.message),
+    ).toEqual([
       "Invalid request: expected a JSON object with id and op, got null",
       "Invalid request: expected a JSON object with id and op, got a string",
       "Invalid request: expected a JSON object with id and op, got a number",
@@ -132,7 +134,13 @@ describe("parseRequest", () => {
       expect(parsed.error.message).toMatch(/^Invalid post request: idempotencyKey: /);
     }
     expect(parseRequest({ id: 8, op: "post", room: "r", body: "b", idempotencyKey: "a" })).toMatchObject({ ok: true });
-    const uuid = parseRequest({ id: 9, op: "post", room: "r", body: "b", idempotencyKey: "0b6f1f1e-5c7a-4d55-9a4e-2a8d1c0f9b3e" });
+    const uuid = parseRequest({
+      id: 9,
+      op: "post",
+      room: "r",
+      body: "b",
+      idempotencyKey: "0b6f1f1e-5c7a-4d55-9a4e-2a8d1c0f9b3e",
+    });
     expect(uuid).toMatchObject({ ok: true, request: { idempotencyKey: "0b6f1f1e-5c7a-4d55-9a4e-2a8d1c0f9b3e" } });
   });
 
@@ -167,11 +175,11 @@ describe("parseRequest", () => {
         headline: fc.string(),
         idempotencyKey: fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/),
       },
-      { requiredKeys: ["id", "op", "room", "body"] }
+      { requiredKeys: ["id", "op", "room", "body"] },
     ),
     fc.record(
       { id, op: fc.constant("digest" as const), room, budget: fc.nat({ max: 100_000 }) },
-      { requiredKeys: ["id", "op", "room"] }
+      { requiredKeys: ["id", "op", "room"] },
     ),
     fc.record(
       {
@@ -182,23 +190,23 @@ describe("parseRequest", () => {
         limit: fc.integer({ min: 1, max: 200 }),
         maxChars: fc.integer({ min: 1, max: 524_288 }),
       },
-      { requiredKeys: ["id", "op", "room"] }
+      { requiredKeys: ["id", "op", "room"] },
     ),
-    fc.record({ id, op: fc.constantFrom("rooms" as const, "status" as const) })
+    fc.record({ id, op: fc.constantFrom("rooms" as const, "status" as const) }),
   );
 
   test("property: every valid request survives JSON and parses back to itself", () => {
     fc.assert(
       fc.property(request, (req) => {
         expect(parseRequest(JSON.parse(JSON.stringify(req)))).toEqual({ ok: true, request: req });
-      })
+      }),
     );
   });
 
   test("property: a post request parses to exactly what the post schema gives it, or is refused as before", () => {
     // Posts are checked by hand where plainly valid (src/plain-post.ts); the schema stays the reference. Each field
     // is valid, absent, undefined, just past a limit, or any other value, and strangers ride along to be dropped.
-    const either = <T,>(valid: fc.Arbitrary<T>) =>
+    const either = <T>(valid: fc.Arbitrary<T>) =>
       fc.oneof(
         { arbitrary: valid, weight: 6 },
         fc.constant(undefined),
@@ -206,7 +214,7 @@ describe("parseRequest", () => {
         fc.double(),
         fc.string({ maxLength: 140 }),
         // Just past each limit: a negative or unsafe id, an empty or over-long room name, a bad key.
-        fc.constantFrom(-1, -0, 0.5, 2 ** 53, "", "r".repeat(129), "key with spaces", null)
+        fc.constantFrom(-1, -0, 0.5, 2 ** 53, "", "r".repeat(129), "key with spaces", null),
       );
     const post = fc.record(
       {
@@ -218,7 +226,7 @@ describe("parseRequest", () => {
         idempotencyKey: either(fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/)),
         stranger: fc.anything(),
       },
-      { requiredKeys: ["op"] }
+      { requiredKeys: ["op"] },
     );
     let accepted = 0;
     fc.assert(
@@ -233,7 +241,7 @@ describe("parseRequest", () => {
         expect(parsed).toStrictEqual({ ok: true, request: reference.data });
         if (parsed.ok) expect(Object.keys(parsed.request)).toEqual(Object.keys(reference.data));
       }),
-      { numRuns: 2000 }
+      { numRuns: 2000 },
     );
     // Both sides of the schema were reached: enough valid posts to try the hand check on.
     expect(accepted).toBeGreaterThan(50);
@@ -248,8 +256,8 @@ describe("parseRequest", () => {
           if (parsed.ok) return;
           const reply = { id: parsed.id, ok: false as const, op: parsed.op, error: parsed.error };
           expect(errorReplySchema.safeParse(reply).success).toBe(true);
-        }
-      )
+        },
+      ),
     );
   });
 });
@@ -288,13 +296,27 @@ describe("parseServerFrame", () => {
   });
 
   test("a hello result may name the broker's instance; a broker before it leaves it out", () => {
-    const result = { protocol: "orphus-roundtable", version: 2, role: "critic", brokerPid: 4100, brokerVersion: "0.1.0", store: "memory" };
-    expect(parseServerFrame({ id: 1, ok: true, op: "hello", result })).toEqual({ id: 1, ok: true, op: "hello", result });
+    const result = {
+      protocol: "orphus-roundtable",
+      version: 2,
+      role: "critic",
+      brokerPid: 4100,
+      brokerVersion: "0.1.0",
+      store: "memory",
+    };
+    expect(parseServerFrame({ id: 1, ok: true, op: "hello", result })).toEqual({
+      id: 1,
+      ok: true,
+      op: "hello",
+      result,
+    });
     const withInstance = { ...result, brokerInstance: "9f2c41d07ab35e68" };
-    expect(parseServerFrame({ id: 1, ok: true, op: "hello", result: withInstance })).toMatchObject({ result: withInstance });
-    expect(() => parseServerFrame({ id: 1, ok: true, op: "hello", result: { ...result, brokerInstance: "Not hex" } })).toThrow(
-      ServerFrameInvalidError
-    );
+    expect(parseServerFrame({ id: 1, ok: true, op: "hello", result: withInstance })).toMatchObject({
+      result: withInstance,
+    });
+    expect(() =>
+      parseServerFrame({ id: 1, ok: true, op: "hello", result: { ...result, brokerInstance: "Not hex" } }),
+    ).toThrow(ServerFrameInvalidError);
   });
 
   test("a post event never carries a seq of 0 and a member event never anything else", () => {
@@ -309,15 +331,17 @@ describe("parseServerFrame", () => {
     ];
     expect(parseServerFrame({ event: "posts", room: "r", posts })).toEqual({ event: "posts", room: "r", posts });
     // A body is not part of the event: it is stripped, never passed on.
-    expect(parseServerFrame({ event: "posts", room: "r", posts: [{ seq: 7, author: "critic", body: "secret" }] })).toEqual(
-      { event: "posts", room: "r", posts: [{ seq: 7, author: "critic" }] }
-    );
+    expect(
+      parseServerFrame({ event: "posts", room: "r", posts: [{ seq: 7, author: "critic", body: "secret" }] }),
+    ).toEqual({ event: "posts", room: "r", posts: [{ seq: 7, author: "critic" }] });
     const many = Array.from({ length: 1025 }, (_, i) => ({ seq: i + 1, author: "a" }));
     expect(() => parseServerFrame({ event: "posts", room: "r", posts: many })).toThrow(ServerFrameInvalidError);
-    expect(parseServerFrame({ event: "posts", room: "r", posts: many.slice(0, 1024) })).toMatchObject({ event: "posts" });
+    expect(parseServerFrame({ event: "posts", room: "r", posts: many.slice(0, 1024) })).toMatchObject({
+      event: "posts",
+    });
     expect(() => parseServerFrame({ event: "posts", room: "r", posts: [] })).toThrow(ServerFrameInvalidError);
     expect(() => parseServerFrame({ event: "posts", room: "r", posts: [{ seq: 0, author: "a" }] })).toThrow(
-      ServerFrameInvalidError
+      ServerFrameInvalidError,
     );
   });
 
@@ -330,24 +354,29 @@ describe("parseServerFrame", () => {
     // A count is 2 or more: one post is an entry without one.
     for (const count of [0, 1, 2.5, -3, "3"]) {
       expect(() => parseServerFrame({ event: "posts", room: "r", posts: [{ seq: 7, author: "a", count }] })).toThrow(
-        ServerFrameInvalidError
+        ServerFrameInvalidError,
       );
     }
-    const full = [{ seq: 1, author: "a", count: 1000 }, { seq: 1001, author: "b", count: 24 }];
+    const full = [
+      { seq: 1, author: "a", count: 1000 },
+      { seq: 1001, author: "b", count: 24 },
+    ];
     expect(parseServerFrame({ event: "posts", room: "r", posts: full })).toMatchObject({ event: "posts" });
-    expect(() =>
-      parseServerFrame({ event: "posts", room: "r", posts: [...full, { seq: 1025, author: "a" }] })
-    ).toThrow(/more than 1024 posts/);
-    expect(() => parseServerFrame({ event: "posts", room: "r", posts: [{ seq: 1, author: "a", count: 1025 }] })).toThrow(
-      ServerFrameInvalidError
+    expect(() => parseServerFrame({ event: "posts", room: "r", posts: [...full, { seq: 1025, author: "a" }] })).toThrow(
+      /more than 1024 posts/,
     );
+    expect(() =>
+      parseServerFrame({ event: "posts", room: "r", posts: [{ seq: 1, author: "a", count: 1025 }] }),
+    ).toThrow(ServerFrameInvalidError);
     const last = Number.MAX_SAFE_INTEGER;
-    expect(parseServerFrame({ event: "posts", room: "r", posts: [{ seq: last - 1, author: "a", count: 2 }] })).toMatchObject({
+    expect(
+      parseServerFrame({ event: "posts", room: "r", posts: [{ seq: last - 1, author: "a", count: 2 }] }),
+    ).toMatchObject({
       event: "posts",
     });
-    expect(() => parseServerFrame({ event: "posts", room: "r", posts: [{ seq: last, author: "a", count: 2 }] })).toThrow(
-      /run past the largest seq/
-    );
+    expect(() =>
+      parseServerFrame({ event: "posts", room: "r", posts: [{ seq: last, author: "a", count: 2 }] }),
+    ).toThrow(/run past the largest seq/);
   });
 
   test("a reset event names the store, never a room, at seq 0", () => {
@@ -356,7 +385,9 @@ describe("parseServerFrame", () => {
       seq: 0,
       store: "redis://h:6379",
     });
-    expect(() => parseServerFrame({ event: "reset", seq: 1, store: "redis://h:6379" })).toThrow(ServerFrameInvalidError);
+    expect(() => parseServerFrame({ event: "reset", seq: 1, store: "redis://h:6379" })).toThrow(
+      ServerFrameInvalidError,
+    );
     expect(() => parseServerFrame({ event: "reset", seq: 0 })).toThrow(ServerFrameInvalidError);
   });
 
@@ -380,7 +411,9 @@ describe("parseServerFrame", () => {
 
 describe("reading activity", () => {
   test("announcedPosts reads one post, a merged list, and nothing from churn", () => {
-    expect(announcedPosts({ event: "post", room: "r", seq: 3, author: "critic" })).toEqual([{ seq: 3, author: "critic" }]);
+    expect(announcedPosts({ event: "post", room: "r", seq: 3, author: "critic" })).toEqual([
+      { seq: 3, author: "critic" },
+    ]);
     const posts = [
       { seq: 4, author: "critic" },
       { seq: 5, author: "planner" },
@@ -420,7 +453,7 @@ describe("reading activity", () => {
 test("WireRefusalError carries the wire code, details and op", () => {
   const error = new WireRefusalError(
     { code: "ERR_NOT_MEMBER", message: 'Not a member of room "r"; join it first', details: { room: "r" } },
-    "post"
+    "post",
   );
   expect(error).toMatchObject({
     name: "WireRefusalError",

@@ -41,6 +41,6 @@ test("property: every valid room name also passes the wire's room schema (the wi
     fc.property(fc.stringMatching(/^[a-z0-9][a-z0-9._-]{0,63}$/), (name) => {
       expect(validRoomNameSchema.parse(name)).toBe(name);
       expect(roomNameSchema.parse(name)).toBe(name);
-    })
+    }),
   );
 });

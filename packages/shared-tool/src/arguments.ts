@@ -61,7 +61,11 @@ export function checkToolCall<S extends ActionSchemas>(schemas: S, input: unknow
   const actions = Object.keys(schemas);
   const cleaned = withoutNulls(input);
   if (!isRecord(cleaned)) {
-    return { ok: false, problem: `the arguments must be a JSON object with an action, one of ${actions.join(", ")}`, received: cleaned };
+    return {
+      ok: false,
+      problem: `the arguments must be a JSON object with an action, one of ${actions.join(", ")}`,
+      received: cleaned,
+    };
   }
   const action = cleaned["action"];
   // No action at all is its own problem: quoting the absent value would read "got undefined", so the arguments that
@@ -86,7 +90,8 @@ export function checkActionArguments<S extends ActionSchemas>(
   args: unknown,
 ): ArgumentCheck<ActionInput<S>> {
   const cleaned = withoutNulls(args ?? {});
-  if (!isRecord(cleaned)) return { ok: false, problem: `${action}: the arguments must be a JSON object`, received: cleaned };
+  if (!isRecord(cleaned))
+    return { ok: false, problem: `${action}: the arguments must be a JSON object`, received: cleaned };
   if (Object.hasOwn(cleaned, "action")) {
     return {
       ok: false,

@@ -22,12 +22,7 @@
  * @orphus/digest (the sanitiser) and zod are imported, so the client and the memory store share this without either
  * depending on the other.
  */
-export {
-  checkToolCall,
-  checkActionArguments,
-  withoutNulls,
-  argumentsOf,
-} from "./arguments.js";
+export { checkToolCall, checkActionArguments, withoutNulls, argumentsOf } from "./arguments.js";
 export { describeArgumentIssues, quotedName } from "./issues.js";
 export { nearestName } from "./nearest.js";
 export { toolJsonSchema, actionArgumentsJsonSchema } from "./json-schema.js";

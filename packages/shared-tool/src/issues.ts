@@ -17,11 +17,13 @@ export function quotedName(name: string): string {
  * says (`query: the query is longer than 1000 characters`, never `query: query: …`).
  */
 function listIssues(action: string, issues: readonly z.core.$ZodIssue[]): string {
-  const listed = issues.slice(0, MAX_LISTED_ARGUMENT_ISSUES).map((issue) =>
-    issue.path.length === 0 || (issue.path.length === 1 && issue.path[0] === action)
-      ? issue.message
-      : `${issue.path.map(String).join(".")}: ${issue.message}`,
-  );
+  const listed = issues
+    .slice(0, MAX_LISTED_ARGUMENT_ISSUES)
+    .map((issue) =>
+      issue.path.length === 0 || (issue.path.length === 1 && issue.path[0] === action)
+        ? issue.message
+        : `${issue.path.map(String).join(".")}: ${issue.message}`,
+    );
   if (issues.length > MAX_LISTED_ARGUMENT_ISSUES) listed.push(`and ${issues.length - MAX_LISTED_ARGUMENT_ISSUES} more`);
   return listed.join("; ");
 }
@@ -32,14 +34,21 @@ function listIssues(action: string, issues: readonly z.core.$ZodIssue[]): string
  * `path: message` (the path left out where it is the action's own name). `known` lists the arguments the action
  * takes, and only those are named.
  */
-export function describeArgumentIssues(action: string, issues: readonly z.core.$ZodIssue[], known: readonly string[]): string {
+export function describeArgumentIssues(
+  action: string,
+  issues: readonly z.core.$ZodIssue[],
+  known: readonly string[],
+): string {
   const parts: string[] = [];
   const unknown = issues.flatMap((issue) => (issue.code === "unrecognized_keys" ? issue.keys : []));
   for (const name of unknown.slice(0, MAX_LISTED_UNKNOWN_ARGUMENTS)) {
     const nearest = nearestName(name, known);
-    parts.push(`unknown argument ${quotedName(name)}${nearest === undefined ? "" : ` (nearest known: ${quotedName(nearest)})`}`);
+    parts.push(
+      `unknown argument ${quotedName(name)}${nearest === undefined ? "" : ` (nearest known: ${quotedName(nearest)})`}`,
+    );
   }
-  if (unknown.length > MAX_LISTED_UNKNOWN_ARGUMENTS) parts.push(`and ${unknown.length - MAX_LISTED_UNKNOWN_ARGUMENTS} more unknown`);
+  if (unknown.length > MAX_LISTED_UNKNOWN_ARGUMENTS)
+    parts.push(`and ${unknown.length - MAX_LISTED_UNKNOWN_ARGUMENTS} more unknown`);
   if (unknown.length > 0) {
     parts.push(known.length === 0 ? `${action} takes no arguments` : `${action} takes ${known.join(", ")}`);
   }

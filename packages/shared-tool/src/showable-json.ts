@@ -21,7 +21,10 @@ export function showableJson(value: unknown, space?: number): string | undefined
   if (json === undefined || !NOT_PLAIN_ASCII.test(json) || sanitizeText(json) === json) return json;
   let out = "";
   for (const character of json) {
-    out += (character.codePointAt(0) as number) < 0x80 || sanitizeText(character) === character ? character : jsonEscape(character);
+    out +=
+      (character.codePointAt(0) as number) < 0x80 || sanitizeText(character) === character
+        ? character
+        : jsonEscape(character);
   }
   return out;
 }

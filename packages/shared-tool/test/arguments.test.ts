@@ -3,16 +3,28 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
-import { actionArgumentsJsonSchema, checkActionArguments, checkToolCall, nearestName, toolJsonSchema } from "@orphus/shared-tool";
+import {
+  actionArgumentsJsonSchema,
+  checkActionArguments,
+  checkToolCall,
+  nearestName,
+  toolJsonSchema,
+} from "@orphus/shared-tool";
 import { expectShowable, hostileString, HOSTILE_NAMES } from "../../../test-support/hostile-text.js";
 
 const schemas = {
   digest: z.strictObject({ action: z.literal("digest"), room: z.string().min(1), budget: z.number().int().optional() }),
-  wait: z.strictObject({ action: z.literal("wait"), room: z.string().optional(), timeoutSeconds: z.number().optional() }),
+  wait: z.strictObject({
+    action: z.literal("wait"),
+    room: z.string().optional(),
+    timeoutSeconds: z.number().optional(),
+  }),
   rooms: z.strictObject({ action: z.literal("rooms") }),
   forget: z
     .strictObject({ action: z.literal("forget"), id: z.number().optional(), source: z.string().optional() })
-    .refine((input) => (input.id === undefined) !== (input.source === undefined), { error: "give either id or source" }),
+    .refine((input) => (input.id === undefined) !== (input.source === undefined), {
+      error: "give either id or source",
+    }),
 };
 
 const refused = (check: ReturnType<typeof checkToolCall>): string => (check.ok ? "accepted" : check.problem);
@@ -30,8 +42,14 @@ describe("a tool with an action member", () => {
       "the arguments must be a JSON object with an action, one of digest, wait, rooms, forget",
     );
     expect(refused(checkToolCall(schemas, "digest"))).toBe(refused(checkToolCall(schemas, [1, 2])));
-    expect(checkToolCall(schemas, { action: "shout" })).toMatchObject({ ok: false, problem: "action must be one of digest, wait, rooms, forget", received: "shout" });
-    expect(refused(checkToolCall(schemas, { action: "constructor" }))).toBe("action must be one of digest, wait, rooms, forget");
+    expect(checkToolCall(schemas, { action: "shout" })).toMatchObject({
+      ok: false,
+      problem: "action must be one of digest, wait, rooms, forget",
+      received: "shout",
+    });
+    expect(refused(checkToolCall(schemas, { action: "constructor" }))).toBe(
+      "action must be one of digest, wait, rooms, forget",
+    );
     // No action at all: said so, and the arguments that did come are what the refusal quotes.
     expect(checkToolCall(schemas, { room: "design" })).toMatchObject({
       ok: false,
@@ -57,7 +75,13 @@ describe("a tool with an action member", () => {
     );
     expect(refused(checkToolCall(schemas, { action: "forget" }))).toBe("forget: give either id or source");
     // An argument that bears its action's name is not named twice: the action before it says which it is.
-    const query = { query: z.strictObject({ action: z.literal("query"), query: z.string().max(3, { error: "longer than 3" }), limit: z.number().optional() }) };
+    const query = {
+      query: z.strictObject({
+        action: z.literal("query"),
+        query: z.string().max(3, { error: "longer than 3" }),
+        limit: z.number().optional(),
+      }),
+    };
     expect(refused(checkToolCall(query, { action: "query", query: "abcd" }))).toBe("query: longer than 3");
     expect(refused(checkActionArguments(query, "query", { query: "abcd", limit: "2" }))).toBe(
       "query: longer than 3; limit: Invalid input: expected number, received string",
@@ -72,14 +96,19 @@ describe("a tool with an action member", () => {
       'digest: unknown argument "bud\\u{200B}get" (nearest known: "budget"); digest takes room, budget',
     );
     for (const [name, shown] of HOSTILE_NAMES) {
-      expect(refused(checkToolCall(schemas, { action: "rooms", [name]: 1 }))).toBe(`rooms: unknown argument "${shown}"; rooms takes no arguments`);
+      expect(refused(checkToolCall(schemas, { action: "rooms", [name]: 1 }))).toBe(
+        `rooms: unknown argument "${shown}"; rooms takes no arguments`,
+      );
     }
   });
 });
 
 describe("one tool per action", () => {
   test("takes the arguments alone, and absent ones as none", () => {
-    expect(checkActionArguments(schemas, "digest", { room: "design" })).toEqual({ ok: true, value: { room: "design", action: "digest" } });
+    expect(checkActionArguments(schemas, "digest", { room: "design" })).toEqual({
+      ok: true,
+      value: { room: "design", action: "digest" },
+    });
     expect(checkActionArguments(schemas, "rooms", undefined)).toEqual({ ok: true, value: { action: "rooms" } });
     expect(checkActionArguments(schemas, "rooms", null)).toEqual({ ok: true, value: { action: "rooms" } });
   });
@@ -96,7 +125,10 @@ describe("one tool per action", () => {
   });
 
   test("no refusal of arguments without an action member names one, whatever they hold", () => {
-    const args = fc.dictionary(hostileString(12), fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.array(fc.nat())));
+    const args = fc.dictionary(
+      hostileString(12),
+      fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.array(fc.nat())),
+    );
     fc.assert(
       fc.property(fc.constantFrom("digest", "wait", "rooms", "forget" as const), args, (action, input) => {
         fc.pre(!Object.hasOwn(input, "action"));
@@ -151,10 +183,20 @@ test("JSON Schemas: the tool's without $schema, an action's closed and without i
   });
   expect(actionArgumentsJsonSchema(schemas.digest)).toEqual({
     type: "object",
-    properties: { room: { type: "string", minLength: 1 }, budget: { type: "integer", minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER } },
+    properties: {
+      room: { type: "string", minLength: 1 },
+      budget: { type: "integer", minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER },
+    },
     required: ["room"],
     additionalProperties: false,
   });
-  expect(actionArgumentsJsonSchema(schemas.rooms)).toEqual({ type: "object", properties: {}, additionalProperties: false });
-  expect(actionArgumentsJsonSchema(schemas.forget)).toMatchObject({ additionalProperties: false, properties: { id: { type: "number" } } });
+  expect(actionArgumentsJsonSchema(schemas.rooms)).toEqual({
+    type: "object",
+    properties: {},
+    additionalProperties: false,
+  });
+  expect(actionArgumentsJsonSchema(schemas.forget)).toMatchObject({
+    additionalProperties: false,
+    properties: { id: { type: "number" } },
+  });
 });

@@ -3,7 +3,12 @@
 import fc from "fast-check";
 import { expect, test } from "vitest";
 import { boundedText, shownValue, showableJson } from "@orphus/shared-tool";
-import { expectShowable, hostileString, HOSTILE_BODY, INVISIBLE_CHARACTERS } from "../../../test-support/hostile-text.js";
+import {
+  expectShowable,
+  hostileString,
+  HOSTILE_BODY,
+  INVISIBLE_CHARACTERS,
+} from "../../../test-support/hostile-text.js";
 
 test("boundedText cuts after sanitising, never inside a surrogate pair, and says how much it left out", () => {
   expect(boundedText("ab\u200bc", 10)).toBe("abc");
@@ -42,11 +47,14 @@ test("showableJson gives the value back exactly, with nothing invisible in its t
   for (const character of INVISIBLE_CHARACTERS) expect(JSON.parse(showableJson(character) as string)).toBe(character);
   expect(JSON.parse(showableJson({ body: HOSTILE_BODY }, 2) as string)).toEqual({ body: HOSTILE_BODY });
   fc.assert(
-    fc.property(fc.dictionary(hostileString(10), fc.oneof(hostileString(60), fc.integer(), fc.array(hostileString(10)))), (value) => {
-      const json = showableJson(value, 2) as string;
-      expectShowable(json);
-      expect(JSON.parse(json)).toEqual(JSON.parse(JSON.stringify(value)));
-    }),
+    fc.property(
+      fc.dictionary(hostileString(10), fc.oneof(hostileString(60), fc.integer(), fc.array(hostileString(10)))),
+      (value) => {
+        const json = showableJson(value, 2) as string;
+        expectShowable(json);
+        expect(JSON.parse(json)).toEqual(JSON.parse(JSON.stringify(value)));
+      },
+    ),
     { numRuns: 500 },
   );
 });

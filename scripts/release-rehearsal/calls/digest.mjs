@@ -3,7 +3,11 @@
 import assert from "node:assert/strict";
 import { maxDigestLength, renderDigest } from "@orphus/digest";
 
-const items = Array.from({ length: 200 }, (_, i) => ({ seq: i + 1, author: "planner", body: `note ${i + 1}: ${"x".repeat(500)}` }));
+const items = Array.from({ length: 200 }, (_, i) => ({
+  seq: i + 1,
+  author: "planner",
+  body: `note ${i + 1}: ${"x".repeat(500)}`,
+}));
 const digest = renderDigest({ items, budget: 600 });
 assert.ok(digest.text.length <= maxDigestLength(600), `digest of ${digest.text.length} characters`);
 assert.equal(digest.newestSeq, 200);

@@ -9,7 +9,10 @@ room.join("planner", "conn-1");
 room.join("critic", "conn-2");
 assert.equal(room.post("planner", "Ship it.").seq, 1);
 const page = room.unread("critic");
-assert.deepEqual(page.messages.map((m) => [m.seq, m.author, m.body]), [[1, "planner", "Ship it."]]);
+assert.deepEqual(
+  page.messages.map((m) => [m.seq, m.author, m.body]),
+  [[1, "planner", "Ship it."]],
+);
 room.markRead("critic", page.newestSeq);
 assert.equal(room.unread("critic").messages.length, 0);
 assert.throws(() => room.post("planner", "x".repeat(65)), { code: "ERR_BODY_TOO_LARGE" });

@@ -36,7 +36,10 @@ try {
   });
   const refused = await cli(["post", "Bad Room", "hi"]);
   assert.equal(refused.code, 2, refused.err);
-  assert.match(refused.err, /^roundtable: "Bad\\u\{20\}Room" is not a room name: .*\n\(roundtable --help shows the usage\)\n$/);
+  assert.match(
+    refused.err,
+    /^roundtable: "Bad\\u\{20\}Room" is not a room name: .*\n\(roundtable --help shows the usage\)\n$/,
+  );
 
   // The broker leaves once idle and takes its registry entry with it.
   const deadline = Date.now() + 10_000;

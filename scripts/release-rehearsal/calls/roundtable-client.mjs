@@ -32,9 +32,12 @@ const alive = (pid) => {
   }
 };
 const deadline = Date.now() + 10_000;
-while (brokerPid !== undefined && alive(brokerPid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+while (brokerPid !== undefined && alive(brokerPid) && Date.now() < deadline)
+  await new Promise((r) => setTimeout(r, 50));
 const exited = brokerPid === undefined || !alive(brokerPid);
 if (!exited) process.kill(brokerPid, "SIGKILL");
 rmSync(agentDir, { recursive: true, force: true });
 assert.ok(exited, `the broker (pid ${brokerPid}) did not exit once idle`);
-console.log(`roundtable-client: spawned the installed broker (pid ${brokerPid}), posted, read the digest; the broker exited once idle`);
+console.log(
+  `roundtable-client: spawned the installed broker (pid ${brokerPid}), posted, read the digest; the broker exited once idle`,
+);

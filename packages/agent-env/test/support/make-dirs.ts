@@ -11,7 +11,10 @@ createInterface({ input: process.stdin }).on("line", (line) => {
   const failures: string[] = [];
   for (const home of homes) {
     try {
-      ensurePrivateDir(path.join(home, ".orphus", "agent", "roundtable"), (problem, cause) => new Error(problem, { cause }));
+      ensurePrivateDir(
+        path.join(home, ".orphus", "agent", "roundtable"),
+        (problem, cause) => new Error(problem, { cause }),
+      );
     } catch (error) {
       failures.push((error as Error).message);
     }

@@ -5,7 +5,11 @@ import { renderDigest } from "@orphus/digest";
 
 const line = "ring cursor seq digest budget headline marker evict fetch room broker critic planner reviewer\n";
 const body = line.repeat(Math.ceil(2048 / line.length)).slice(0, 2048);
-const items = Array.from({ length: 500 }, (_, i) => ({ seq: 1000 + i, author: i % 2 === 0 ? "planner" : "critic", body: `${i}: ${body}` }));
+const items = Array.from({ length: 500 }, (_, i) => ({
+  seq: 1000 + i,
+  author: i % 2 === 0 ? "planner" : "critic",
+  body: `${i}: ${body}`,
+}));
 const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined) throw new Error("run with --expose-gc");
 let sink = 0;

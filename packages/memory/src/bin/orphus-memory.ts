@@ -2,4 +2,8 @@
 // orphus-memory: query, get, stats, ingest and forget on the shared memory store. Exit codes: MEMORY_CLI_EXIT.
 import { runMemoryCli } from "../cli.js";
 
-process.exitCode = await runMemoryCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env });
+process.exitCode = await runMemoryCli(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+});

@@ -60,20 +60,25 @@ function sections(text: string): Section[] {
   const out: Section[] = [{ heading: "", start: 0, end: text.length }];
   const trail: string[] = [];
   let fence: string | undefined;
-  for (let at = 0; at <= text.length; ) {
+  for (let at = 0; at <= text.length;) {
     const lineBreak = text.indexOf("\n", at);
     const lineEnd = lineBreak === -1 ? text.length : lineBreak;
     if (mayBeMarkup(text, at)) {
       const line = text.slice(at, lineEnd);
       const fenceMatch = FENCE.exec(line);
-      if (fenceMatch !== null) fence = fence === undefined ? fenceMatch[1] : fence === fenceMatch[1] ? undefined : fence;
+      if (fenceMatch !== null)
+        fence = fence === undefined ? fenceMatch[1] : fence === fenceMatch[1] ? undefined : fence;
       const heading = fence === undefined && fenceMatch === null ? ATX_HEADING.exec(line) : null;
       if (heading !== null) {
         const level = (heading[1] ?? "#").length;
         trail.length = Math.min(trail.length, level - 1);
         trail[level - 1] = plainHeading(heading[2] ?? "");
         (out[out.length - 1] as Section).end = Math.max(at - 1, (out[out.length - 1] as Section).start);
-        out.push({ heading: trail.filter((t) => t !== undefined && t !== "").join(" › "), start: at, end: text.length });
+        out.push({
+          heading: trail.filter((t) => t !== undefined && t !== "").join(" › "),
+          start: at,
+          end: text.length,
+        });
       }
     }
     if (lineBreak === -1) break;
@@ -124,7 +129,8 @@ function pack(pieces: readonly string[], separator: string, max: number, split: 
 /** Splits a section's text to pieces of at most `max`: paragraphs, then lines, then spaces. */
 function splitText(text: string, max: number): string[] {
   if (text.length <= max) return [text];
-  const byLine = (paragraph: string): string[] => pack(paragraph.split("\n"), "\n", max, (line) => hardSplit(line, max));
+  const byLine = (paragraph: string): string[] =>
+    pack(paragraph.split("\n"), "\n", max, (line) => hardSplit(line, max));
   return pack(text.split(/\n[ \t]*\n/), "\n\n", max, byLine);
 }
 

@@ -55,7 +55,9 @@ export function skippedPath(file: string, kind: SkipKind, reason: string, files 
 
 function errorSkip(file: string, error: unknown): SkippedPath {
   const code = (error as NodeJS.ErrnoException).code;
-  return code === "ENOENT" ? skippedPath(file, "not-found", "not found") : skippedPath(file, "unreadable", `unreadable (${code ?? (error as Error).message})`);
+  return code === "ENOENT"
+    ? skippedPath(file, "not-found", "not found")
+    : skippedPath(file, "unreadable", `unreadable (${code ?? (error as Error).message})`);
 }
 
 /** Why a walk leaves a folder entry out without reading it: hidden ones (.git) and dependency trees. */
@@ -69,7 +71,11 @@ function leftOut(name: string): string | undefined {
  * (the store's own folder) is never entered. Folders left out (hidden ones, node_modules, the store's own) are
  * skipped whole, with the files inside them counted, not read.
  */
-export function findFiles(paths: readonly string[], exclude: string, maxFiles: number = MAX_FILES_PER_INGEST): FoundFiles {
+export function findFiles(
+  paths: readonly string[],
+  exclude: string,
+  maxFiles: number = MAX_FILES_PER_INGEST,
+): FoundFiles {
   const files: FoundFile[] = [];
   const skipped: SkippedPath[] = [];
   const seen = new Set<string>();
@@ -79,7 +85,8 @@ export function findFiles(paths: readonly string[], exclude: string, maxFiles: n
   const take = (file: string, size: number): void => {
     if (seen.has(file)) return;
     seen.add(file);
-    if (files.length >= maxFiles) skipped.push(skippedPath(file, "over-limit", `over the limit of ${maxFiles} files per ingest`));
+    if (files.length >= maxFiles)
+      skipped.push(skippedPath(file, "over-limit", `over the limit of ${maxFiles} files per ingest`));
     else files.push({ path: file, size, label: base === "" ? path.basename(file) : path.relative(base, file) });
   };
   // The files below a folder left out, without following links, while the count's bound lasts.
@@ -102,7 +109,15 @@ export function findFiles(paths: readonly string[], exclude: string, maxFiles: n
   const skipFolder = (dir: string, why: string): void => {
     const inside = countFiles(dir);
     // An empty folder left out (a cache, an empty .git hook folder) skips nothing worth a line.
-    if (inside > 0) skipped.push(skippedPath(dir, "skipped-folder", `a skipped folder (${why}): ${inside} ${inside === 1 ? "file" : "files"} not read`, inside));
+    if (inside > 0)
+      skipped.push(
+        skippedPath(
+          dir,
+          "skipped-folder",
+          `a skipped folder (${why}): ${inside} ${inside === 1 ? "file" : "files"} not read`,
+          inside,
+        ),
+      );
   };
   const walk = (dir: string): void => {
     let names: string[];
@@ -122,7 +137,8 @@ export function findFiles(paths: readonly string[], exclude: string, maxFiles: n
         continue;
       }
       const why = leftOut(name);
-      if (stats.isSymbolicLink()) skipped.push(skippedPath(entry, "symbolic-link", "a symbolic link inside a folder (not followed)"));
+      if (stats.isSymbolicLink())
+        skipped.push(skippedPath(entry, "symbolic-link", "a symbolic link inside a folder (not followed)"));
       else if (stats.isDirectory()) {
         if (entry === exclude) skipFolder(entry, "the memory store's own folder");
         else if (why !== undefined) skipFolder(entry, why);
@@ -150,8 +166,7 @@ export function findFiles(paths: readonly string[], exclude: string, maxFiles: n
     } else if (stats.isFile()) {
       base = "";
       take(absolute, stats.size);
-    }
-    else skipped.push(skippedPath(absolute, "not-a-file", "not a regular file"));
+    } else skipped.push(skippedPath(absolute, "not-a-file", "not a regular file"));
   }
   return { files, skipped, countsExact: countBudget > 0 };
 }
@@ -168,7 +183,8 @@ let readBuffer = Buffer.allocUnsafe(64 * 1024);
  */
 function readWhole(file: string, size: number, maxBytes: number): Buffer {
   const want = Math.min(maxBytes + 1, size + 1);
-  if (readBuffer.length < want) readBuffer = Buffer.allocUnsafe(Math.min(maxBytes + 1, Math.max(want, readBuffer.length * 2)));
+  if (readBuffer.length < want)
+    readBuffer = Buffer.allocUnsafe(Math.min(maxBytes + 1, Math.max(want, readBuffer.length * 2)));
   const fd = openSync(file, "r");
   try {
     let length = 0;
@@ -194,7 +210,9 @@ function readWhole(file: string, size: number, maxBytes: number): Buffer {
  * binary (a NUL byte, or not UTF-8) is a skip. The size comes from the walk, so a file too large is never read.
  */
 export function readTextFile(file: FoundFile, maxBytes: number = MAX_FILE_BYTES): ReadResult {
-  const tooLarge = (size: number): ReadResult => ({ skip: skippedPath(file.path, "too-large", `larger than ${maxBytes} bytes (${size} bytes)`) });
+  const tooLarge = (size: number): ReadResult => ({
+    skip: skippedPath(file.path, "too-large", `larger than ${maxBytes} bytes (${size} bytes)`),
+  });
   if (file.size > maxBytes) return tooLarge(file.size);
   let bytes: Buffer;
   try {
@@ -202,7 +220,8 @@ export function readTextFile(file: FoundFile, maxBytes: number = MAX_FILE_BYTES)
   } catch (error) {
     return { skip: errorSkip(file.path, error) };
   }
-  if (bytes.length > maxBytes) return { skip: skippedPath(file.path, "too-large", `larger than ${maxBytes} bytes (it grew while it was read)`) };
+  if (bytes.length > maxBytes)
+    return { skip: skippedPath(file.path, "too-large", `larger than ${maxBytes} bytes (it grew while it was read)`) };
   if (bytes.includes(0)) return { skip: skippedPath(file.path, "not-text", "binary (it holds NUL bytes)") };
   if (!isUtf8(bytes)) return { skip: skippedPath(file.path, "not-text", "binary (not UTF-8 text)") };
   const text = bytes.toString("utf8");

@@ -89,7 +89,10 @@ export function skipCountsLine(byKind: Readonly<Partial<Record<SkipKind, number>
   const counts = order
     .filter((kind) => (byKind[kind] ?? 0) > 0)
     .sort((a, b) => (byKind[b] ?? 0) - (byKind[a] ?? 0) || order.indexOf(a) - order.indexOf(b))
-    .map((kind) => `${kind === "skipped-folder" && !countsExact ? "at least " : ""}${NUMBER.format(byKind[kind] ?? 0)} ${SKIP_KIND_LABELS[kind]}`);
+    .map(
+      (kind) =>
+        `${kind === "skipped-folder" && !countsExact ? "at least " : ""}${NUMBER.format(byKind[kind] ?? 0)} ${SKIP_KIND_LABELS[kind]}`,
+    );
   // At most MAX_MARKER_CHARS, whatever the counts (eleven kinds and their numbers stay far below it).
   return cutAtWord(`  skipped by reason: ${counts.join(", ")}`, MAX_MARKER_CHARS);
 }
@@ -99,7 +102,8 @@ export function skippedLines(skipped: readonly { readonly path: string; readonly
   const lines = skipped
     .slice(0, MAX_SHOWN_SKIPS)
     .map((skip) => `  skipped ${quotedSource(skip.path)}: ${contentLine(skip.reason, SHOWN_REASON_MAX_CHARS)}`);
-  if (skipped.length > MAX_SHOWN_SKIPS) lines.push(`  … and ${NUMBER.format(skipped.length - MAX_SHOWN_SKIPS)} more skipped`);
+  if (skipped.length > MAX_SHOWN_SKIPS)
+    lines.push(`  … and ${NUMBER.format(skipped.length - MAX_SHOWN_SKIPS)} more skipped`);
   return lines;
 }
 
@@ -185,10 +189,16 @@ export function renderQuery(input: QueryRender): RenderedQuery {
   } else {
     summary =
       `hits ${input.offset + 1}–${input.offset + shown} of ${count(input.total)} for ${query}${notes}` +
-      (remaining > 0 || !input.totalExact ? `; ${count(remaining)} more: query again with offset ${input.offset + shown}` : "") +
+      (remaining > 0 || !input.totalExact
+        ? `; ${count(remaining)} more: query again with offset ${input.offset + shown}`
+        : "") +
       "; get <id> reads an entry in full";
   }
-  return { text: [markerLine(input.store, summary), ...lines].join("\n"), shown, excerpts: headers.map((_, index) => excerpts[index]) };
+  return {
+    text: [markerLine(input.store, summary), ...lines].join("\n"),
+    shown,
+    excerpts: headers.map((_, index) => excerpts[index]),
+  };
 }
 
 /**
@@ -271,5 +281,9 @@ export function renderEntryPage(entry: EntryRender): string {
     `ingested ${new Date(entry.ingestedAt).toISOString()}`,
   ];
   const title = entry.title === "" ? "(untitled)" : shownName(entry.title, MAX_TITLE_CHARS);
-  return [markerLine(entry.store, where), `[#${entry.id}] ${title} · ${facts.join(" · ")}`, contentBlock(entry.body.slice(entry.offset, entry.end))].join("\n");
+  return [
+    markerLine(entry.store, where),
+    `[#${entry.id}] ${title} · ${facts.join(" · ")}`,
+    contentBlock(entry.body.slice(entry.offset, entry.end)),
+  ].join("\n");
 }

@@ -20,7 +20,10 @@ export function shownName(name: string, max: number): string {
 
 /** Tags as shown: each escaped as a name (the commas between them too), joined by ", ", at most `max` characters. */
 export function shownTags(tags: readonly string[], max: number): string {
-  return cutAtWord(tags.map((tag) => escapeIdentity(tag, { also: `${FIELD_SEPARATOR},`, maxLength: max })).join(", "), max);
+  return cutAtWord(
+    tags.map((tag) => escapeIdentity(tag, { also: `${FIELD_SEPARATOR},`, maxLength: max })).join(", "),
+    max,
+  );
 }
 
 /** The pieces of an escaped name: `\\`, a `\u{HEX}` escape or one character (a pair whole), so a cut never splits one. */
@@ -36,7 +39,8 @@ export function shownPath(path: string, max: number): string {
   if (max < 1) return "";
   ESCAPED_PIECE.lastIndex = 0;
   const starts: number[] = [];
-  while (ESCAPED_PIECE.lastIndex < escaped.length && ESCAPED_PIECE.exec(escaped) !== null) starts.push(ESCAPED_PIECE.lastIndex);
+  while (ESCAPED_PIECE.lastIndex < escaped.length && ESCAPED_PIECE.exec(escaped) !== null)
+    starts.push(ESCAPED_PIECE.lastIndex);
   // `starts` holds where each piece ends; the tail kept begins at the first end that leaves room for "…".
   const from = starts.find((end) => escaped.length - end <= max - 1) ?? escaped.length;
   return `…${escaped.slice(from)}`;

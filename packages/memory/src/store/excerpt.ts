@@ -94,7 +94,11 @@ export class ExcerptFinder {
     const candidates = this.candidates;
     if (candidates !== undefined) {
       candidates.lastIndex = 0;
-      for (let match = candidates.exec(text); match !== null && found.length < MAX_OCCURRENCES; match = candidates.exec(text)) {
+      for (
+        let match = candidates.exec(text);
+        match !== null && found.length < MAX_OCCURRENCES;
+        match = candidates.exec(text)
+      ) {
         const start = match.index;
         WORD_REST.lastIndex = start;
         const end = start + (WORD_REST.exec(text)?.[0].length ?? 0);
@@ -109,7 +113,11 @@ export class ExcerptFinder {
       // Lower-casing keeps a CJK text's length, so positions in it are positions in the text.
       const source = folded.length === text.length ? folded : text;
       for (const { text: word, word: index } of this.cjk) {
-        for (let at = source.indexOf(word); at >= 0 && found.length < MAX_OCCURRENCES; at = source.indexOf(word, at + word.length)) {
+        for (
+          let at = source.indexOf(word);
+          at >= 0 && found.length < MAX_OCCURRENCES;
+          at = source.indexOf(word, at + word.length)
+        ) {
           found.push({ start: at, end: at + word.length, word: index });
         }
       }
@@ -139,7 +147,8 @@ export class ExcerptFinder {
     for (let i = 0; i < found.length; i++) {
       const first = found[i] as Occurrence;
       const seen = new Set<number>();
-      for (let j = i; j < found.length && (found[j] as Occurrence).end - first.start <= reach; j++) seen.add((found[j] as Occurrence).word);
+      for (let j = i; j < found.length && (found[j] as Occurrence).end - first.start <= reach; j++)
+        seen.add((found[j] as Occurrence).word);
       if (seen.size > bestCount) [bestStart, bestCount] = [first.start, seen.size];
     }
     return window(text, bestCount === 0 ? 0 : bestStart, max);

@@ -1,10 +1,30 @@
 // Opening the store file: refuse what is not ours before SQLite may write a byte to it, create a new store
 // atomically (built under a private name, then linked into place), and bring an older schema up to date.
 import { randomBytes } from "node:crypto";
-import { chmodSync, closeSync, fsyncSync, linkSync, lstatSync, openSync, readdirSync, readSync, statSync, unlinkSync, type Stats } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  fsyncSync,
+  linkSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  statSync,
+  unlinkSync,
+  type Stats,
+} from "node:fs";
 import * as path from "node:path";
 import { ensurePrivateDir } from "@orphus/agent-env";
-import { StoreBusyError, StoreCorruptError, StoreDriverError, StoreForeignError, StoreFullError, StorePathError, StoreVersionError } from "../errors.js";
+import {
+  StoreBusyError,
+  StoreCorruptError,
+  StoreDriverError,
+  StoreForeignError,
+  StoreFullError,
+  StorePathError,
+  StoreVersionError,
+} from "../errors.js";
 import { STORE_APPLICATION_ID } from "../limits.js";
 import { connectionOpener } from "./driver/choose.js";
 import { transaction, type Connection, type SqliteDriverName } from "./driver/connection.js";
@@ -70,11 +90,20 @@ function tightenFiles(file: string): void {
  */
 function isDriverLoadFailure(error: unknown): boolean {
   const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : "";
-  return code === "ERR_DLOPEN_FAILED" || (error instanceof Error && error.message.startsWith("Could not locate the bindings file"));
+  return (
+    code === "ERR_DLOPEN_FAILED" ||
+    (error instanceof Error && error.message.startsWith("Could not locate the bindings file"))
+  );
 }
 
 /** SQLite's primary result codes this package maps to its own errors, by number (node:sqlite gives numbers). */
-const PRIMARY_CODES: Readonly<Record<number, string>> = { 5: "SQLITE_BUSY", 6: "SQLITE_LOCKED", 11: "SQLITE_CORRUPT", 13: "SQLITE_FULL", 26: "SQLITE_NOTADB" };
+const PRIMARY_CODES: Readonly<Record<number, string>> = {
+  5: "SQLITE_BUSY",
+  6: "SQLITE_LOCKED",
+  11: "SQLITE_CORRUPT",
+  13: "SQLITE_FULL",
+  26: "SQLITE_NOTADB",
+};
 
 /**
  * An SQLite failure's result code by name, whichever driver threw it: better-sqlite3 names it in `code`
@@ -83,20 +112,26 @@ const PRIMARY_CODES: Readonly<Record<number, string>> = { 5: "SQLITE_BUSY", 6: "
 function sqliteCode(error: unknown): string {
   if (typeof error !== "object" || error === null) return "";
   if ("code" in error && typeof error.code === "string" && error.code.startsWith("SQLITE_")) return error.code;
-  if ("errcode" in error && typeof error.errcode === "number") return PRIMARY_CODES[error.errcode & 0xff] ?? `SQLITE_${error.errcode}`;
+  if ("errcode" in error && typeof error.errcode === "number")
+    return PRIMARY_CODES[error.errcode & 0xff] ?? `SQLITE_${error.errcode}`;
   return "";
 }
 
 /** Maps SQLite's failures (and the driver's failure to load) to this package's errors; anything else passes unchanged. */
 export function storeFailure(file: string, error: unknown, busyTimeoutMs: number): unknown {
-  if (isDriverLoadFailure(error)) return new StoreDriverError(file, process.version, (error as Error).message, { cause: error });
+  if (isDriverLoadFailure(error))
+    return new StoreDriverError(file, process.version, (error as Error).message, { cause: error });
   const code = sqliteCode(error);
-  if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) return new StoreBusyError(file, busyTimeoutMs, { cause: error });
+  if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"))
+    return new StoreBusyError(file, busyTimeoutMs, { cause: error });
   if (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB") {
     return new StoreCorruptError(file, (error as Error).message, { cause: error });
   }
   // SQLITE_FULL from SQLite (the disk, or the file's page limit), ENOSPC from the file system while a store is created.
-  if (code === "SQLITE_FULL" || (typeof error === "object" && error !== null && "code" in error && error.code === "ENOSPC")) {
+  if (
+    code === "SQLITE_FULL" ||
+    (typeof error === "object" && error !== null && "code" in error && error.code === "ENOSPC")
+  ) {
     return new StoreFullError(file, (error as Error).message, { cause: error });
   }
   return error;
@@ -255,7 +290,8 @@ function createStore(file: string, options: OpenStoreOptions): void {
     try {
       linkSync(building, file);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw new StorePathError(file, (error as Error).message, { cause: error });
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST")
+        throw new StorePathError(file, (error as Error).message, { cause: error });
     }
   } finally {
     for (const leftover of [building, `${building}-wal`, `${building}-shm`]) {

@@ -58,18 +58,57 @@ const mAbove1AndSOrT: Condition = (word, n) => (word[n - 1] === "s" || word[n - 
 type Rules = readonly (readonly [suffix: string, replacement: string])[];
 
 const STEP_2: Rules = [
-  ["ational", "ate"], ["tional", "tion"], ["enci", "ence"], ["anci", "ance"], ["izer", "ize"], ["logi", "log"],
-  ["bli", "ble"], ["alli", "al"], ["entli", "ent"], ["eli", "e"], ["ousli", "ous"], ["ization", "ize"],
-  ["ation", "ate"], ["ator", "ate"], ["alism", "al"], ["iveness", "ive"], ["fulness", "ful"], ["ousness", "ous"],
-  ["aliti", "al"], ["iviti", "ive"], ["biliti", "ble"],
+  ["ational", "ate"],
+  ["tional", "tion"],
+  ["enci", "ence"],
+  ["anci", "ance"],
+  ["izer", "ize"],
+  ["logi", "log"],
+  ["bli", "ble"],
+  ["alli", "al"],
+  ["entli", "ent"],
+  ["eli", "e"],
+  ["ousli", "ous"],
+  ["ization", "ize"],
+  ["ation", "ate"],
+  ["ator", "ate"],
+  ["alism", "al"],
+  ["iveness", "ive"],
+  ["fulness", "ful"],
+  ["ousness", "ous"],
+  ["aliti", "al"],
+  ["iviti", "ive"],
+  ["biliti", "ble"],
 ];
 const STEP_3: Rules = [
-  ["ical", "ic"], ["ness", ""], ["icate", "ic"], ["iciti", "ic"], ["ful", ""], ["ative", ""], ["alize", "al"],
+  ["ical", "ic"],
+  ["ness", ""],
+  ["icate", "ic"],
+  ["iciti", "ic"],
+  ["ful", ""],
+  ["ative", ""],
+  ["alize", "al"],
 ];
 const STEP_4: Rules = [
-  ["al", ""], ["ance", ""], ["ence", ""], ["er", ""], ["ic", ""], ["able", ""], ["ible", ""], ["ant", ""],
-  ["ement", ""], ["ment", ""], ["ent", ""], ["ion", ""], ["ou", ""], ["ism", ""], ["ate", ""], ["iti", ""],
-  ["ous", ""], ["ive", ""], ["ize", ""],
+  ["al", ""],
+  ["ance", ""],
+  ["ence", ""],
+  ["er", ""],
+  ["ic", ""],
+  ["able", ""],
+  ["ible", ""],
+  ["ant", ""],
+  ["ement", ""],
+  ["ment", ""],
+  ["ent", ""],
+  ["ion", ""],
+  ["ou", ""],
+  ["ism", ""],
+  ["ate", ""],
+  ["iti", ""],
+  ["ous", ""],
+  ["ive", ""],
+  ["ize", ""],
 ];
 
 /** Applies the first rule whose suffix ends `word` (and is shorter than it), when its condition holds. */
@@ -87,7 +126,10 @@ function step1(input: string): string {
   let word = input;
   // 1a: sses → ss, ies → i, ss → ss, s → "".
   if (word.endsWith("s")) {
-    if (word.endsWith("es") && ((word.length > 4 && word.endsWith("sses")) || (word.length > 3 && word.endsWith("ies")))) {
+    if (
+      word.endsWith("es") &&
+      ((word.length > 4 && word.endsWith("sses")) || (word.length > 3 && word.endsWith("ies")))
+    ) {
       word = word.slice(0, -2);
     } else if (!word.endsWith("ss")) word = word.slice(0, -1);
   }
@@ -105,7 +147,14 @@ function step1(input: string): string {
     if (n > 2 && (word.endsWith("at") || word.endsWith("bl") || word.endsWith("iz"))) word += "e";
     else {
       const last = word[n - 1] as string;
-      if (n > 1 && last === word[n - 2] && !isVowel(word, n - 1, false) && last !== "l" && last !== "s" && last !== "z") {
+      if (
+        n > 1 &&
+        last === word[n - 2] &&
+        !isVowel(word, n - 1, false) &&
+        last !== "l" &&
+        last !== "s" &&
+        last !== "z"
+      ) {
         word = word.slice(0, -1);
       } else if (measure(word, n) === 1 && endsCvc(word, n)) word += "e";
     }

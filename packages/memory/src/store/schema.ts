@@ -28,10 +28,18 @@ function reindexCjk(db: Connection): void {
   const remove = db.prepare<[number, string, string, string]>(
     "INSERT INTO entries_fts (entries_fts, rowid, title, tags, body) VALUES ('delete', ?, ?, ?, ?)",
   );
-  const add = db.prepare<[number, string, string, string]>("INSERT INTO entries_fts (rowid, title, tags, body) VALUES (?, ?, ?, ?)");
+  const add = db.prepare<[number, string, string, string]>(
+    "INSERT INTO entries_fts (rowid, title, tags, body) VALUES (?, ?, ?, ?)",
+  );
   // A page of entries at a time, so a large store is never read into memory whole.
-  const page = db.prepare<[number], EntryText>("SELECT id, title, tags, body FROM entries WHERE id > ? ORDER BY id LIMIT 500");
-  for (let entries = page.all(0); entries.length > 0; entries = page.all((entries[entries.length - 1] as EntryText).id)) {
+  const page = db.prepare<[number], EntryText>(
+    "SELECT id, title, tags, body FROM entries WHERE id > ? ORDER BY id LIMIT 500",
+  );
+  for (
+    let entries = page.all(0);
+    entries.length > 0;
+    entries = page.all((entries[entries.length - 1] as EntryText).id)
+  ) {
     for (const entry of entries) {
       if (!hasCjk(entry.title) && !hasCjk(entry.tags) && !hasCjk(entry.body)) continue;
       remove.run(entry.id, entry.title, entry.tags, entry.body);
@@ -122,5 +130,8 @@ export const MIGRATIONS: readonly StoreMigration[] = [
  */
 export const LATEST_SCHEMA: Migration = {
   version: MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0,
-  statements: [`CREATE TABLE sources (\n        ${SOURCES_COLUMNS},\n        ${LABEL_COLUMN}\n      ) STRICT`, ...ENTRY_TABLES],
+  statements: [
+    `CREATE TABLE sources (\n        ${SOURCES_COLUMNS},\n        ${LABEL_COLUMN}\n      ) STRICT`,
+    ...ENTRY_TABLES,
+  ],
 };

@@ -50,11 +50,15 @@ export function prepareStatements(db: Connection) {
   const insertEntry = prepare<[number, number, string, string, string, number]>(
     "INSERT INTO entries (source_id, part, title, tags, body, ingested_at) VALUES (?, ?, ?, ?, ?, ?)",
   );
-  const indexEntry = prepare<[number, string, string, string]>("INSERT INTO entries_fts (rowid, title, tags, body) VALUES (?, ?, ?, ?)");
+  const indexEntry = prepare<[number, string, string, string]>(
+    "INSERT INTO entries_fts (rowid, title, tags, body) VALUES (?, ?, ?, ?)",
+  );
   const unindexEntry = prepare<[number, string, string, string]>(
     "INSERT INTO entries_fts (entries_fts, rowid, title, tags, body) VALUES ('delete', ?, ?, ?, ?)",
   );
-  const sourceEntries = prepare<[number], IndexedEntry>("SELECT id, title, tags, body FROM entries WHERE source_id = ?");
+  const sourceEntries = prepare<[number], IndexedEntry>(
+    "SELECT id, title, tags, body FROM entries WHERE source_id = ?",
+  );
   const indexedEntry = prepare<[number], IndexedEntry>("SELECT id, title, tags, body FROM entries WHERE id = ?");
   const deleteSourceEntries = prepare<[number]>("DELETE FROM entries WHERE source_id = ?");
   const deleteEntry = prepare<[number]>("DELETE FROM entries WHERE id = ?");
@@ -80,7 +84,9 @@ export function prepareStatements(db: Connection) {
       deleteEntry.run(id);
     },
     hitFacts,
-    sourceByName: prepare<[string], { id: number; hash: string; label: string }>("SELECT id, hash, label FROM sources WHERE name = ?"),
+    sourceByName: prepare<[string], { id: number; hash: string; label: string }>(
+      "SELECT id, hash, label FROM sources WHERE name = ?",
+    ),
     insertSource: prepare<[string, string, string, string, number, number]>(
       "INSERT INTO sources (name, label, kind, hash, chunks, ingested_at) VALUES (?, ?, ?, ?, ?, ?)",
     ),
@@ -91,7 +97,17 @@ export function prepareStatements(db: Connection) {
     deleteSource: prepare<[number]>("DELETE FROM sources WHERE id = ?"),
     entry: prepare<
       [number],
-      { id: number; source_id: number; part: number; title: string; tags: string; body: string; ingested_at: number; source: string; chunks: number }
+      {
+        id: number;
+        source_id: number;
+        part: number;
+        title: string;
+        tags: string;
+        body: string;
+        ingested_at: number;
+        source: string;
+        chunks: number;
+      }
     >(
       "SELECT e.id, e.source_id, e.part, e.title, e.tags, e.body, e.ingested_at, s.name AS source, s.chunks " +
         "FROM entries e JOIN sources s ON s.id = e.source_id WHERE e.id = ?",

@@ -100,7 +100,9 @@ function memoryDirOf(options: MemoryOptions, env: EnvLike): { readonly dir: stri
   if (options.dir !== undefined) return { dir: path.resolve(options.dir), source: "option" };
   if (options.agentDir === undefined) return resolveMemoryDir(env);
   const resolved = resolveMemoryDir({ ...env, [AGENT_DIR_ENV]: options.agentDir });
-  return resolved.source === AGENT_DIR_ENV ? { dir: resolved.dir, source: options.agentDirSource ?? "the agentDir option" } : resolved;
+  return resolved.source === AGENT_DIR_ENV
+    ? { dir: resolved.dir, source: options.agentDirSource ?? "the agentDir option" }
+    : resolved;
 }
 
 /** A text to ingest: one entry. */
@@ -358,7 +360,12 @@ export class MemoryStore {
     this.location = { dir: resolved.dir, path: path.join(resolved.dir, STORE_FILE_NAME), source: resolved.source };
     const role = options.role?.trim() === "" ? undefined : options.role?.trim();
     this.role = role ?? roleFromEnv(env);
-    this.roleSource = role !== undefined ? (options.roleSource ?? "option") : this.role !== undefined ? ROLE_ENV : (options.roleSource ?? "none");
+    this.roleSource =
+      role !== undefined
+        ? (options.roleSource ?? "option")
+        : this.role !== undefined
+          ? ROLE_ENV
+          : (options.roleSource ?? "none");
     this.busyTimeoutMs = checkInteger("busyTimeoutMs", options.busyTimeoutMs ?? BUSY_TIMEOUT_MS, 0, 600_000);
     this.now = options.now ?? Date.now;
     this.migrations = options.migrations;
@@ -424,7 +431,13 @@ export class MemoryStore {
   }
 
   private checkLibrarian(operation: string): void {
-    if (!this.isLibrarian) throw new NotLibrarianError(operation, this.role, this.roleSource === "none" ? `no --as, no ${ROLE_ENV}` : this.roleSource, this.path);
+    if (!this.isLibrarian)
+      throw new NotLibrarianError(
+        operation,
+        this.role,
+        this.roleSource === "none" ? `no --as, no ${ROLE_ENV}` : this.roleSource,
+        this.path,
+      );
   }
 
   /** Writes prepared sources in one write transaction: unchanged ones are left alone, changed ones replaced whole. */
@@ -447,7 +460,10 @@ export class MemoryStore {
           id = existing.id;
           tally.replaced++;
         } else {
-          id = Number(sql.insertSource.run(source.name, source.label, source.kind, source.hash, source.entries.length, at).lastInsertRowid);
+          id = Number(
+            sql.insertSource.run(source.name, source.label, source.kind, source.hash, source.entries.length, at)
+              .lastInsertRowid,
+          );
           tally.added++;
         }
         sql.addEntries(id, source.entries, at);
@@ -509,7 +525,10 @@ export class MemoryStore {
       if (typeof text.body !== "string") throw new MemoryInputError(`texts[${index}].body`, "a string", text.body);
       const tags = checkTags(text.tags);
       const trimmedSource = text.source?.trim();
-      if (text.source !== undefined && (typeof text.source !== "string" || trimmedSource === "" || (trimmedSource?.length ?? 0) > MAX_SOURCE_CHARS)) {
+      if (
+        text.source !== undefined &&
+        (typeof text.source !== "string" || trimmedSource === "" || (trimmedSource?.length ?? 0) > MAX_SOURCE_CHARS)
+      ) {
         throw new MemoryInputError(`texts[${index}].source`, `1 to ${MAX_SOURCE_CHARS} characters`, text.source);
       }
       // A source of NUL characters only is no source: the text gets a note:<hash> one.
@@ -533,7 +552,13 @@ export class MemoryStore {
         entries: [{ title, tags: tagsColumn(tags), body }],
       });
     });
-    const tally = this.run(true, (sql, db) => this.write(sql, db, sources)) ?? { added: 0, replaced: 0, unchanged: 0, entriesAdded: 0, entriesRemoved: 0 };
+    const tally = this.run(true, (sql, db) => this.write(sql, db, sources)) ?? {
+      added: 0,
+      replaced: 0,
+      unchanged: 0,
+      entriesAdded: 0,
+      entriesRemoved: 0,
+    };
     return this.report(tally, skipped, "text");
   }
 
@@ -591,7 +616,11 @@ export class MemoryStore {
               label: entry.label ?? "",
               kind: "file",
               hash,
-              entries: chunks.map((chunk) => ({ title: chunk.heading === "" ? name : `${name} › ${chunk.heading}`, tags: "", body: chunk.text })),
+              entries: chunks.map((chunk) => ({
+                title: chunk.heading === "" ? name : `${name} › ${chunk.heading}`,
+                tags: "",
+                body: chunk.text,
+              })),
             });
             batchEntries += chunks.length;
             batchChars += read.text.length;
@@ -631,11 +660,22 @@ export class MemoryStore {
     const limit = checkInteger("limit", options.limit ?? DEFAULT_QUERY_LIMIT, 1, MAX_QUERY_LIMIT);
     const offset = checkInteger("offset", options.offset ?? 0, 0, Number.MAX_SAFE_INTEGER);
     const store = this.path;
-    const none = (status: QueryStatus, answer: string): QueryAnswer => ({ store, status, text: answer, hits: [], total: 0, totalExact: true, offset, mode: "all" });
+    const none = (status: QueryStatus, answer: string): QueryAnswer => ({
+      store,
+      status,
+      text: answer,
+      hits: [],
+      total: 0,
+      totalExact: true,
+      offset,
+      mode: "all",
+    });
     const answer = this.read((sql) => {
       const words = queryWords(text);
       if (words.words.length === 0) {
-        return sql.anyEntry.get() === undefined ? none("empty", emptyStoreText(store)) : none("no-words", noWordsText(store, text));
+        return sql.anyEntry.get() === undefined
+          ? none("empty", emptyStoreText(store))
+          : none("no-words", noWordsText(store, text));
       }
       // One ranked MATCH answers both what to show and how many more there are: it returns the page and up to
       // MAX_COUNTED_MATCHES ids past it, so the marker can say "N more" or "more than N more" without a second MATCH.
@@ -661,7 +701,14 @@ export class MemoryStore {
       const facts = new Map(sql.hitFacts(rows).map((row) => [row.id, row]));
       const hits: HitRow[] = rows.map((id) => {
         const row = facts.get(id);
-        return { id, title: row?.title ?? "", source: row?.source ?? "", label: row?.label ?? "", part: row?.part ?? 1, parts: row?.chunks ?? 1 };
+        return {
+          id,
+          title: row?.title ?? "",
+          source: row?.source ?? "",
+          label: row?.label ?? "",
+          part: row?.part ?? 1,
+          parts: row?.chunks ?? 1,
+        };
       });
       const finder = new ExcerptFinder(words.words, EXCERPT_MAX_CHARS);
       const rendered = renderQuery({
@@ -734,7 +781,16 @@ export class MemoryStore {
         `${plural(bytes, "byte")}, last ingest ${counts.last === null ? "never" : new Date(counts.last).toISOString()} ` +
         `(location from ${this.location.source})` +
         (status === "empty" ? ". The store is EMPTY: every query will say so until a librarian ingests" : "");
-      return { ...base, status, schemaVersion: version, entries: counts.entries, sources: counts.sources, bytes, lastIngestAt: counts.last, text: markerLine(store, summary) };
+      return {
+        ...base,
+        status,
+        schemaVersion: version,
+        entries: counts.entries,
+        sources: counts.sources,
+        bytes,
+        lastIngestAt: counts.last,
+        text: markerLine(store, summary),
+      };
     });
     if (found !== undefined) return found;
     return {
@@ -754,7 +810,10 @@ export class MemoryStore {
     this.checkLibrarian("forget");
     const byId = typeof target === "object" && target !== null && "id" in target;
     if (byId) checkInteger("id", target.id, 1, Number.MAX_SAFE_INTEGER);
-    else if (typeof (target as { source?: unknown })?.source !== "string" || (target as { source: string }).source === "") {
+    else if (
+      typeof (target as { source?: unknown })?.source !== "string" ||
+      (target as { source: string }).source === ""
+    ) {
       throw new MemoryInputError("forget", "{ id } or { source }", target);
     }
     return this.onExisting("write", (sql, db) =>
@@ -766,12 +825,24 @@ export class MemoryStore {
           const left = sql.sourceEntryCount.get(row.source_id)?.n ?? 0;
           if (left === 0) sql.deleteSource.run(row.source_id);
           else sql.staleSource.run(row.source_id);
-          return { store: this.path, entriesRemoved: 1, sourcesRemoved: left === 0 ? 1 : 0, text: markerLine(this.path, `forgot entry #${target.id}`) };
+          return {
+            store: this.path,
+            entriesRemoved: 1,
+            sourcesRemoved: left === 0 ? 1 : 0,
+            text: markerLine(this.path, `forgot entry #${target.id}`),
+          };
         }
         const name = storedText((target as { source: string }).source);
-        const source = sql.sourceByName.get(name) ?? (name.startsWith("note:") ? undefined : sql.sourceByName.get(path.resolve(name)));
+        const source =
+          sql.sourceByName.get(name) ??
+          (name.startsWith("note:") ? undefined : sql.sourceByName.get(path.resolve(name)));
         if (source === undefined) {
-          return { store: this.path, entriesRemoved: 0, sourcesRemoved: 0, text: markerLine(this.path, `no source ${quotedSource(name)}: nothing forgotten`) };
+          return {
+            store: this.path,
+            entriesRemoved: 0,
+            sourcesRemoved: 0,
+            text: markerLine(this.path, `no source ${quotedSource(name)}: nothing forgotten`),
+          };
         }
         const removed = sql.removeSourceEntries(source.id);
         sql.deleteSource.run(source.id);

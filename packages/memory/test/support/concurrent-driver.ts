@@ -21,7 +21,10 @@ if (mode === "write") {
   const files = Array.from({ length: Number(count) }, (_, i) => {
     const token = `${path.basename(folder)}x${i}`;
     const file = path.join(folder, `${token}.md`);
-    writeFileSync(file, Array.from({ length: 5 }, (_, s) => `# Section ${s}\n\n${token} part ${s} ${"filler ".repeat(30)}`).join("\n\n"));
+    writeFileSync(
+      file,
+      Array.from({ length: 5 }, (_, s) => `# Section ${s}\n\n${token} part ${s} ${"filler ".repeat(30)}`).join("\n\n"),
+    );
     return file;
   });
   const store = openMemory({ dir, role: "librarian", env: {}, busyTimeoutMs });

@@ -7,5 +7,10 @@ import { MIGRATIONS } from "../../src/store/schema.js";
 const dir = process.argv[2] ?? "";
 const endless = "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT count(*) FROM n";
 const version = (MIGRATIONS.at(-1)?.version ?? 0) + 1;
-const store = openMemory({ dir, role: "librarian", env: {}, migrations: [...MIGRATIONS, { version, statements: [endless] }] });
+const store = openMemory({
+  dir,
+  role: "librarian",
+  env: {},
+  migrations: [...MIGRATIONS, { version, statements: [endless] }],
+});
 store.ingestTexts([{ title: "never", body: "never stored" }]);

@@ -26,7 +26,11 @@ export function startSource(script: string, args: readonly string[], env: Record
   const child = spawn(
     process.execPath,
     ["--conditions=@orphus/source", "--import", "tsx", path.join(packageRoot, script), ...args],
-    { cwd: packageRoot, env: { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "", ...env }, stdio: ["pipe", "pipe", "pipe"] },
+    {
+      cwd: packageRoot,
+      env: { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "", ...env },
+      stdio: ["pipe", "pipe", "pipe"],
+    },
   );
   let stdout = "";
   let stderr = "";
@@ -53,7 +57,9 @@ export function startSource(script: string, args: readonly string[], env: Record
           resolve();
         } else if (child.exitCode !== null || child.signalCode !== null) {
           waiting.delete(check);
-          reject(new Error(`${script} ended before printing ${JSON.stringify(wanted)}; stderr: ${stderr.slice(0, 2000)}`));
+          reject(
+            new Error(`${script} ended before printing ${JSON.stringify(wanted)}; stderr: ${stderr.slice(0, 2000)}`),
+          );
         }
       };
       waiting.add(check);

@@ -40,10 +40,13 @@ if (mode === "reingest") {
   const examples: string[] = [];
   for (let query = 0; query < Number(count); query++) {
     const answer = store.query("ghostword", { limit: 10, budget: 50_000 });
-    const bad = answer.hits.filter((hit) => hit.source === "" || hit.title === "" || hit.excerpt === undefined || hit.excerpt === "");
+    const bad = answer.hits.filter(
+      (hit) => hit.source === "" || hit.title === "" || hit.excerpt === undefined || hit.excerpt === "",
+    );
     if (bad.length > 0 || answer.text.includes("(untitled)")) {
       ghosts++;
-      if (examples.length < 3) examples.push(answer.text.split("\n").find((line) => line.includes("(untitled)")) ?? JSON.stringify(bad[0]));
+      if (examples.length < 3)
+        examples.push(answer.text.split("\n").find((line) => line.includes("(untitled)")) ?? JSON.stringify(bad[0]));
     }
   }
   store.close();

@@ -45,7 +45,10 @@ export function indexCheck(file: string): string {
 export function triggers(file: string): string[] {
   const db = rawConnection(file);
   try {
-    return db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name").all().map((row) => row.name);
+    return db
+      .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name")
+      .all()
+      .map((row) => row.name);
   } finally {
     db.close();
   }

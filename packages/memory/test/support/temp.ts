@@ -11,7 +11,10 @@ afterEach(() => {
 });
 
 /** A store in a fresh directory (closed after the test); the environment is empty so nothing leaks in. */
-export function tempStore(options: MemoryOptions = {}, dir: string = path.join(tempDir("memory-"), "memory")): MemoryStore {
+export function tempStore(
+  options: MemoryOptions = {},
+  dir: string = path.join(tempDir("memory-"), "memory"),
+): MemoryStore {
   const store = openMemory({ dir, env: {}, ...options });
   stores.push(store);
   return store;

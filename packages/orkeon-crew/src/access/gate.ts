@@ -48,7 +48,9 @@ function matches(rules: readonly string[], call: ToolCall): boolean {
     const named = parseToolRule(rule);
     if (named === undefined || named.kind !== call.kind) return false;
     if (named.kind === "builtin") return named.tool === call.tool;
-    return call.kind === "mcp" && named.server === call.server && (named.tool === undefined || named.tool === call.tool);
+    return (
+      call.kind === "mcp" && named.server === call.server && (named.tool === undefined || named.tool === call.tool)
+    );
   });
 }
 

@@ -47,7 +47,8 @@ export function finishedAnswerOf(result: unknown): FinishedAnswer {
   const parsed = parseAtBoundary(orkeonActResultSchema, result, "the result");
   if (!parsed.ok) {
     const { field, expected, got, cause } = parsed.failure;
-    const detail = field === "the result" ? `got ${describeValue(got)}` : `${field} must be ${expected}, got ${describeValue(got)}`;
+    const detail =
+      field === "the result" ? `got ${describeValue(got)}` : `${field} must be ${expected}, got ${describeValue(got)}`;
     throw new ActResultInvalidError(detail, { cause });
   }
   const { text, budgetExhausted } = parsed.data;

@@ -28,8 +28,7 @@ export function createCrewHostAdapter(runtime: OrkeonCrewRuntime): CrewHost {
 
 /** How {@link launchCrew} ended: launched, or refused at the chain's ceiling. */
 export type LaunchOutcome =
-  | { readonly kind: "launched" }
-  | { readonly kind: "chain-refused"; readonly refusal: ChainRefusal };
+  { readonly kind: "launched" } | { readonly kind: "chain-refused"; readonly refusal: ChainRefusal };
 
 /**
  * Launches one crew through a CrewHost, carrying its launch options. A rejection in the chain refusal's wording comes

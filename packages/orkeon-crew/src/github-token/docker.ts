@@ -1,6 +1,13 @@
 import { DEFAULT_GITHUB_TOKEN_VARIABLE, GH_TOKEN_VARIABLE, GITHUB_TOKEN_VARIABLE_SETTING } from "../limits.js";
 import { checkTokenVariableName } from "./resolve.js";
-import { createSettingsReader, envValue, isSet, settingVariableName, settingVariables, type Environment } from "./settings.js";
+import {
+  createSettingsReader,
+  envValue,
+  isSet,
+  settingVariableName,
+  settingVariables,
+  type Environment,
+} from "./settings.js";
 
 /** The variable that carries `Orkeon:Tools:GitHub:TokenVariable`: `Orkeon__Tools__GitHub__TokenVariable`. */
 export const TOKEN_VARIABLE_SETTING_VARIABLE = settingVariableName(GITHUB_TOKEN_VARIABLE_SETTING);

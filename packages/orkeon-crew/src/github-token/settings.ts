@@ -94,7 +94,6 @@ function fileSetting(json: unknown, key: string): string | undefined {
   return setting.data ?? undefined;
 }
 
-
 /** A value counts as set when it is not blank. */
 export function isSet(value: string | undefined): value is string {
   return value !== undefined && value.trim() !== "";

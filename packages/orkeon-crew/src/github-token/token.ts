@@ -2,8 +2,7 @@ import { TOKEN_MASK } from "../limits.js";
 
 /** Where a resolved token came from: the settings key, or the variable that held it. */
 export type GitHubTokenSource =
-  | { readonly kind: "setting"; readonly key: string }
-  | { readonly kind: "variable"; readonly name: string };
+  { readonly kind: "setting"; readonly key: string } | { readonly kind: "variable"; readonly name: string };
 
 /**
  * A resolved GitHub token. It prints as `***` wherever it lands (string, JSON, console.log); `reveal()` is the one

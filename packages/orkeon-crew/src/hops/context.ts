@@ -46,7 +46,9 @@ const ruleListSchema = boundedArray(
 export const permissionRulesSchema: z.ZodType<PermissionRules> = ownObject(
   { allow: ruleListSchema.nullish(), deny: ruleListSchema.nullish() },
   "an object of allow and deny lists",
-).transform((rules) => Object.freeze({ allow: Object.freeze(rules.allow ?? []), deny: Object.freeze(rules.deny ?? []) }));
+).transform((rules) =>
+  Object.freeze({ allow: Object.freeze(rules.allow ?? []), deny: Object.freeze(rules.deny ?? []) }),
+);
 
 /**
  * What the runtime's session read answers, `{ mode?, rules?, tools? }`, read off own properties; a missing or null
@@ -56,7 +58,11 @@ export const orkeonSessionSnapshotSchema: z.ZodType<OrkeonSessionSnapshot> = own
   {
     mode: modeSchema.nullish().transform((mode) => mode ?? undefined),
     rules: permissionRulesSchema.nullish().transform((rules) => rules ?? undefined),
-    tools: boundedArray(z.string({ error: TOOLS }).max(MAX_TOOL_NAME_LENGTH, { error: TOOLS }), MAX_SESSION_TOOLS, TOOLS)
+    tools: boundedArray(
+      z.string({ error: TOOLS }).max(MAX_TOOL_NAME_LENGTH, { error: TOOLS }),
+      MAX_SESSION_TOOLS,
+      TOOLS,
+    )
       .nullish()
       .transform((tools) => tools ?? undefined),
   },

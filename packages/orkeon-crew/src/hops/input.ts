@@ -34,7 +34,11 @@ const runSchema = z.string({ error: RUN }).min(1, { error: RUN }).max(MAX_RUN_ID
 
 function count(max: number) {
   const expected = `an integer from 1 to ${max}`;
-  return z.number({ error: expected }).int({ error: expected }).min(1, { error: expected }).max(max, { error: expected });
+  return z
+    .number({ error: expected })
+    .int({ error: expected })
+    .min(1, { error: expected })
+    .max(max, { error: expected });
 }
 
 const IMPLEMENT_HOPS = ["implement", "audit", "close"] as const;
@@ -66,7 +70,8 @@ export function hopInputSchema(command: DevCommand, maxBatches = DEFAULT_MAX_PLA
     .superRefine((input, ctx) => {
       if (input.hop !== "batch") return;
       const batch = count(input.batches).safeParse(input.batch);
-      if (!batch.success) ctx.addIssue({ code: "custom", path: ["batch"], message: batch.error.issues[0]?.message ?? "" });
+      if (!batch.success)
+        ctx.addIssue({ code: "custom", path: ["batch"], message: batch.error.issues[0]?.message ?? "" });
     })
     .transform(({ run, hop, batch, batches, context: fresh }): HopInput => ({
       run,

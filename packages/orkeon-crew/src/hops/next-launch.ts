@@ -106,7 +106,13 @@ async function writingHop(
   closeOfBatches: boolean,
 ): Promise<HopDecision> {
   const mask = options.mask ?? noMask;
-  const timeoutMs = resolveInteger("readTimeoutMs", options.readTimeoutMs, DEFAULT_SESSION_READ_TIMEOUT_MS, 1, MAX_TIMER_MS);
+  const timeoutMs = resolveInteger(
+    "readTimeoutMs",
+    options.readTimeoutMs,
+    DEFAULT_SESSION_READ_TIMEOUT_MS,
+    1,
+    MAX_TIMER_MS,
+  );
   // The record's context is a fallback, never a refusal: the hop launches as the crew named it, saying why.
   const withRecord = (reason: string): HopDecision => {
     const notice =
@@ -114,7 +120,11 @@ async function writingHop(
       `${hopLabel(hop)} goes on with the context recorded when the run started.`;
     return launch(plan, hop, outgoing(notice, mask));
   };
-  const answer = await within(() => options.session.readPullRequestContext(), timeoutMs, options.timers ?? crewSystemTimers);
+  const answer = await within(
+    () => options.session.readPullRequestContext(),
+    timeoutMs,
+    options.timers ?? crewSystemTimers,
+  );
   if (answer.kind === "timed-out") return withRecord(`the read did not answer within ${timeoutMs} ms`);
   let read: SessionContextRead;
   try {

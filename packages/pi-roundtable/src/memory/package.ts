@@ -43,8 +43,7 @@ export const loadMemoryPackage: MemoryLoader = () => import("@orphus/memory");
 
 /** The memory package as an extension sees it: loaded, or not available and why. */
 export type MemoryAvailability =
-  | { readonly available: true; readonly memory: MemoryPackage }
-  | { readonly available: false; readonly reason: string };
+  { readonly available: true; readonly memory: MemoryPackage } | { readonly available: false; readonly reason: string };
 
 /** Longest reason a failed load gives (it goes into the tool's description, its results and the status). */
 const MAX_REASON_CHARS = 300;

@@ -68,7 +68,11 @@ export class MemorySeat {
     } catch (error) {
       // No valid role: reads still work; a write is refused, saying why this session has none.
       const why = error instanceof Error ? error.message : String(error);
-      return this.#memory.openMemory({ roleSource: why.slice(0, 300), ...where, env: { ...env, [ROLE_ENV]: undefined } });
+      return this.#memory.openMemory({
+        roleSource: why.slice(0, 300),
+        ...where,
+        env: { ...env, [ROLE_ENV]: undefined },
+      });
     }
   }
 }

@@ -10,9 +10,7 @@ import { MAX_PENDING_NOTES, PING_RECHECK_MS } from "../limits.js";
 import { mergeActivityNotices, withoutReported } from "./merge.js";
 
 /** What the `details` of a message this extension adds say about it (kept in the session file, never sent to a model). */
-export type RoundtableMessageDetails =
-  | { readonly kind: "ping"; readonly total: number }
-  | { readonly kind: "warning" };
+export type RoundtableMessageDetails = { readonly kind: "ping"; readonly total: number } | { readonly kind: "warning" };
 
 /** The session an outlet writes into. */
 export interface SessionOutletHost {

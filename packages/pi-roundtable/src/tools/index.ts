@@ -10,6 +10,10 @@ import type { SharedTool } from "./shared.js";
  * @orphus/memory when that optional peer is not there). Each holds its resource lazily: the client connects, and
  * the store opens, on the session's first call of that tool.
  */
-export function sharedTools(seat: RoundtableSeat, memory: MemoryAvailability, memorySeat: MemorySeat | undefined): SharedTool[] {
+export function sharedTools(
+  seat: RoundtableSeat,
+  memory: MemoryAvailability,
+  memorySeat: MemorySeat | undefined,
+): SharedTool[] {
   return [roundtableTool(seat), memoryTool(memory, memorySeat)];
 }

@@ -35,8 +35,11 @@ export function memoryTool(availability: MemoryAvailability, seat: MemorySeat | 
     label: "Memory",
     description: memory.MEMORY_TOOL_DESCRIPTION,
     parameters: memory.memoryToolJsonSchema(),
-    promptSnippet: "Search the memory every session shares (decisions, conventions, repo files): query (bounded), get, stats",
-    prepareArguments: checkedBy(memory.parseMemoryToolInput, (refusal) => memory.describeMemoryToolError("call", refusal)),
+    promptSnippet:
+      "Search the memory every session shares (decisions, conventions, repo files): query (bounded), get, stats",
+    prepareArguments: checkedBy(memory.parseMemoryToolInput, (refusal) =>
+      memory.describeMemoryToolError("call", refusal),
+    ),
     // The runner never throws; a closed seat's refusal becomes an error result where the tool is registered.
     run: async (input) => memory.runMemoryTool(seat.take(), input),
   };

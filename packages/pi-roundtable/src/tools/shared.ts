@@ -36,7 +36,10 @@ export interface SharedTool {
  * one; bounded; sanitised), which pi returns as the call's error result: pi's own validation, whose text quotes the
  * raw arguments whole and names no nearest argument, never answers a shared tool's call.
  */
-export function checkedBy(check: (args: unknown) => unknown, describe: (refusal: unknown) => string): (args: unknown) => unknown {
+export function checkedBy(
+  check: (args: unknown) => unknown,
+  describe: (refusal: unknown) => string,
+): (args: unknown) => unknown {
   return (args) => {
     try {
       return check(args);
@@ -59,7 +62,12 @@ function isFailedCall(details: unknown, names: ReadonlySet<string>): boolean {
 }
 
 /** Runs a call so that nothing escapes into pi: a runner that throws after all still yields an error result. */
-async function runSafely(tool: SharedTool, input: unknown, signal: AbortSignal | undefined, ctx: PiContext): Promise<SharedToolResult> {
+async function runSafely(
+  tool: SharedTool,
+  input: unknown,
+  signal: AbortSignal | undefined,
+  ctx: PiContext,
+): Promise<SharedToolResult> {
   try {
     return await tool.run(input, signal, ctx);
   } catch (error) {
@@ -72,7 +80,10 @@ async function runSafely(tool: SharedTool, input: unknown, signal: AbortSignal |
  * Registers shared tools with pi. A failed call is returned, not thrown, and flagged in its details; a tool_result
  * handler then marks it as pi's error result (`isError: true`), since pi sets that flag only for a thrown error.
  */
-export function registerSharedTools(pi: Pick<PiExtensionApi, "registerTool" | "on">, tools: readonly SharedTool[]): void {
+export function registerSharedTools(
+  pi: Pick<PiExtensionApi, "registerTool" | "on">,
+  tools: readonly SharedTool[],
+): void {
   const names = new Set(tools.map((tool) => tool.name));
   for (const tool of tools) {
     const { prepareArguments } = tool;

@@ -19,7 +19,13 @@ export interface RoundtableIntake {
 
 /** Sorts a session's stored messages into what came from the roundtable. */
 export function roundtableIntake(messages: readonly StoredMessage[], defaultBudget: number): RoundtableIntake {
-  const intake = { pings: [] as string[], notes: [] as string[], digests: [] as { text: string; budget: number }[], fetches: [] as string[], replies: [] as string[] };
+  const intake = {
+    pings: [] as string[],
+    notes: [] as string[],
+    digests: [] as { text: string; budget: number }[],
+    fetches: [] as string[],
+    replies: [] as string[],
+  };
   for (const message of messages) {
     if (message.role === "custom" && message.customType === "roundtable") {
       const kind = (message.details as { kind?: string } | undefined)?.kind;
@@ -28,7 +34,10 @@ export function roundtableIntake(messages: readonly StoredMessage[], defaultBudg
     if (message.role !== "toolResult" || message.toolName !== "roundtable") continue;
     const call = callOf(messages, message.toolCallId);
     if (call?.["action"] === "digest") {
-      intake.digests.push({ text: message.text, budget: typeof call["budget"] === "number" ? call["budget"] : defaultBudget });
+      intake.digests.push({
+        text: message.text,
+        budget: typeof call["budget"] === "number" ? call["budget"] : defaultBudget,
+      });
     } else if (call?.["action"] === "fetch") intake.fetches.push(message.text);
     else intake.replies.push(message.text);
   }
@@ -38,7 +47,13 @@ export function roundtableIntake(messages: readonly StoredMessage[], defaultBudg
 /** Characters in all of it. */
 export function intakeChars(intake: RoundtableIntake): number {
   const sum = (texts: readonly string[]): number => texts.reduce((total, text) => total + text.length, 0);
-  return sum(intake.pings) + sum(intake.notes) + sum(intake.digests.map((d) => d.text)) + sum(intake.fetches) + sum(intake.replies);
+  return (
+    sum(intake.pings) +
+    sum(intake.notes) +
+    sum(intake.digests.map((d) => d.text)) +
+    sum(intake.fetches) +
+    sum(intake.replies)
+  );
 }
 
 /** A digest's text without its marker line (if it has one), and how many marker lines it has. */

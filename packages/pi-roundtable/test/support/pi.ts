@@ -167,7 +167,9 @@ export async function openPiSession(options: PiSessionOptions): Promise<PiSessio
     storedMessages: () =>
       sessionManager.getEntries().flatMap((entry): StoredMessage[] => {
         if (entry.type === "custom_message") {
-          return [{ role: "custom", customType: entry.customType, text: textOf(entry.content), details: entry.details }];
+          return [
+            { role: "custom", customType: entry.customType, text: textOf(entry.content), details: entry.details },
+          ];
         }
         if (entry.type !== "message") return [];
         const message = entry.message;
@@ -249,6 +251,10 @@ export function pingsOf(messages: readonly StoredMessage[]): string[] {
 export async function caughtUp(session: PiSession): Promise<void> {
   const before = session.notices.length;
   await session.command("/roundtable status");
-  const status = session.notices.slice(before).map((notice) => notice.text).join("\n");
-  if (!/^broker: .*, connected$/m.test(status)) throw new Error(`no round trip to the broker in the status:\n${status}`);
+  const status = session.notices
+    .slice(before)
+    .map((notice) => notice.text)
+    .join("\n");
+  if (!/^broker: .*, connected$/m.test(status))
+    throw new Error(`no round trip to the broker in the status:\n${status}`);
 }

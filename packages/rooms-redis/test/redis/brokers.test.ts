@@ -20,8 +20,16 @@ afterAll(async () => {
 
 test("a broker whose heartbeat expires loses its roles: the others sweep them and hear them disconnect", async () => {
   // a never beats again after opening, and its roles are held for 300 ms; b beats every 100 ms and sweeps.
-  const a = await openStore(server.url, { keyPrefix: "expiry:", brokerId: "a", heartbeatMs: 3_600_000, memberTtlMs: 300 }, opened);
-  const b = await openStore(server.url, { keyPrefix: "expiry:", brokerId: "b", heartbeatMs: 100, watchBlockMs: 200 }, opened);
+  const a = await openStore(
+    server.url,
+    { keyPrefix: "expiry:", brokerId: "a", heartbeatMs: 3_600_000, memberTtlMs: 300 },
+    opened,
+  );
+  const b = await openStore(
+    server.url,
+    { keyPrefix: "expiry:", brokerId: "b", heartbeatMs: 100, watchBlockMs: 200 },
+    opened,
+  );
   const heard = record(b);
   await a.join("hall", "ann");
   await b.join("hall", "bob");
@@ -29,7 +37,14 @@ test("a broker whose heartbeat expires loses its roles: the others sweep them an
     expect(await b.members("hall")).toEqual(["bob"]);
   });
   await eventually(async () => {
-    expect(heard).toContainEqual({ type: "activity", kind: "disconnect", room: "hall", seq: 0, role: "ann", recipients: ["bob"] });
+    expect(heard).toContainEqual({
+      type: "activity",
+      kind: "disconnect",
+      room: "hall",
+      seq: 0,
+      role: "ann",
+      recipients: ["bob"],
+    });
   });
   expect(await codeOf(() => a.post("hall", "ann", "still here?"))).toBe("ERR_NOT_MEMBER");
 });

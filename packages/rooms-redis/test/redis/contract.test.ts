@@ -23,7 +23,13 @@ describeRoomStoreContract({
     const stores: RoomStore[] = [];
     return {
       async store(brokerId) {
-        const store = await openRedisRoomStore({ ...options, url: server.url, keyPrefix, brokerId, watchBlockMs: 1_000 });
+        const store = await openRedisRoomStore({
+          ...options,
+          url: server.url,
+          keyPrefix,
+          brokerId,
+          watchBlockMs: 1_000,
+        });
         stores.push(store);
         return store;
       },

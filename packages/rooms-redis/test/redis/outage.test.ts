@@ -75,7 +75,11 @@ test("a stopped Redis fails calls at once; when it is back (with its data) the s
 test("a detach lost while Redis was away is made good by the broker's next heartbeat", async () => {
   // Stopped, not paused: a paused Redis still runs what was sent once it resumes, so the detach would not be lost.
   server = await startRedisServer({ persistence: true });
-  const a = await openStore(server.url, { keyPrefix: "hb:", brokerId: "a", timeoutMs: TIMEOUT_MS, heartbeatMs: 200 }, opened);
+  const a = await openStore(
+    server.url,
+    { keyPrefix: "hb:", brokerId: "a", timeoutMs: TIMEOUT_MS, heartbeatMs: 200 },
+    opened,
+  );
   const b = await openStore(server.url, { keyPrefix: "hb:", brokerId: "b", watchBlockMs: 200 }, opened);
   const heard = record(b);
   await a.join("hall", "ann");
@@ -88,6 +92,13 @@ test("a detach lost while Redis was away is made good by the broker's next heart
     expect(await b.members("hall")).toEqual(["bob"]);
   });
   await eventually(async () => {
-    expect(heard).toContainEqual({ type: "activity", kind: "disconnect", room: "hall", seq: 0, role: "ann", recipients: ["bob"] });
+    expect(heard).toContainEqual({
+      type: "activity",
+      kind: "disconnect",
+      room: "hall",
+      seq: 0,
+      role: "ann",
+      recipients: ["bob"],
+    });
   });
 });

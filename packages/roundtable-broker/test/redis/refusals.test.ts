@@ -97,7 +97,8 @@ describe("the shipped bin on a Redis store", () => {
     });
 
     // 64 rooms is the store's limit: the 65th is refused.
-    for (let room = 1; room < 64; room++) expect(await ask({ op: "join", room: `room-${room}` })).toMatchObject({ ok: true });
+    for (let room = 1; room < 64; room++)
+      expect(await ask({ op: "join", room: `room-${room}` })).toMatchObject({ ok: true });
     expect(refusal(await ask({ op: "join", room: "one-too-many" }))).toMatchObject({
       code: "ERR_TOO_MANY_ROOMS",
       details: { maxRooms: 64 },

@@ -24,7 +24,8 @@ function served(peer: RawPeer, request: Frame, next: () => number): Promise<Fram
     async () => {
       const reply = await peer.request({ ...request, id: next() });
       const code = codeOf(reply);
-      if (code === "ERR_STORE_UNAVAILABLE" || code === "ERR_STORE_RESET") throw new Error(`still refused: ${String(code)}`);
+      if (code === "ERR_STORE_UNAVAILABLE" || code === "ERR_STORE_RESET")
+        throw new Error(`still refused: ${String(code)}`);
       return reply;
     },
     { everyMs: 20, what: `${String(request["op"])} is served again` },
@@ -40,9 +41,12 @@ test("Redis killed and restarted empty: the broker that never saw the room conti
   const old = new RawPeer(c.socketPath);
   expect(await old.request(hello(1, "olga", 1))).toMatchObject({ ok: true });
   const dora = await RawPeer.hello(d.socketPath, "dora");
-  for (const peer of [carl, old]) expect(await peer.request({ id: next(), op: "join", room: "r" })).toMatchObject({ ok: true });
+  for (const peer of [carl, old])
+    expect(await peer.request({ id: next(), op: "join", room: "r" })).toMatchObject({ ok: true });
   for (let i = 1; i <= 10; i++) {
-    expect(await carl.request({ id: next(), op: "post", room: "r", body: `#${i}` })).toMatchObject({ result: { seq: i } });
+    expect(await carl.request({ id: next(), op: "post", room: "r", body: `#${i}` })).toMatchObject({
+      result: { seq: i },
+    });
   }
 
   await redis.kill();
@@ -56,22 +60,37 @@ test("Redis killed and restarted empty: the broker that never saw the room conti
 
   // carl read nothing since: rooms and status are served as usual, then its post is refused, nothing done.
   expect(await served(carl, { op: "rooms" }, next)).toMatchObject({ ok: true });
-  expect(await carl.request({ id: next(), op: "status" })).toMatchObject({ ok: true, result: { storeAvailable: true } });
+  expect(await carl.request({ id: next(), op: "status" })).toMatchObject({
+    ok: true,
+    result: { storeAvailable: true },
+  });
   const refused = await carl.request({ id: next(), op: "post", room: "r", body: "as if nothing happened" });
   expect(refused).toMatchObject({
     ok: false,
-    error: { code: "ERR_STORE_RESET", message: expect.stringContaining("join the room again, then repeat the request") as unknown },
+    error: {
+      code: "ERR_STORE_RESET",
+      message: expect.stringContaining("join the room again, then repeat the request") as unknown,
+    },
   });
   // The version-1 connection gets the code it knows for "join again", with the same words.
   const oldRefused = await old.request({ id: next(), op: "post", room: "r", body: "old client" });
   expect(oldRefused).toMatchObject({
     ok: false,
-    error: { code: "ERR_NOT_MEMBER", message: (refused["error"] as { message: string }).message, details: { room: "r" } },
+    error: {
+      code: "ERR_NOT_MEMBER",
+      message: (refused["error"] as { message: string }).message,
+      details: { room: "r" },
+    },
   });
   expect(carl.events()).toContainEqual({ event: "reset", seq: 0, store: redis.url.replace(/:[^:@/]+@/, ":***@") });
   expect(old.events().filter((event) => event["event"] === "reset")).toEqual([]);
 
   // Joined again, carl's next post continues after dora's.
-  expect(await carl.request({ id: next(), op: "join", room: "r" })).toMatchObject({ ok: true, result: { newestSeq: 11 } });
-  expect(await carl.request({ id: next(), op: "post", room: "r", body: "c after" })).toMatchObject({ result: { seq: 12 } });
+  expect(await carl.request({ id: next(), op: "join", room: "r" })).toMatchObject({
+    ok: true,
+    result: { newestSeq: 11 },
+  });
+  expect(await carl.request({ id: next(), op: "post", room: "r", body: "c after" })).toMatchObject({
+    result: { seq: 12 },
+  });
 });

@@ -18,7 +18,11 @@ afterAll(async () => {
 /** A broker on the Redis store, under a key prefix of its own, so each test starts with no rooms. */
 const onRedis: BrokerStarter = async ({ maxRooms, ...options } = {}) => {
   const keyPrefix = `t:${randomBytes(6).toString("hex")}:`;
-  const store = await openRedisRoomStore({ url: redis.url, keyPrefix, ...(maxRooms === undefined ? {} : { maxRooms }) });
+  const store = await openRedisRoomStore({
+    url: redis.url,
+    keyPrefix,
+    ...(maxRooms === undefined ? {} : { maxRooms }),
+  });
   return await startTestBroker({ ...options, store });
 };
 

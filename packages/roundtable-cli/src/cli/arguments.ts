@@ -98,7 +98,8 @@ function quoted(value: string): string {
 
 /** A zod string schema that reads a whole number in [min, max], refusing anything else in the option's words. */
 function wholeNumber(option: string, min: number, max: number) {
-  const range = max === Number.MAX_SAFE_INTEGER ? `a whole number from ${min} up` : `a whole number from ${min} to ${max}`;
+  const range =
+    max === Number.MAX_SAFE_INTEGER ? `a whole number from ${min} up` : `a whole number from ${min} to ${max}`;
   return z.string().transform((text, context) => {
     const value = /^\d{1,16}$/.test(text) ? Number(text) : Number.NaN;
     if (value >= min && value <= max) return value;
@@ -157,9 +158,12 @@ function positionals(command: Command, words: readonly string[]): readonly strin
     const missing = words.length === 0 ? "a room" : "a text after the room";
     throw new CliUsageError(`${command} needs ${missing}: ${form}`);
   }
-  if (wanted === 0 && words.length > 0) throw new CliUsageError(`${command} takes no arguments; got ${quoted(words.join(" "))}`);
+  if (wanted === 0 && words.length > 0)
+    throw new CliUsageError(`${command} takes no arguments; got ${quoted(words.join(" "))}`);
   if (wanted === 1 && words.length > 1) {
-    throw new CliUsageError(`${command} takes one argument, the room; got ${words.length}: ${words.map(quoted).join(" ")}`);
+    throw new CliUsageError(
+      `${command} takes one argument, the room; got ${words.length}: ${words.map(quoted).join(" ")}`,
+    );
   }
   return words;
 }
@@ -181,7 +185,11 @@ function checkedPost(roomName: string, text: string, headline: string | undefine
   }
 }
 
-function clientAction(command: Exclude<Command, "doctor">, words: readonly string[], values: OptionValues): ClientCommand {
+function clientAction(
+  command: Exclude<Command, "doctor">,
+  words: readonly string[],
+  values: OptionValues,
+): ClientCommand {
   if (command === "status" || command === "rooms") return { command };
   const roomName = check(room, words[0] as string);
   if (command === "tail") {

@@ -42,13 +42,17 @@ function formatDuration(ms: number): string {
 function table(rows: readonly (readonly string[])[]): string {
   const widths: number[] = [];
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
-  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join("  ")).join("\n");
+  return rows
+    .map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join("  "))
+    .join("\n");
 }
 
 async function roomsTable(client: RoundtableClient): Promise<string> {
   const { rooms } = await client.rooms();
   if (rooms.length === 0) return "  (no rooms)";
-  return table(rooms.map((r) => ["  " + shownName(r.room), plural(r.members, "member"), plural(r.newestSeq, "message")]));
+  return table(
+    rooms.map((r) => ["  " + shownName(r.room), plural(r.members, "member"), plural(r.newestSeq, "message")]),
+  );
 }
 
 /**
@@ -56,7 +60,8 @@ async function roomsTable(client: RoundtableClient): Promise<string> {
  * and whether the store answers. Escaped like a path, so two stores never look alike.
  */
 function storeLine(store: string, available: boolean): string {
-  const where = store === "memory" ? "memory (this broker's process)" : `${shownPath(store)} (shared by the brokers on it)`;
+  const where =
+    store === "memory" ? "memory (this broker's process)" : `${shownPath(store)} (shared by the brokers on it)`;
   return available ? where : `${where}; unavailable: requests fail until it answers`;
 }
 
@@ -101,7 +106,13 @@ export function formatTailMessage(message: FetchedMessage): string {
 async function roomExists(client: RoundtableClient, io: CommandIo, room: string): Promise<boolean> {
   const { rooms } = await client.rooms();
   if (rooms.some((r) => r.room === room)) return true;
-  const known = rooms.length === 0 ? "" : ` (rooms: ${shownNames(rooms.map((r) => r.room), MAX_LISTED_ROOMS)})`;
+  const known =
+    rooms.length === 0
+      ? ""
+      : ` (rooms: ${shownNames(
+          rooms.map((r) => r.room),
+          MAX_LISTED_ROOMS,
+        )})`;
   io.stderr.write(`roundtable: no room "${shownName(room)}" on this broker${known}\n`);
   return false;
 }
@@ -182,10 +193,16 @@ async function tail(client: RoundtableClient, io: CommandIo, room: string, back:
 
 async function post(client: RoundtableClient, io: CommandIo, action: PostCommand): Promise<number> {
   const joined = await client.join(action.room);
-  const result = await client.post(action.room, action.text, action.headline === undefined ? {} : { headline: action.headline });
+  const result = await client.post(
+    action.room,
+    action.text,
+    action.headline === undefined ? {} : { headline: action.headline },
+  );
   io.stdout.write(`Posted #${result.seq} to "${shownName(result.room)}" as ${shownName(client.role)}.\n`);
   if (joined.created && joined.members.length <= 1) {
-    io.stdout.write("(The room is new and nobody else is in it; a broker keeps rooms only while sessions are connected.)\n");
+    io.stdout.write(
+      "(The room is new and nobody else is in it; a broker keeps rooms only while sessions are connected.)\n",
+    );
   }
   return CLI_EXIT.ok;
 }

@@ -15,7 +15,12 @@ import {
 import { doctorExitCode, renderDoctorReport, runDoctor, type DoctorOptions } from "../doctor/run.js";
 import { CliUsageError } from "../errors.js";
 import { CLI_VERSION } from "../version.js";
-import { parseCliArguments, type CliArguments, type ClientCommandArguments, type DoctorArguments } from "./arguments.js";
+import {
+  parseCliArguments,
+  type CliArguments,
+  type ClientCommandArguments,
+  type DoctorArguments,
+} from "./arguments.js";
 import { runClientCommand } from "./commands.js";
 import { CLI_EXIT, CLI_HELP_POINTER, CLI_USAGE } from "./usage.js";
 
@@ -42,7 +47,9 @@ function describe(error: unknown): string {
 
 /** A usage error as the CLI prints it: one line saying what is wrong, then where the usage is. */
 function usageError(io: CliIo, message: string): number {
-  io.stderr.write(`roundtable: ${boundedText(message, MAX_ERROR_TEXT_CHARS, { oneLine: true })}\n${CLI_HELP_POINTER}\n`);
+  io.stderr.write(
+    `roundtable: ${boundedText(message, MAX_ERROR_TEXT_CHARS, { oneLine: true })}\n${CLI_HELP_POINTER}\n`,
+  );
   return CLI_EXIT.usage;
 }
 

@@ -17,8 +17,10 @@ export const DOCTOR_FINDINGS = {
   permissions: "The broker directory, the socket or the registry is open to other users or belongs to another user.",
   "protocol-mismatch": "A running broker speaks another protocol version than this client.",
   "ephemeral-role": "A session speaks (or would speak) as session-<pid>, so its read positions die with the process.",
-  "empty-memory": "The memory store sessions would query exists but holds nothing, so every memory query comes back empty.",
-  "memory-unusable": "The file at the memory store's path cannot be used: foreign, damaged, of a newer schema, or not readable.",
+  "empty-memory":
+    "The memory store sessions would query exists but holds nothing, so every memory query comes back empty.",
+  "memory-unusable":
+    "The file at the memory store's path cannot be used: foreign, damaged, of a newer schema, or not readable.",
   "store-unavailable": "The broker's room store (Redis) does not answer, so requests fail until it does.",
 } as const;
 
@@ -58,7 +60,12 @@ export interface DoctorFinding {
   readonly fix: string;
 }
 
-function finding(code: DoctorFindingCode, summary: string, fix: string, details: readonly string[] = []): DoctorFinding {
+function finding(
+  code: DoctorFindingCode,
+  summary: string,
+  fix: string,
+  details: readonly string[] = [],
+): DoctorFinding {
   return { code, summary, details, fix };
 }
 
@@ -77,12 +84,17 @@ export function splitFleet(brokers: readonly FleetBroker[], ownAgentDir: string)
     `give every session of the fleet one agent directory: export ORPHUS_CODING_AGENT_DIR=${shownPath(ownAgentDir)} (the one this ` +
       "shell resolves) before starting them, or the same --agent-dir for roundtable-mcp; brokers left without " +
       "sessions exit by themselves once idle",
-    brokers.map((b) => `${shownPath(b.agentDir)}  broker pid ${b.pid}${b.agentDir === ownAgentDir ? "  (this agent directory)" : ""}`),
+    brokers.map(
+      (b) =>
+        `${shownPath(b.agentDir)}  broker pid ${b.pid}${b.agentDir === ownAgentDir ? "  (this agent directory)" : ""}`,
+    ),
   );
 }
 
 /** Live brokers that keep their rooms in different places, each group as the registry lists it. */
-export function splitStores(groups: readonly (readonly { agentDir: string; pid: number; store?: string }[])[]): DoctorFinding {
+export function splitStores(
+  groups: readonly (readonly { agentDir: string; pid: number; store?: string }[])[],
+): DoctorFinding {
   const brokers = groups.flat();
   return finding(
     "split-fleet",
@@ -137,8 +149,13 @@ export function unreachableBroker(broker: UnreachableBroker): DoctorFinding {
   );
 }
 
-export function brokerFull(socketPath: string, pid: number | undefined, maxConnections: number | undefined): DoctorFinding {
-  const limit = maxConnections === undefined ? "its maximum of connections" : `its maximum of ${maxConnections} connections`;
+export function brokerFull(
+  socketPath: string,
+  pid: number | undefined,
+  maxConnections: number | undefined,
+): DoctorFinding {
+  const limit =
+    maxConnections === undefined ? "its maximum of connections" : `its maximum of ${maxConnections} connections`;
   return finding(
     "broker-full",
     `the broker on ${shownPath(socketPath)}${pid === undefined ? "" : ` (pid ${pid})`} serves ${limit}: it is healthy, but ` +
@@ -203,7 +220,12 @@ export function notADirectory(path: string): DoctorFinding {
   );
 }
 
-export function protocolMismatch(where: string, theirs: string, pid: number | undefined, message?: string): DoctorFinding {
+export function protocolMismatch(
+  where: string,
+  theirs: string,
+  pid: number | undefined,
+  message?: string,
+): DoctorFinding {
   return finding(
     "protocol-mismatch",
     `the broker ${where}${pid === undefined ? "" : ` (pid ${pid})`} speaks ${theirs}; this client speaks ` +

@@ -1,8 +1,20 @@
-import { probeBroker, readBrokerRegistry, removeRegistryEntry, type RegisteredBroker } from "@orphus/roundtable-locator";
+import {
+  probeBroker,
+  readBrokerRegistry,
+  removeRegistryEntry,
+  type RegisteredBroker,
+} from "@orphus/roundtable-locator";
 import { PROTOCOL_NAME, PROTOCOL_VERSION } from "@orphus/roundtable-protocol";
 import { shownName, shownPath } from "@orphus/roundtable-client";
 import { plural } from "@orphus/internal";
-import { protocolMismatch, splitFleet, splitStores, staleSocket, unreachableBroker, type DoctorFinding } from "./findings.js";
+import {
+  protocolMismatch,
+  splitFleet,
+  splitStores,
+  staleSocket,
+  unreachableBroker,
+  type DoctorFinding,
+} from "./findings.js";
 import { checkPrivateDir } from "./paths.js";
 import { isBrokerProcessAlive } from "./process.js";
 import { roomSpaces } from "./store.js";
@@ -65,7 +77,12 @@ export async function checkFleet(
   timeoutMs: number,
   knownPid: number | undefined,
 ): Promise<FleetSeen> {
-  const directory = checkPrivateDir(registryDir, "registry", uid, `no registry yet (${shownPath(registryDir)}): no broker has run`);
+  const directory = checkPrivateDir(
+    registryDir,
+    "registry",
+    uid,
+    `no registry yet (${shownPath(registryDir)}): no broker has run`,
+  );
   const notes = [...directory.notes];
   const findings = [...directory.findings];
   if (!directory.usable) return { live: [], unreachable: [], removed: [], notes, findings };
@@ -103,7 +120,13 @@ export async function checkFleet(
   for (const entry of live) {
     if (entry.pid === knownPid && entry.agentDir === agentDir) continue;
     if (entry.protocol !== PROTOCOL_NAME || entry.protocolVersion !== PROTOCOL_VERSION) {
-      findings.push(protocolMismatch(`of ${shownPath(entry.agentDir)}`, `${shownName(entry.protocol)} v${entry.protocolVersion}`, entry.pid));
+      findings.push(
+        protocolMismatch(
+          `of ${shownPath(entry.agentDir)}`,
+          `${shownName(entry.protocol)} v${entry.protocolVersion}`,
+          entry.pid,
+        ),
+      );
     }
   }
   return { live, unreachable, removed, notes, findings };

@@ -78,7 +78,11 @@ export async function checkLiveBroker(
     const seen = await attemptLiveBroker(socketPath, pidPath, timeoutMs, pid, store);
     if (seen !== "dropped") return seen;
     if (attempt >= ATTEMPTS) {
-      const finding = unresponsiveBroker(socketPath, `the connection was dropped before hello was answered, ${ATTEMPTS} times`, readPidFilePid(pidPath));
+      const finding = unresponsiveBroker(
+        socketPath,
+        `the connection was dropped before hello was answered, ${ATTEMPTS} times`,
+        readPidFilePid(pidPath),
+      );
       return { pid: undefined, notes: [], findings: [finding] };
     }
     await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
@@ -95,17 +99,28 @@ async function attemptLiveBroker(
   const noAnswer = `hello got no answer within ${timeoutMs} ms`;
   let connection: BrokerConnection;
   try {
-    connection = new BrokerConnection(await connectBrokerSocket(socketPath, timeoutMs), { requestTimeoutMs: timeoutMs });
+    connection = new BrokerConnection(await connectBrokerSocket(socketPath, timeoutMs), {
+      requestTimeoutMs: timeoutMs,
+    });
   } catch (error) {
     const code = systemCode(error);
     if (code === "ECONNREFUSED") return { pid: undefined, notes: [], findings: [staleSocket(socketPath)] };
     if (code === "ECONNRESET") return "dropped";
     if (code === "ETIMEDOUT") {
-      return { pid: undefined, notes: [], findings: [unresponsiveBroker(socketPath, noAnswer, readPidFilePid(pidPath))] };
+      return {
+        pid: undefined,
+        notes: [],
+        findings: [unresponsiveBroker(socketPath, noAnswer, readPidFilePid(pidPath))],
+      };
     }
-    if (code === "ENOENT") return { pid: undefined, notes: [`the socket went away while looking: the broker exited`], findings: [] };
+    if (code === "ENOENT")
+      return { pid: undefined, notes: [`the socket went away while looking: the broker exited`], findings: [] };
     // EACCES and the like: the permission findings above already say why.
-    return { pid: undefined, notes: [`could not connect to ${shownPath(socketPath)}: ${(error as Error).message}`], findings: [] };
+    return {
+      pid: undefined,
+      notes: [`could not connect to ${shownPath(socketPath)}: ${(error as Error).message}`],
+      findings: [],
+    };
   }
   try {
     const hello = await connection.request("hello", {
@@ -143,7 +158,11 @@ async function attemptLiveBroker(
     // A full broker is healthy: say so, and never advise stopping it (an older one drops us with the same code).
     const full = brokerFullFrom(error);
     if (full !== undefined) {
-      return { pid: full.brokerPid, notes: [], findings: [brokerFull(socketPath, full.brokerPid, full.maxConnections)] };
+      return {
+        pid: full.brokerPid,
+        notes: [],
+        findings: [brokerFull(socketPath, full.brokerPid, full.maxConnections)],
+      };
     }
     const refusal = hasErrorCode<WireRefusalError>(error, "ERR_WIRE_REFUSED") ? error : undefined;
     if (refusal?.wireCode === "ERR_PROTOCOL_MISMATCH") {
@@ -162,7 +181,11 @@ async function attemptLiveBroker(
     }
     if (hasErrorCode<ConnectionLostError>(error, "ERR_CONNECTION_LOST")) return "dropped";
     if (hasErrorCode<RequestTimeoutError>(error, "ERR_REQUEST_TIMEOUT")) {
-      return { pid: undefined, notes: [], findings: [unresponsiveBroker(socketPath, noAnswer, readPidFilePid(pidPath))] };
+      return {
+        pid: undefined,
+        notes: [],
+        findings: [unresponsiveBroker(socketPath, noAnswer, readPidFilePid(pidPath))],
+      };
     }
     throw error;
   } finally {

@@ -30,22 +30,32 @@ export async function checkMemory(env: NodeJS.ProcessEnv, agentDir: string | und
     const memory = await import("@orphus/memory");
     store = memory.openMemory({ dir: resolved.dir, env: {} });
   } catch (error) {
-    const why = boundedText(error instanceof Error ? error.message : String(error), MAX_LOAD_ERROR_CHARS, { oneLine: true });
+    const why = boundedText(error instanceof Error ? error.message : String(error), MAX_LOAD_ERROR_CHARS, {
+      oneLine: true,
+    });
     return { notes: [`${where}: not opened, @orphus/memory could not be loaded here (${why})`], findings: [] };
   }
   try {
     const stats = store.stats();
     if (stats.status === "missing") {
-      return { notes: [`${where}: none yet (a librarian's first ingest creates it; until then queries say so)`], findings: [] };
+      return {
+        notes: [`${where}: none yet (a librarian's first ingest creates it; until then queries say so)`],
+        findings: [],
+      };
     }
     if (stats.status === "empty") return { notes: [], findings: [emptyMemory(store.path, source)] };
     const last = stats.lastIngestAt === null ? "never" : new Date(stats.lastIngestAt).toISOString();
     return {
-      notes: [`${where}: ${plural(stats.entries, "entry", "entries")} from ${plural(stats.sources, "source")}, schema v${stats.schemaVersion}, last ingest ${last}`],
+      notes: [
+        `${where}: ${plural(stats.entries, "entry", "entries")} from ${plural(stats.sources, "source")}, schema v${stats.schemaVersion}, last ingest ${last}`,
+      ],
       findings: [],
     };
   } catch (error) {
-    return { notes: [], findings: [unusableMemory(store.path, error instanceof Error ? error.message : String(error))] };
+    return {
+      notes: [],
+      findings: [unusableMemory(store.path, error instanceof Error ? error.message : String(error))],
+    };
   } finally {
     store.close();
   }

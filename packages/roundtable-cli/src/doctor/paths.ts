@@ -1,12 +1,6 @@
 import { lstatSync, type Stats } from "node:fs";
 import { shownPath } from "@orphus/roundtable-client";
-import {
-  notADirectory,
-  notYours,
-  openToOthers,
-  socketPathOccupied,
-  type DoctorFinding,
-} from "./findings.js";
+import { notADirectory, notYours, openToOthers, socketPathOccupied, type DoctorFinding } from "./findings.js";
 
 /** What the file checks saw, for the checks after them. */
 export interface PathsSeen {
@@ -56,7 +50,8 @@ export function checkPrivateDir(dir: string, label: string, uid: number | undefi
   const stats = lstatOrUndefined(dir);
   if (stats === undefined) return { usable: false, notes: [missing], findings: [] };
   if (!stats.isDirectory()) return { usable: false, notes: [], findings: [notADirectory(dir)] };
-  if (uid !== undefined && stats.uid !== uid) return { usable: false, notes: [], findings: [notYours(dir, stats.uid, uid)] };
+  if (uid !== undefined && stats.uid !== uid)
+    return { usable: false, notes: [], findings: [notYours(dir, stats.uid, uid)] };
   if ((stats.mode & 0o077) !== 0) {
     return { usable: true, notes: [], findings: [openToOthers(dir, "directory", stats.mode & 0o777)] };
   }
@@ -65,13 +60,20 @@ export function checkPrivateDir(dir: string, label: string, uid: number | undefi
 
 /** Checks the broker directory of an agent directory and what sits at its socket path. Never connects. */
 export function checkBrokerPaths(dir: string, socketPath: string, uid: number | undefined): PathsSeen {
-  const directory = checkPrivateDir(dir, "broker directory", uid, `no broker directory yet (${shownPath(dir)}): no broker has run here`);
+  const directory = checkPrivateDir(
+    dir,
+    "broker directory",
+    uid,
+    `no broker directory yet (${shownPath(dir)}): no broker has run here`,
+  );
   if (!directory.usable) return { socket: false, notes: directory.notes, findings: directory.findings };
   const notes = [...directory.notes];
   const findings = [...directory.findings];
   const stats = lstatOrUndefined(socketPath);
   if (stats === undefined) {
-    notes.push(`no socket at ${shownPath(socketPath)}: no broker runs for this agent directory (the first session starts one)`);
+    notes.push(
+      `no socket at ${shownPath(socketPath)}: no broker runs for this agent directory (the first session starts one)`,
+    );
     return { socket: false, notes, findings };
   }
   if (!stats.isSocket()) {

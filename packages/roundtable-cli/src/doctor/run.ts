@@ -89,7 +89,10 @@ function checkRole(options: DoctorOptions, env: NodeJS.ProcessEnv): Seen {
     return { notes: [], hints: [noRoleHint()], findings: [] };
   }
   try {
-    return { notes: [`role ${resolveRoleName(configured).role} (from ${source}): stable across restarts`], findings: [] };
+    return {
+      notes: [`role ${resolveRoleName(configured).role} (from ${source}): stable across restarts`],
+      findings: [],
+    };
   } catch {
     return { notes: [], findings: [invalidRole(configured, source)] };
   }
@@ -117,7 +120,11 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
   const uid = options.uid ?? process.getuid?.();
   const agentDir = resolveAgentDir(options.agentDir === undefined ? env : { [AGENT_DIR_ENV]: options.agentDir });
   const agentDirSource =
-    options.agentDir !== undefined ? "--agent-dir" : (env[AGENT_DIR_ENV]?.trim() ?? "") !== "" ? AGENT_DIR_ENV : "default";
+    options.agentDir !== undefined
+      ? "--agent-dir"
+      : (env[AGENT_DIR_ENV]?.trim() ?? "") !== ""
+        ? AGENT_DIR_ENV
+        : "default";
   const socketPath = brokerSocketPath(agentDir);
   const registryDir = options.registryDir ?? resolveRegistryDir(env);
   const notes: string[] = [];

@@ -25,7 +25,8 @@ export function checkBrokerStore(
   const store = shownPath(status.store);
   const notes = [`rooms kept in ${store === "memory" ? "the broker's memory" : store}`];
   const findings: DoctorFinding[] = [];
-  if (!sameStore(status.store, expected)) findings.push(storeMismatch(status.pid, store, shownPath(expected), expectedSource));
+  if (!sameStore(status.store, expected))
+    findings.push(storeMismatch(status.pid, store, shownPath(expected), expectedSource));
   if (!status.storeAvailable) findings.push(storeUnavailable(status.pid, store));
   return { notes, findings };
 }

@@ -37,7 +37,11 @@ const masked = (): string => redis.url.replace(`:${REDIS_TEST_PASSWORD}@`, ":***
 
 async function status(): Promise<string> {
   let out = "";
-  const io = { stdout: { write: (text: string) => (out += text) }, stderr: { write: (text: string) => (out += text) }, env: env() };
+  const io = {
+    stdout: { write: (text: string) => (out += text) },
+    stderr: { write: (text: string) => (out += text) },
+    env: env(),
+  };
   expect(await runCli(["status", "--agent-dir", agentDir], io)).toBe(0);
   return out;
 }
@@ -68,7 +72,9 @@ test("a Redis that stops answering is unavailable in status and a doctor finding
     const report = await doctor();
     expect(report.findings.map((finding) => finding.code)).toEqual(["store-unavailable"]);
     expect(report.findings[0]?.summary).toContain(`cannot reach its room store ${masked()}`);
-    expect(await status()).toContain(`store     ${masked()} (shared by the brokers on it); unavailable: requests fail until it answers\n`);
+    expect(await status()).toContain(
+      `store     ${masked()} (shared by the brokers on it); unavailable: requests fail until it answers\n`,
+    );
     expect(JSON.stringify(report)).not.toContain(REDIS_TEST_PASSWORD);
   } finally {
     await redis.start();

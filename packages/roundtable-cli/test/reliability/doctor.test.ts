@@ -9,7 +9,13 @@ import { createRoundtableClient, type RoundtableClient } from "@orphus/roundtabl
 import { renderDoctorReport, runDoctor } from "@orphus/roundtable-cli";
 import { until } from "../../../../test-support/poll.js";
 import { alive, gone } from "../../../../test-support/processes.js";
-import { bundledClient, onCleanup, report, spawnBroker, useHarness } from "../../../../test-support/reliability/harness.js";
+import {
+  bundledClient,
+  onCleanup,
+  report,
+  spawnBroker,
+  useHarness,
+} from "../../../../test-support/reliability/harness.js";
 import { tempDir } from "../../../../test-support/tmp.js";
 
 const harness = useHarness();
@@ -37,7 +43,11 @@ test("after a kill -9 the doctor finds the stale socket; after the next session'
   // The killed broker's entry was its only leftover; the doctor removed it once its socket was another broker's.
   expect(healed.removedEntries).toHaveLength(1);
   expect(existsSync(healed.removedEntries[0] as string)).toBe(false);
-  report("doctor after kill -9", { before: "stale-socket", after: "all well", entriesRemoved: healed.removedEntries.length });
+  report("doctor after kill -9", {
+    before: "stale-socket",
+    after: "all well",
+    entriesRemoved: healed.removedEntries.length,
+  });
 });
 
 test("two live brokers of one user under different agent directories: a split fleet, then one directory heals it", async () => {
@@ -106,7 +116,12 @@ test("a broker process at its connection limit is called full, never a broker to
   const seated: RoundtableClient[] = [];
   for (let batch = 0; batch < LIMIT / 32; batch++) {
     const clients = Array.from({ length: 32 }, (_, i) => {
-      const client = createRoundtableClient({ agentDir, role: `seat-${batch * 32 + i}`, spawnBroker: false, onWarning: () => undefined });
+      const client = createRoundtableClient({
+        agentDir,
+        role: `seat-${batch * 32 + i}`,
+        spawnBroker: false,
+        onWarning: () => undefined,
+      });
       onCleanup(() => client.close());
       return client;
     });

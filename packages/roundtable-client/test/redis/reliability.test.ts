@@ -107,7 +107,8 @@ test(`Redis stopped for ${OUTAGE_MS / 1000} s mid-load: every call ends within i
   await Promise.all(drivers.map((d) => d.next("ready")));
   for (const driver of drivers) driver.send("go");
   const started = Date.now();
-  const ended = (driver: Driver, ok: boolean): number => driver.messages.filter((m) => m.type === "call" && m["ok"] === ok).length;
+  const ended = (driver: Driver, ok: boolean): number =>
+    driver.messages.filter((m) => m.type === "call" && m["ok"] === ok).length;
   // Stop Redis a third of the way into the load (once a third of the posts are acknowledged), for OUTAGE_MS and until
   // every client has met the outage (had a call refused), then start it again on the same data.
   await until(() => drivers.reduce((sum, d) => sum + ended(d, true), 0) >= (processes * STEADY_POSTS) / 3, {
@@ -136,18 +137,31 @@ test(`Redis stopped for ${OUTAGE_MS / 1000} s mid-load: every call ends within i
   const codes = new Set(failures.map(([, , , , outcome]) => outcome));
   expect([...codes].every((code) => code === "ERR_STORE_UNAVAILABLE" || code === "ERR_REQUEST_TIMEOUT")).toBe(true);
   // Every post acknowledged, under its own seq, and the room holds each exactly once: 1..N, nothing lost or doubled.
-  for (const result of results) expect(result.acks.map(([index]) => index)).toEqual(Array.from({ length: STEADY_POSTS }, (_, i) => i + 1));
+  for (const result of results)
+    expect(result.acks.map(([index]) => index)).toEqual(Array.from({ length: STEADY_POSTS }, (_, i) => i + 1));
   const total = processes * STEADY_POSTS;
   const acked = new Map(results.flatMap((r) => r.acks.map(([index, seq]) => [seq, bodyOf(r.role, index)] as const)));
   expect([...acked.keys()].sort((a, b) => a - b)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
-  const checker = createRoundtableClient({ agentDir: agentDirs[0], role: "checker", spawnBroker: false, onWarning: () => undefined });
-  onCleanup(() => checker.close());
-  await until(async () => (await checker.join(room).then(() => true, () => false)), {
-    timeoutMs: 10_000,
-    what: "the store answers the checker",
+  const checker = createRoundtableClient({
+    agentDir: agentDirs[0],
+    role: "checker",
+    spawnBroker: false,
+    onWarning: () => undefined,
   });
+  onCleanup(() => checker.close());
+  await until(
+    async () =>
+      await checker.join(room).then(
+        () => true,
+        () => false,
+      ),
+    {
+      timeoutMs: 10_000,
+      what: "the store answers the checker",
+    },
+  );
   const stored = new Map<number, string>();
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const page = await checker.fetch(room, { afterSeq: after, limit: 200, maxChars: 500_000 });
     for (const message of page.messages) stored.set(message.seq, message.body);
     if (!page.more) break;
@@ -156,7 +170,9 @@ test(`Redis stopped for ${OUTAGE_MS / 1000} s mid-load: every call ends within i
   expect(stored).toEqual(acked);
   // Service resumed by itself: the first acknowledgement after the restart, on each broker.
   const resumedAfter = Math.min(
-    ...calls.filter(([, , at, ms, outcome]) => outcome.startsWith("#") && at + ms >= restartedAt).map(([, , at, ms]) => at + ms),
+    ...calls
+      .filter(([, , at, ms, outcome]) => outcome.startsWith("#") && at + ms >= restartedAt)
+      .map(([, , at, ms]) => at + ms),
   );
   report("redis-outage", {
     brokers: BROKERS,

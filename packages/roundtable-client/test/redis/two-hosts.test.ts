@@ -90,7 +90,12 @@ describe("two hosts on one Redis", () => {
     }
     // Each hears the other's twenty posts from the other broker, and none of its own.
     await until(() => posts(planner.events, "critic").length === 20 && posts(critic.events, "planner").length === 20);
-    expect(posts(planner.events, "critic").sort((a, b) => a - b)).toEqual(sent.filter((_, i) => i % 2 === 1).map((p) => p.seq).sort((a, b) => a - b));
+    expect(posts(planner.events, "critic").sort((a, b) => a - b)).toEqual(
+      sent
+        .filter((_, i) => i % 2 === 1)
+        .map((p) => p.seq)
+        .sort((a, b) => a - b),
+    );
     expect(posts(planner.events, "planner")).toEqual([]);
     expect(planner.events).toContainEqual({ event: "join", room: "r", seq: 0, role: "critic" });
   });
@@ -107,7 +112,9 @@ describe("two hosts on one Redis", () => {
       await scribe.client.join(room);
       await reader.client.join(room);
       for (let i = 1; i <= 12; i++) {
-        await scribe.client.post(room, `Point ${i}: ${"the ring keeps its seqs; ".repeat(i)}`, { headline: `point ${i}` });
+        await scribe.client.post(room, `Point ${i}: ${"the ring keeps its seqs; ".repeat(i)}`, {
+          headline: `point ${i}`,
+        });
       }
     }
     const east = await readerEast.client.digest("mirror-a", { budget: 900 });
@@ -151,30 +158,41 @@ describe("two hosts on one Redis", () => {
     // The first call to find the data gone fails with ERR_STORE_RESET (or ERR_STORE_UNAVAILABLE while the client
     // reconnects), and nothing it asked for is done.
     const seen = new Set<string>();
-    await until(async () => {
-      try {
-        await planner.client.rooms();
-        return seen.has("ERR_STORE_RESET") || planner.events.some((e) => e.event === "reset");
-      } catch (error) {
-        if (!(error instanceof WireRefusalError)) throw error;
-        seen.add(error.wireCode);
-        return error.wireCode === "ERR_STORE_RESET";
-      }
-    }, { everyMs: 100 });
+    await until(
+      async () => {
+        try {
+          await planner.client.rooms();
+          return seen.has("ERR_STORE_RESET") || planner.events.some((e) => e.event === "reset");
+        } catch (error) {
+          if (!(error instanceof WireRefusalError)) throw error;
+          seen.add(error.wireCode);
+          return error.wireCode === "ERR_STORE_RESET";
+        }
+      },
+      { everyMs: 100 },
+    );
     expect([...seen].every((code) => code === "ERR_STORE_RESET" || code === "ERR_STORE_UNAVAILABLE")).toBe(true);
     // Both brokers detect it (the other on its next heartbeat) and tell every member.
-    await until(() => [planner, critic].every(({ events }) => events.some((e) => e.event === "reset")), { everyMs: 50 });
+    await until(() => [planner, critic].every(({ events }) => events.some((e) => e.event === "reset")), {
+      everyMs: 50,
+    });
     const reset = critic.events.find((e) => e.event === "reset");
     expect(reset).toEqual({ event: "reset", seq: 0, store: redis.url.replace(/:[^:@/]+@/, ":***@") });
     // The critic sent nothing since: its next request naming a room is refused with the reset, nothing done, and the
     // tool's text says plainly what happened and what to do.
-    expect(await runRoundtableTool(critic.client, { action: "post", room: "reset", body: "as if nothing happened" })).toEqual({
+    expect(
+      await runRoundtableTool(critic.client, { action: "post", room: "reset", body: "as if nothing happened" }),
+    ).toEqual({
       isError: true,
-      text: expect.stringMatching(/^roundtable post: Room store \S+ lost its data; .* Nothing was done: join the room again, then repeat the request$/),
+      text: expect.stringMatching(
+        /^roundtable post: Room store \S+ lost its data; .* Nothing was done: join the room again, then repeat the request$/,
+      ),
     });
     // Memberships are gone: told once (by the refusal above or by one its own request met), a post is refused until
     // the role joins again, and then it continues past the old seq.
-    const first = (await planner.client.post("reset", "lost membership").catch((error: unknown) => error)) as WireRefusalError;
+    const first = (await planner.client
+      .post("reset", "lost membership")
+      .catch((error: unknown) => error)) as WireRefusalError;
     expect(["ERR_STORE_RESET", "ERR_NOT_MEMBER"]).toContain(first.wireCode);
     await expect(planner.client.post("reset", "lost membership")).rejects.toMatchObject({ wireCode: "ERR_NOT_MEMBER" });
     await planner.client.join("reset");

@@ -8,7 +8,14 @@ import { expect, test } from "vitest";
 import { probeBroker, readBrokerRegistry, resolveRegistryDir } from "@orphus/roundtable-locator";
 import { until } from "../../../../test-support/poll.js";
 import { alive, gone } from "../../../../test-support/processes.js";
-import { bounded, brokerProcesses, reap, report, startDriver, useHarness } from "../../../../test-support/reliability/harness.js";
+import {
+  bounded,
+  brokerProcesses,
+  reap,
+  report,
+  startDriver,
+  useHarness,
+} from "../../../../test-support/reliability/harness.js";
 import { tempDir } from "../../../../test-support/tmp.js";
 
 const harness = useHarness();
@@ -61,7 +68,9 @@ test(`${STORMS} crash-and-restart storms of ${CLIENTS} clients: one broker per p
     });
     expect(brokerProcesses(bundles.broker, agentDir)).toEqual([winner]);
     expect(await probeBroker(socketPath, 2_000)).toMatchObject({ state: "answered", pid: winner });
-    const live = readBrokerRegistry(resolveRegistryDir()).entries.filter((e) => e.agentDir === agentDir && alive(e.pid));
+    const live = readBrokerRegistry(resolveRegistryDir()).entries.filter(
+      (e) => e.agentDir === agentDir && alive(e.pid),
+    );
     expect(live.map((e) => e.pid)).toEqual([winner]);
     // The room is new on each broker: the first join created it, and the 8 posts are 1..8.
     expect(results.filter((r) => r["created"] === true)).toHaveLength(1);

@@ -46,7 +46,13 @@ test(`${LATE} clients meeting a full broker all read the refusal`, async () => {
   const outcomes = await bounded(
     "every late client hears back",
     30_000,
-    Promise.all(Array.from({ length: LATE }, (_, i) => seat(agentDir, `late-${i}`).join("lobby").catch((e: unknown) => e))),
+    Promise.all(
+      Array.from({ length: LATE }, (_, i) =>
+        seat(agentDir, `late-${i}`)
+          .join("lobby")
+          .catch((e: unknown) => e),
+      ),
+    ),
   );
   const refused = outcomes.filter((o) => o instanceof BrokerFullError);
   const kinds = [...new Set(outcomes.map((o) => (o as { code?: string }).code))];
@@ -56,11 +62,18 @@ test(`${LATE} clients meeting a full broker all read the refusal`, async () => {
   // A seat freed is a seat taken, once the broker has seen it go.
   seated.pop()?.close();
   const next = seat(agentDir, "next");
-  await until(() => next.connect().then(() => true, () => false), {
-    timeoutMs: 10_000,
-    everyMs: 50,
-    what: "a freed seat is taken",
-  });
+  await until(
+    () =>
+      next.connect().then(
+        () => true,
+        () => false,
+      ),
+    {
+      timeoutMs: 10_000,
+      everyMs: 50,
+      what: "a freed seat is taken",
+    },
+  );
   expect(next.broker).toMatchObject({ brokerPid: broker.pid });
   report("full broker", {
     maxConnections: LIMIT,
@@ -81,7 +94,13 @@ test(`a burst of ${LATE_BURST} at a full broker, past its pending refusals: ever
   const outcomes = await bounded(
     "every client of the burst hears back",
     60_000,
-    Promise.all(Array.from({ length: LATE_BURST }, (_, i) => seat(agentDir, `burst-${i}`).connect().catch((e: unknown) => e))),
+    Promise.all(
+      Array.from({ length: LATE_BURST }, (_, i) =>
+        seat(agentDir, `burst-${i}`)
+          .connect()
+          .catch((e: unknown) => e),
+      ),
+    ),
   );
   const codes = outcomes.map((o) => (o as { code?: string }).code ?? "connected");
   const tally = Object.fromEntries([...new Set(codes)].map((code) => [code, codes.filter((c) => c === code).length]));

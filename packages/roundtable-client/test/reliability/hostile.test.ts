@@ -10,7 +10,16 @@ import { expect, test } from "vitest";
 import { FrameDecoder } from "@orphus/framing";
 import { ConnectionLostError, createRoundtableClient, type RoundtableClient } from "@orphus/roundtable-client";
 import { until } from "../../../../test-support/poll.js";
-import { fixed, onCleanup, report, rssKiB, sampleRss, sleep, spawnBroker, useHarness } from "../../../../test-support/reliability/harness.js";
+import {
+  fixed,
+  onCleanup,
+  report,
+  rssKiB,
+  sampleRss,
+  sleep,
+  spawnBroker,
+  useHarness,
+} from "../../../../test-support/reliability/harness.js";
 import { tempDir } from "../../../../test-support/tmp.js";
 
 const harness = useHarness();
@@ -72,8 +81,12 @@ const templates: Record<string, unknown>[] = [
  */
 function mismatchedHello(value: Record<string, unknown>): boolean {
   const { op, protocol, version } = value;
-  return op === "hello" && typeof protocol === "string" && typeof version === "number" &&
-    !(protocol === "orphus-roundtable" && version === 1);
+  return (
+    op === "hello" &&
+    typeof protocol === "string" &&
+    typeof version === "number" &&
+    !(protocol === "orphus-roundtable" && version === 1)
+  );
 }
 
 /** Well-framed bytes and whether the broker must close the connection for them. */
@@ -93,7 +106,11 @@ const wrongTypes = fc
 
 /** A request whose one string member is nested thousands of arrays or objects deep. */
 const deepNesting = fc
-  .record({ depth: fc.integer({ min: 1000, max: 60_000 }), arrays: fc.boolean(), template: fc.constantFrom(...templates) })
+  .record({
+    depth: fc.integer({ min: 1000, max: 60_000 }),
+    arrays: fc.boolean(),
+    template: fc.constantFrom(...templates),
+  })
   .map(({ depth, arrays, template }): Framed => {
     const [open, close] = arrays ? ["[", "]"] : ['{"a":', "}"];
     const deep = `${open.repeat(depth)}1${close.repeat(depth)}`;
@@ -103,7 +120,11 @@ const deepNesting = fc
 
 /** A request whose string member is up to nearly the frame limit. */
 const hugeString = fc
-  .record({ size: fc.integer({ min: 64 * 1024, max: MAX_FRAME_BYTES - 1024 }), template: fc.constantFrom(...templates), char: fc.constantFrom("a", "é", "\\u0000", "\u{1F600}") })
+  .record({
+    size: fc.integer({ min: 64 * 1024, max: MAX_FRAME_BYTES - 1024 }),
+    template: fc.constantFrom(...templates),
+    char: fc.constantFrom("a", "é", "\\u0000", "\u{1F600}"),
+  })
   .map(({ size, template, char }): Framed => {
     const keys = Object.keys(template).filter((k) => typeof template[k] === "string" && k !== "op");
     const key = keys[0] ?? "room";
@@ -117,7 +138,10 @@ const hugeString = fc
 
 /** A header announcing more than the frame limit, then some bytes. */
 const oversizeHeader = fc
-  .record({ length: fc.integer({ min: MAX_FRAME_BYTES + 1, max: 0xffff_ffff }), tail: fc.uint8Array({ maxLength: 64 }) })
+  .record({
+    length: fc.integer({ min: MAX_FRAME_BYTES + 1, max: 0xffff_ffff }),
+    tail: fc.uint8Array({ maxLength: 64 }),
+  })
   .map(({ length, tail }) => {
     const header = Buffer.alloc(4);
     header.writeUInt32BE(length, 0);
@@ -131,7 +155,13 @@ const invalidUtf8 = fc
     bad: fc.constantFrom([0xff], [0xc0, 0x80], [0xed, 0xa0, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80], [0x80]),
   })
   .map(({ before, bad }) =>
-    frame(Buffer.concat([Buffer.from(`{"op":"hello","role":"${before.replace(/["\\]/g, "")}`), Buffer.from(bad), Buffer.from('"}')])),
+    frame(
+      Buffer.concat([
+        Buffer.from(`{"op":"hello","role":"${before.replace(/["\\]/g, "")}`),
+        Buffer.from(bad),
+        Buffer.from('"}'),
+      ]),
+    ),
   );
 
 /** A frame of UTF-8 that is not JSON. */
@@ -151,10 +181,17 @@ const truncated = fc
 const mutated = fc
   .record({
     template: fc.constantFrom(...templates),
-    edits: fc.array(fc.record({ at: fc.nat(), byte: fc.integer({ min: 0, max: 255 }), how: fc.constantFrom("flip", "drop", "insert") }), {
-      minLength: 1,
-      maxLength: 6,
-    }),
+    edits: fc.array(
+      fc.record({
+        at: fc.nat(),
+        byte: fc.integer({ min: 0, max: 255 }),
+        how: fc.constantFrom("flip", "drop", "insert"),
+      }),
+      {
+        minLength: 1,
+        maxLength: 6,
+      },
+    ),
   })
   .map(({ template, edits }) => {
     const bytes = [...json(template)];
@@ -289,9 +326,14 @@ async function assault(socketPath: string, item: Attack): Promise<Seen> {
 test("random and mutated frames from many connections: the broker stays up, only offenders close, memory recovers", async () => {
   const bundles = harness.bundles();
   const agentDir = tempDir();
-  const broker = await spawnBroker(bundles, agentDir, ["--idle-ms", "60000", "--hello-timeout-ms", String(HELLO_TIMEOUT_MS)], {
-    probeMemory: true,
-  });
+  const broker = await spawnBroker(
+    bundles,
+    agentDir,
+    ["--idle-ms", "60000", "--hello-timeout-ms", String(HELLO_TIMEOUT_MS)],
+    {
+      probeMemory: true,
+    },
+  );
 
   // Well-behaved clients, posting and reading throughout the attack.
   const clients: RoundtableClient[] = Array.from({ length: WELL_BEHAVED }, (_, i) => {
@@ -367,7 +409,12 @@ test("random and mutated frames from many connections: the broker stays up, only
   report("hostile peers", {
     runs: RUNS,
     hostileConnections: connections,
-    ...Object.fromEntries([...kinds].map(([kind, t]) => [kind.replace(/ /g, "_"), `${t.connections}c/${t.closed}closed/${t.refusals}refusals`])),
+    ...Object.fromEntries(
+      [...kinds].map(([kind, t]) => [
+        kind.replace(/ /g, "_"),
+        `${t.connections}c/${t.closed}closed/${t.refusals}refusals`,
+      ]),
+    ),
     wellBehavedClients: WELL_BEHAVED,
     wellBehavedOps: goodOps,
     wellBehavedErrors: errors.length,

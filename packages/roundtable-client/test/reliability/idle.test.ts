@@ -7,7 +7,14 @@ import { expect, test } from "vitest";
 import { readBrokerRegistry, resolveRegistryDir } from "@orphus/roundtable-locator";
 import { until } from "../../../../test-support/poll.js";
 import { alive } from "../../../../test-support/processes.js";
-import { bounded, bundledClient, report, spawnBroker, startDriver, useHarness } from "../../../../test-support/reliability/harness.js";
+import {
+  bounded,
+  bundledClient,
+  report,
+  spawnBroker,
+  startDriver,
+  useHarness,
+} from "../../../../test-support/reliability/harness.js";
 import { tempDir } from "../../../../test-support/tmp.js";
 
 const harness = useHarness();
@@ -44,7 +51,11 @@ test(`an owned broker exits within idle (${IDLE_MS} ms) + 1 s of the last client
   // The last one leaves.
   second.client.close();
   const left = performance.now();
-  const exit = await bounded("the broker exits once idle", IDLE_MS + 10_000, (spawned as NonNullable<typeof spawned>).exited);
+  const exit = await bounded(
+    "the broker exits once idle",
+    IDLE_MS + 10_000,
+    (spawned as NonNullable<typeof spawned>).exited,
+  );
   const afterMs = performance.now() - left;
   expect(exit).toEqual({ code: 0, signal: null });
   expect(afterMs).toBeLessThanOrEqual(IDLE_MS + 1000);
@@ -52,7 +63,13 @@ test(`an owned broker exits within idle (${IDLE_MS} ms) + 1 s of the last client
   expect(existsSync(join(agentDir, "roundtable", "broker.sock"))).toBe(false);
   expect(existsSync(join(agentDir, "roundtable", "broker.pid"))).toBe(false);
   expect(readBrokerRegistry(resolveRegistryDir()).entries.map((e) => e.pid)).not.toContain(pid);
-  report("idle exit (owned)", { idleMs: IDLE_MS, exitAfterLastLeftMs: Math.round(afterMs), bound: IDLE_MS + 1000, exitCode: 0, filesRemoved: true });
+  report("idle exit (owned)", {
+    idleMs: IDLE_MS,
+    exitAfterLastLeftMs: Math.round(afterMs),
+    bound: IDLE_MS + 1000,
+    exitCode: 0,
+    filesRemoved: true,
+  });
 });
 
 test("an embedded broker closes when idle and its host process lives on, then ends by itself", async () => {

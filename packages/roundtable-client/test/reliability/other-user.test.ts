@@ -35,7 +35,12 @@ socket.on("error", (error) => done(error.code));
 `;
 
 /** Runs the probe as `as` ("owner", or nobody through setpriv or runuser) and returns what it saw. */
-function probe(as: "owner" | "setpriv" | "runuser", socketPath: string, dir: string, registry: string): Record<string, unknown> {
+function probe(
+  as: "owner" | "setpriv" | "runuser",
+  socketPath: string,
+  dir: string,
+  registry: string,
+): Record<string, unknown> {
   const node = ["-e", PROBE, socketPath, dir, registry];
   const [command, args] =
     as === "owner"
@@ -80,7 +85,14 @@ test("another user can neither connect to the socket nor read the broker's direc
       listRegistry: "ok",
       connect: "connected",
     });
-    const refused = { uid: NOBODY, listDirectory: "EACCES", readPidFile: "EACCES", readLog: "EACCES", listRegistry: "EACCES", connect: "EACCES" };
+    const refused = {
+      uid: NOBODY,
+      listDirectory: "EACCES",
+      readPidFile: "EACCES",
+      readLog: "EACCES",
+      listRegistry: "EACCES",
+      connect: "EACCES",
+    };
     const switchers = (["setpriv", "runuser"] as const).filter((tool) =>
       ["/usr/bin", "/usr/sbin", "/bin", "/sbin"].some((bin) => existsSync(join(bin, tool))),
     );
@@ -95,7 +107,12 @@ test("another user can neither connect to the socket nor read the broker's direc
     } finally {
       chmodSync(dir, 0o700);
     }
-    expect(throughSocket).toMatchObject({ uid: NOBODY, listDirectory: "EACCES", readPidFile: "EACCES", connect: "EACCES" });
+    expect(throughSocket).toMatchObject({
+      uid: NOBODY,
+      listDirectory: "EACCES",
+      readPidFile: "EACCES",
+      connect: "EACCES",
+    });
     expect(broker.child.exitCode).toBeNull();
     report("another user", {
       as: `uid ${NOBODY} via ${switchers.join(" and ")}`,

@@ -18,7 +18,14 @@ import { join } from "node:path";
 import { expect, test } from "vitest";
 import { AgentDirReadOnlyError, BrokerStartError } from "@orphus/roundtable-client";
 import { staleSocket } from "../../../../test-support/sockets.js";
-import { bounded, brokerProcesses, bundledClient, onCleanup, report, useHarness } from "../../../../test-support/reliability/harness.js";
+import {
+  bounded,
+  brokerProcesses,
+  bundledClient,
+  onCleanup,
+  report,
+  useHarness,
+} from "../../../../test-support/reliability/harness.js";
 import { tempDir } from "../../../../test-support/tmp.js";
 
 const harness = useHarness();
@@ -88,10 +95,14 @@ test.each(foreign)("%s at the socket path is refused clearly and left untouched"
   const outsideBefore = readdirSync(outside).map((name) => snapshot(join(outside, name)));
   const { client, spawned } = bundledClient(bundles, agentDir);
   const started = Date.now();
-  const failure = await bounded(`connect with ${label} at the socket path`, 30_000, client.connect().then(
-    () => undefined,
-    (error: unknown) => error,
-  ));
+  const failure = await bounded(
+    `connect with ${label} at the socket path`,
+    30_000,
+    client.connect().then(
+      () => undefined,
+      (error: unknown) => error,
+    ),
+  );
   expect(failure).toBeInstanceOf(BrokerStartError);
   const message = (failure as Error).message;
   expect(message).toContain(`The roundtable broker did not start on ${socketPath}`);
@@ -105,13 +116,20 @@ test.each(foreign)("%s at the socket path is refused clearly and left untouched"
   await Promise.all(spawned.map((b) => b.exited));
   expect(spawned.map((b) => b.exit()?.code)).toEqual(spawned.map(() => 1));
   expect(brokerProcesses(bundles.broker, agentDir)).toEqual([]);
-  report(`foreign path: ${label}`, { refused: true, untouched: true, spawns: spawned.length, failMs: Date.now() - started });
+  report(`foreign path: ${label}`, {
+    refused: true,
+    untouched: true,
+    spawns: spawned.length,
+    failMs: Date.now() - started,
+  });
 });
 
 /** Skips a scenario that needs root (to mount, to switch users), saying why; CI runs as root. */
 function needsRoot(context: { skip: () => void }, scenario: string): void {
   if (process.getuid?.() === 0) return;
-  process.stdout.write(`[reliability] ${scenario}: skipped, this process is not root (uid ${process.getuid?.()}); CI runs as root\n`);
+  process.stdout.write(
+    `[reliability] ${scenario}: skipped, this process is not root (uid ${process.getuid?.()}); CI runs as root\n`,
+  );
   context.skip();
 }
 
@@ -123,15 +141,21 @@ test("an agent directory on a read-only file system: a typed error naming it, fr
     execFileSync("mount", ["-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", agentDir], { stdio: "pipe" });
   } catch (error) {
     // Root without the right to mount (some containers): nothing to try here.
-    process.stdout.write(`[reliability] read-only agent directory: skipped, mount failed: ${String(error).split("\n")[0]}\n`);
+    process.stdout.write(
+      `[reliability] read-only agent directory: skipped, mount failed: ${String(error).split("\n")[0]}\n`,
+    );
     context.skip();
   }
   onCleanup(() => execFileSync("umount", [agentDir]));
   const { client, spawned } = bundledClient(bundles, agentDir);
-  const failure = await bounded("connect on a read-only file system", 20_000, client.connect().then(
-    () => undefined,
-    (error: unknown) => error,
-  ));
+  const failure = await bounded(
+    "connect on a read-only file system",
+    20_000,
+    client.connect().then(
+      () => undefined,
+      (error: unknown) => error,
+    ),
+  );
   expect(failure).toBeInstanceOf(AgentDirReadOnlyError);
   expect(failure).toMatchObject({
     code: "ERR_AGENT_DIR_READ_ONLY",
@@ -139,10 +163,17 @@ test("an agent directory on a read-only file system: a typed error naming it, fr
   });
   expect(spawned).toEqual([]);
   // The bin, started by hand, says the same and exits 1.
-  const bin = spawnSync(process.execPath, [bundles.broker, "--agent-dir", agentDir], { encoding: "utf8", timeout: 15_000 });
+  const bin = spawnSync(process.execPath, [bundles.broker, "--agent-dir", agentDir], {
+    encoding: "utf8",
+    timeout: 15_000,
+  });
   expect(bin.status).toBe(1);
   expect(bin.stderr).toContain(`The agent directory ${agentDir} is on a read-only file system`);
-  report("read-only agent directory", { client: "ERR_AGENT_DIR_READ_ONLY", spawns: spawned.length, binExit: bin.status ?? -1 });
+  report("read-only agent directory", {
+    client: "ERR_AGENT_DIR_READ_ONLY",
+    spawns: spawned.length,
+    binExit: bin.status ?? -1,
+  });
 });
 
 test("an agent directory the user may not write: a typed error naming it and the fix", async (context) => {
@@ -173,5 +204,9 @@ test("an agent directory the user may not write: a typed error naming it and the
   });
   expect(String(result["message"])).toContain(`chmod u+rwx ${agentDir}`);
   expect(brokerProcesses(bundles.broker, agentDir)).toEqual([]);
-  report("agent directory without permission", { as: "uid 65534", client: "ERR_AGENT_DIR_PERMISSION_DENIED", brokersStarted: 0 });
+  report("agent directory without permission", {
+    as: "uid 65534",
+    client: "ERR_AGENT_DIR_PERMISSION_DENIED",
+    brokersStarted: 0,
+  });
 });

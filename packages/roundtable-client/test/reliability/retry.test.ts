@@ -5,7 +5,14 @@
 // blindly shows what the keys prevent.
 import { expect, test } from "vitest";
 import { RequestTimeoutError, createRoundtableClient, type RoundtableClient } from "@orphus/roundtable-client";
-import { bounded, onCleanup, report, sleep, spawnBroker, useHarness } from "../../../../test-support/reliability/harness.js";
+import {
+  bounded,
+  onCleanup,
+  report,
+  sleep,
+  spawnBroker,
+  useHarness,
+} from "../../../../test-support/reliability/harness.js";
 import { tempDir } from "../../../../test-support/tmp.js";
 
 const harness = useHarness();
@@ -103,7 +110,7 @@ test("posts in flight while the broker is stopped: retried with their key, each 
   }
 
   const stored = new Map<string, number>();
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const page = await observer.fetch(ROOM, { afterSeq: after, limit: 200 });
     for (const message of page.messages) stored.set(message.body, (stored.get(message.body) ?? 0) + 1);
     const last = page.messages[page.messages.length - 1];

@@ -11,7 +11,15 @@ import { FrameDecoder, encodeFrame } from "@orphus/framing";
 import { createRoundtableClient } from "@orphus/roundtable-client";
 import { announcedPosts, parseServerFrame, type RoundtableEvent } from "@orphus/roundtable-protocol";
 import { until } from "../../../../test-support/poll.js";
-import { fixed, onCleanup, report, sampleRss, spawnBroker, startDriver, useHarness } from "../../../../test-support/reliability/harness.js";
+import {
+  fixed,
+  onCleanup,
+  report,
+  sampleRss,
+  spawnBroker,
+  startDriver,
+  useHarness,
+} from "../../../../test-support/reliability/harness.js";
 import { tempDir } from "../../../../test-support/tmp.js";
 
 const harness = useHarness();
@@ -31,7 +39,13 @@ async function rawMember(
   socketPath: string,
   role: string,
   room: string,
-): Promise<{ socket: Socket; frames: () => number; posts: () => number; replied: (id: number) => boolean; closed: () => boolean }> {
+): Promise<{
+  socket: Socket;
+  frames: () => number;
+  posts: () => number;
+  replied: (id: number) => boolean;
+  closed: () => boolean;
+}> {
   const socket = connect(socketPath);
   onCleanup(() => socket.destroy());
   socket.on("error", () => undefined);
@@ -39,7 +53,9 @@ async function rawMember(
   let frames = 0;
   let closed = false;
   const replies: Record<string, unknown>[] = [];
-  socket.on("data", (chunk: Buffer) => decoder.push(chunk, (value) => (frames++, replies.push(value as Record<string, unknown>))));
+  socket.on("data", (chunk: Buffer) =>
+    decoder.push(chunk, (value) => (frames++, replies.push(value as Record<string, unknown>))),
+  );
   socket.on("close", () => (closed = true));
   await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
   socket.write(encodeFrame({ id: 1, op: "hello", protocol: "orphus-roundtable", version: 2, role, pid: process.pid }));
@@ -50,7 +66,10 @@ async function rawMember(
     frames: () => frames,
     // Posts heard in `room`, each posts event counted as the posts it lists.
     posts: () =>
-      replies.reduce((sum, f) => sum + (f["room"] === room ? announcedPosts(parseServerFrame(f) as RoundtableEvent).length : 0), 0),
+      replies.reduce(
+        (sum, f) => sum + (f["room"] === room ? announcedPosts(parseServerFrame(f) as RoundtableEvent).length : 0),
+        0,
+      ),
     replied: (id) => replies.some((f) => f["id"] === id),
     closed: () => closed,
   };
@@ -61,7 +80,15 @@ test("a member that stops reading: bounded broker memory, the others barely slow
   const agentDir = tempDir();
   const broker = await spawnBroker(bundles, agentDir, ["--idle-ms", "60000"], { probeMemory: true });
   const writers = Array.from({ length: WRITERS }, (_, i) =>
-    startDriver(bundles, "writer", { agentDir, role: `w${i}`, room: "busy", posts: POSTS_PER_ROUND, bodyBytes: 200, rounds: ROUNDS, deadlineMs: 120_000 }),
+    startDriver(bundles, "writer", {
+      agentDir,
+      role: `w${i}`,
+      room: "busy",
+      posts: POSTS_PER_ROUND,
+      bodyBytes: 200,
+      rounds: ROUNDS,
+      deadlineMs: 120_000,
+    }),
   );
   await Promise.all(writers.map((w) => w.next("ready")));
   const baseline = await broker.liveMemory();
@@ -85,8 +112,12 @@ test("a member that stops reading: bounded broker memory, the others barely slow
       // as one page of the largest cap (the default cap would send one 30 KB post a reply).
       hog = await rawMember(broker.socketPath, "hog", "hogroom");
       hog.socket.pause();
-      for (let i = 0; i < 16; i++) hog.socket.write(encodeFrame({ id: 10 + i, op: "post", room: "hogroom", body: HOG_BODY }));
-      for (let i = 0; i < 64; i++) hog.socket.write(encodeFrame({ id: 100 + i, op: "fetch", room: "hogroom", afterSeq: 0, limit: 16, maxChars: 524_288 }));
+      for (let i = 0; i < 16; i++)
+        hog.socket.write(encodeFrame({ id: 10 + i, op: "post", room: "hogroom", body: HOG_BODY }));
+      for (let i = 0; i < 64; i++)
+        hog.socket.write(
+          encodeFrame({ id: 100 + i, op: "fetch", room: "hogroom", afterSeq: 0, limit: 16, maxChars: 524_288 }),
+        );
     }
     const dropped = (await observer.status()).pingsDropped;
     const started = performance.now();
@@ -119,7 +150,11 @@ test("a member that stops reading: bounded broker memory, the others barely slow
   rss.stop();
   expect((await Promise.all(writers.map((w) => w.exit))).map((e) => e.code)).toEqual(writers.map(() => 0));
   const log = readFileSync(join(agentDir, "roundtable", "broker.log"), "utf8");
-  expect(log.match(/warn closing connection: outbound queue passed the high-water mark; the peer is not reading .*role=hog/g)).toHaveLength(2);
+  expect(
+    log.match(
+      /warn closing connection: outbound queue passed the high-water mark; the peer is not reading .*role=hog/g,
+    ),
+  ).toHaveLength(2);
   expect(log).not.toMatch(/high-water mark.*role=sloth/);
   const status = await observer.status();
 

@@ -7,7 +7,13 @@ import { readBrokerRegistry, resolveRegistryDir } from "@orphus/roundtable-locat
 import { createRoundtableClient } from "@orphus/roundtable-client";
 import { until } from "../../../../test-support/poll.js";
 import { alive } from "../../../../test-support/processes.js";
-import { brokerProcesses, reap, report, startDriver, useHarness } from "../../../../test-support/reliability/harness.js";
+import {
+  brokerProcesses,
+  reap,
+  report,
+  startDriver,
+  useHarness,
+} from "../../../../test-support/reliability/harness.js";
 import { tempDir } from "../../../../test-support/tmp.js";
 
 const harness = useHarness();
@@ -18,7 +24,13 @@ test(`${PROCESSES} processes ensure the broker at once: one broker, all connecte
   const bundles = harness.bundles();
   const agentDir = tempDir();
   const drivers = Array.from({ length: PROCESSES }, (_, i) =>
-    startDriver(bundles, "storm", { agentDir, brokerBin: bundles.broker, idleMs: 3000, role: `s${i}`, deadlineMs: 60_000 }),
+    startDriver(bundles, "storm", {
+      agentDir,
+      brokerBin: bundles.broker,
+      idleMs: 3000,
+      role: `s${i}`,
+      deadlineMs: 60_000,
+    }),
   );
   await Promise.all(drivers.map((d) => d.next("ready")));
   const go = Date.now();

@@ -11,7 +11,10 @@ type Result<K extends keyof RoundtableToolClient> = RoundtableToolClient[K] exte
  */
 export class FakeToolClient implements RoundtableToolClient {
   readonly calls: string[] = [];
-  readonly #rooms = new Map<string, { members: Set<string>; messages: { seq: number; author: string; body: string }[]; cursor: number }>();
+  readonly #rooms = new Map<
+    string,
+    { members: Set<string>; messages: { seq: number; author: string; body: string }[]; cursor: number }
+  >();
   readonly #waiters = new Set<(room: string, author: string, seq: number) => void>();
 
   constructor(readonly role: string) {}
@@ -73,7 +76,10 @@ export class FakeToolClient implements RoundtableToolClient {
     const room = this.#member(name);
     const unread = room.messages.filter((m) => m.seq > room.cursor);
     room.cursor = room.messages.length;
-    const text = unread.map((m) => `[#${m.seq} ${m.author}] ${m.body}`).join("\n").slice(0, options.budget ?? 1500);
+    const text = unread
+      .map((m) => `[#${m.seq} ${m.author}] ${m.body}`)
+      .join("\n")
+      .slice(0, options.budget ?? 1500);
     return {
       room: name,
       text,
@@ -87,7 +93,10 @@ export class FakeToolClient implements RoundtableToolClient {
     };
   }
 
-  async fetch(name: string, options: { afterSeq?: number; limit?: number; maxChars?: number } = {}): Promise<Result<"fetch">> {
+  async fetch(
+    name: string,
+    options: { afterSeq?: number; limit?: number; maxChars?: number } = {},
+  ): Promise<Result<"fetch">> {
     this.calls.push(`fetch ${name} ${options.afterSeq ?? "-"} ${options.limit ?? "-"}`);
     const room = this.#member(name);
     const after = options.afterSeq ?? room.cursor;

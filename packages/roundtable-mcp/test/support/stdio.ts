@@ -31,7 +31,10 @@ export function shortAgentDir(): ReturnType<typeof shortTempDir> {
 }
 
 /** The SDK's own Client over the SDK's own stdio transport, spawning the server as `role`; stderr is collected. */
-export async function connectSdkStdio(role: string, agentDir: string): Promise<{ client: Client; stderr: () => string }> {
+export async function connectSdkStdio(
+  role: string,
+  agentDir: string,
+): Promise<{ client: Client; stderr: () => string }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: serverArgs(["--as", role, "--agent-dir", agentDir]),

@@ -26,8 +26,12 @@ export function defaultSqliteDriver(nodeVersion: string = process.versions.node)
 }
 
 /** The driver to use: the option, else {@link SQLITE_DRIVER_ENV} of process.env, else the Node release's default. */
-export function resolveSqliteDriver(option: string | undefined, env: NodeJS.ProcessEnv = process.env): SqliteDriverName {
-  const [what, requested] = option !== undefined ? ["sqliteDriver", option] : [SQLITE_DRIVER_ENV, env[SQLITE_DRIVER_ENV]];
+export function resolveSqliteDriver(
+  option: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): SqliteDriverName {
+  const [what, requested] =
+    option !== undefined ? ["sqliteDriver", option] : [SQLITE_DRIVER_ENV, env[SQLITE_DRIVER_ENV]];
   if (requested === undefined || requested === "") return defaultSqliteDriver();
   if (!(SQLITE_DRIVERS as readonly string[]).includes(requested)) {
     throw new MemoryInputError(what, SQLITE_DRIVERS.map((name) => JSON.stringify(name)).join(" or "), requested);

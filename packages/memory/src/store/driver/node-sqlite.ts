@@ -34,7 +34,6 @@ const EXPERIMENTAL_WARNING = /^SQLite is an experimental feature/;
 
 let loaded: NodeSqlite | undefined;
 
-
 /**
  * node:sqlite, loaded with exactly its own ExperimentalWarning held back (every other warning passes as it came);
  * throws, saying why, where this Node's node:sqlite is missing or cannot run the store.
