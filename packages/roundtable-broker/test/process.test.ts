@@ -100,8 +100,12 @@ describe("the bin", () => {
     expect(probe).toMatchObject({ state: "answered", pid: winner.child.pid });
 
     const log = readFileSync(join(agentDir, "roundtable", "broker.log"), "utf8");
-    expect(log.match(/ info broker listening /g)).toHaveLength(1);
-    expect(log.match(/ info another broker holds the socket; standing down /g)).toHaveLength(15);
+    // One broker may claim the path in the moment another has a live socket moved aside while it reclaims the stale
+    // file; that one listens, finds its path taken back, and closes (claim-interleavings.test.ts forces that order).
+    // Every other loser stands down without listening.
+    const pathLost = log.match(/ error the socket path no longer names this broker's socket; closing/g)?.length ?? 0;
+    expect(log.match(/ info broker listening /g)).toHaveLength(1 + pathLost);
+    expect(log.match(/ info another broker holds the socket; standing down /g)).toHaveLength(15 - pathLost);
     expect(JSON.parse(readFileSync(join(agentDir, "roundtable", "broker.pid"), "utf8"))).toMatchObject({
       pid: winner.child.pid,
     });
