@@ -125,10 +125,13 @@ export function brokerSocket(agentDir: string): string {
  * accepts connections.
  */
 export async function spawnBroker(program: string, agentDir: string, env?: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const args = program.endsWith("broker-entry.js")
-    ? [program, agentDir]
-    : [program, "--agent-dir", agentDir, "--idle-ms", "600000"];
-  const child = spawn(process.execPath, args, { stdio: "ignore", env: { ...process.env, ...env } });
+  const entry = program.endsWith("broker-entry.js");
+  const args = entry ? [program, agentDir] : [program, "--agent-dir", agentDir, "--idle-ms", "600000"];
+  // The fan-out entry answers CPU probes over an IPC channel (cpuMicros); the bin runs as it ships.
+  const child = spawn(process.execPath, args, {
+    stdio: entry ? ["ignore", "ignore", "ignore", "ipc"] : "ignore",
+    env: { ...process.env, ...env },
+  });
   (await connectWhenReady(brokerSocket(agentDir))).destroy();
   return child;
 }
@@ -161,9 +164,24 @@ export async function spawnFloor(floor: Floor, socketPath: string): Promise<Chil
       : floor === "framed-echo" || floor === "framed-forwarder"
         ? fromSource(`${floor}-server.ts`)
         : [join(import.meta.dirname, floor === "echo" ? "echo-server.mjs" : "forwarder-server.mjs"), socketPath];
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit", "ipc"] });
   await new Promise<void>((resolve) => child.stdout?.once("data", () => resolve()));
   return child;
+}
+
+/**
+ * The CPU time, user and system, in microseconds, that `child` (the fan-out entry, or a floor that answers probes)
+ * has used so far, asked over its IPC channel: getrusage's resolution, where /proc's clock ticks are 10 ms.
+ */
+export function cpuMicros(child: ChildProcess): Promise<number> {
+  return new Promise((resolve, reject) => {
+    if (child.send === undefined || !child.connected) {
+      reject(new Error(`process ${child.pid} has no IPC channel to ask its CPU time over`));
+      return;
+    }
+    child.once("message", (usage: { user: number; system: number }) => resolve(usage.user + usage.system));
+    child.send("cpu");
+  });
 }
 
 /** Ends a child process and waits for it. */
