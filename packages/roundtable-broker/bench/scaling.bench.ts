@@ -53,11 +53,11 @@ const where = benchCpu() === undefined ? "unpinned" : `pinned to CPU ${benchCpu(
 await withBenchScope(async ({ children, cleanups }) => {
   const program = await bundledFanOutBroker(cleanups);
   const agentDir = tempDir(cleanups);
-  const broker = await spawnBroker(program, agentDir);
+  const broker = await spawnBroker(program, agentDir, undefined, { cpuProbe: true });
   children.push(broker);
   const socket = brokerSocket(agentDir);
   const echoPath = join(tempDir(cleanups), "echo.sock");
-  const echo = await spawnFloor("echo", echoPath);
+  const echo = await spawnFloor("echo", echoPath, { cpuProbe: true });
   children.push(echo);
   const echoClient = await BenchClient.connect(echoPath);
 

@@ -122,14 +122,19 @@ export function brokerSocket(agentDir: string): string {
 
 /**
  * Spawns a broker program (the bin, or the fan-out entry) over `agentDir`, with `env` added; resolves once it
- * accepts connections.
+ * accepts connections. With `cpuProbe` (the fan-out entry only) it gets an IPC channel to answer {@link cpuMicros}
+ * over; without, none, so the other benchmarks run the broker exactly as before.
  */
-export async function spawnBroker(program: string, agentDir: string, env?: NodeJS.ProcessEnv): Promise<ChildProcess> {
+export async function spawnBroker(
+  program: string,
+  agentDir: string,
+  env?: NodeJS.ProcessEnv,
+  options: { readonly cpuProbe?: boolean } = {},
+): Promise<ChildProcess> {
   const entry = program.endsWith("broker-entry.js");
   const args = entry ? [program, agentDir] : [program, "--agent-dir", agentDir, "--idle-ms", "600000"];
-  // The fan-out entry answers CPU probes over an IPC channel (cpuMicros); the bin runs as it ships.
   const child = spawn(process.execPath, args, {
-    stdio: entry ? ["ignore", "ignore", "ignore", "ipc"] : "ignore",
+    stdio: entry && options.cpuProbe === true ? ["ignore", "ignore", "ignore", "ipc"] : "ignore",
     env: { ...process.env, ...env },
   });
   (await connectWhenReady(brokerSocket(agentDir))).destroy();
@@ -148,8 +153,12 @@ export type Floor =
   | "framed-forwarder"
   | { readonly program: string; readonly args: readonly string[] };
 
-/** Spawns a floor server on `socketPath`; resolves once it listens. */
-export async function spawnFloor(floor: Floor, socketPath: string): Promise<ChildProcess> {
+/** Spawns a floor server on `socketPath`; resolves once it listens. With `cpuProbe`, as {@link spawnBroker}. */
+export async function spawnFloor(
+  floor: Floor,
+  socketPath: string,
+  options: { readonly cpuProbe?: boolean } = {},
+): Promise<ChildProcess> {
   const fromSource = (program: string, args: readonly string[] = []): string[] => [
     "--conditions=@orphus/source",
     "--import",
@@ -164,7 +173,9 @@ export async function spawnFloor(floor: Floor, socketPath: string): Promise<Chil
       : floor === "framed-echo" || floor === "framed-forwarder"
         ? fromSource(`${floor}-server.ts`)
         : [join(import.meta.dirname, floor === "echo" ? "echo-server.mjs" : "forwarder-server.mjs"), socketPath];
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit", "ipc"] });
+  const child = spawn(process.execPath, args, {
+    stdio: options.cpuProbe === true ? ["ignore", "pipe", "inherit", "ipc"] : ["ignore", "pipe", "inherit"],
+  });
   await new Promise<void>((resolve) => child.stdout?.once("data", () => resolve()));
   return child;
 }
