@@ -8,7 +8,8 @@
 //   broker (on the same broker with one) has its post event, against the bare EVALSHA round trip (informative);
 // - Redis commands per post, counted from INFO commandstats around each throughput block (every command the brokers
 //   sent meanwhile, their blocking reads and member refreshes included, and the calls a script makes), a bare figure
-//   per point with its breakdown by command (informative).
+//   per point with its breakdown by command; Redis's own CPU per post (INFO cpu) and the brokers' (/proc) (informative).
+import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { encodeFrame } from "@orphus/framing";
 import { DEFAULT_RING_CAPACITY } from "@orphus/rooms";
@@ -58,6 +59,30 @@ async function commandsServed(client: Redis): Promise<Map<string, number>> {
     if (match[1] !== "info") calls.set(match[1] as string, Number(match[2]));
   }
   return calls;
+}
+
+/** Microseconds of CPU, user and system, the Redis server has used so far (INFO cpu). */
+async function redisCpuMicros(client: Redis): Promise<number> {
+  const info = String(await client.info("cpu"));
+  const seconds = (field: string): number => Number(new RegExp(`^${field}:([0-9.]+)`, "m").exec(info)?.[1] ?? NaN);
+  return (seconds("used_cpu_user") + seconds("used_cpu_sys")) * 1e6;
+}
+
+/**
+ * Microseconds of CPU, user and system, the processes `pids` have used so far, from /proc (clock ticks of 10 ms:
+ * coarse for one process, enough summed over the brokers in a block of 600 ms); NaN where /proc is not there.
+ */
+function processCpuMicros(pids: readonly number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      return Number.NaN;
+    }
+  }
+  return ticks * 10_000;
 }
 
 /** The calls of each command between two readings, per post: "evalsha 1.00, xread 0.50". */
@@ -128,6 +153,8 @@ try {
     const p99s: SeriesPointReport[] = [];
     const commands: SeriesPointReport[] = [];
     const breakdowns: string[] = [];
+    const redisCpu: SeriesPointReport[] = [];
+    const brokerCpu: SeriesPointReport[] = [];
     const clients: BenchClient[] = [];
     for (const n of BROKERS) {
       while (agentDirs.length < n) await addBroker();
@@ -151,6 +178,8 @@ try {
       await new Promise((resolve) => setTimeout(resolve, 500));
       const post = (room: string) => (): Buffer => encodeFrame({ id: ++id, op: "post", room, body: POST_BODY });
       const blockCommands: Map<string, number>[] = [];
+      const blockRedisCpu: number[] = [];
+      const blockBrokerCpu: number[] = [];
       /**
        * Every author keeps WINDOW posts in flight for BLOCK_MS; the rate is the replies that came back in that time,
        * over it (a fixed time rather than a fixed count, so authors the scheduler serves last do not leave a tail
@@ -158,6 +187,9 @@ try {
        */
       const brokerRate = async (): Promise<number> => {
         const before = await commandsServed(counter);
+        const cpuBefore = await redisCpuMicros(counter);
+        const brokerPids = children.map((child) => child.pid as number);
+        const brokersBefore = processCpuMicros(brokerPids);
         let stopped = false;
         const bases = authors.map((author) => author.tally.total);
         const start = performance.now();
@@ -186,6 +218,8 @@ try {
         await Promise.all(lanes);
         const all = authors.reduce((sum, author, i) => sum + author.tally.total - (bases[i] as number), 0);
         blockCommands.push(perPost(before, await commandsServed(counter), all));
+        blockRedisCpu.push(((await redisCpuMicros(counter)) - cpuBefore) / all);
+        blockBrokerCpu.push((processCpuMicros(brokerPids) - brokersBefore) / all);
         return answered / (elapsed / 1000);
       };
       const latencyOf = async (): Promise<number[]> => {
@@ -204,6 +238,8 @@ try {
       await brokerRate();
       await latencyOf();
       blockCommands.length = 0;
+      blockRedisCpu.length = 0;
+      blockBrokerCpu.length = 0;
       const rates = await alternateBlocks(
         { brokers: brokerRate, bare: () => floorRate(FLOOR_POSTS) },
         { blocks: BLOCKS, warmupBlocks: 0 },
@@ -213,6 +249,8 @@ try {
         ratio: blockRatios(rates.brokers, rates.bare),
         sides: { subject: quantile(rates.brokers, 0.5), baseline: quantile(rates.bare, 0.5) },
       });
+      redisCpu.push({ size: n, ratio: quantile(blockRedisCpu, 0.5) });
+      brokerCpu.push({ size: n, ratio: quantile(blockBrokerCpu, 0.5) });
       const totals = blockCommands.map((calls) => [...calls.values()].reduce((a, b) => a + b, 0));
       commands.push({ size: n, ratio: quantile(totals, 0.5) });
       // The block whose total is the median, by command.
@@ -295,6 +333,27 @@ try {
       sizeUnit: "brokers",
       points: commands,
       detail: `per post by command, per broker count: ${breakdowns.join("; ")}; ${detail}`,
+    });
+    reportSeries({
+      name: "roundtable-broker.redis-scaling-redis-cpu-per-post-vs-brokers",
+      about:
+        "The Redis server's CPU per post (INFO cpu, user and system, around each throughput block, over the posts " +
+        "answered) with 1 to 8 brokers: whether sharing one Redis costs Redis more per post (informative; " +
+        "microseconds, not a ratio).",
+      sizeUnit: "brokers",
+      unit: "µs of Redis CPU per post",
+      points: redisCpu,
+      detail,
+    });
+    reportSeries({
+      name: "roundtable-broker.redis-scaling-broker-cpu-per-post-vs-brokers",
+      about:
+        "The brokers' CPU per post, all of them together (/proc, around each throughput block, over the posts " +
+        "answered), with 1 to 8 brokers: what more brokers cost per post on their side (informative; microseconds).",
+      sizeUnit: "brokers",
+      unit: "µs of broker CPU per post",
+      points: brokerCpu,
+      detail,
     });
   });
 } finally {
