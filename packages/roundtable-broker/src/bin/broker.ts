@@ -18,12 +18,14 @@ import {
   type StoreSetting,
   type StoreSettingError,
 } from "@orphus/roundtable-locator";
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_HEADLINE_BYTES, DEFAULT_MAX_HELD_BYTES } from "@orphus/rooms";
 import { startBroker } from "../broker.js";
 import { BrokerArgumentsError } from "../errors.js";
 import { createFileLogger, silentLogger, type BrokerLogger } from "../log.js";
 import { BROKER_VERSION } from "../version.js";
 
 const USAGE = `Usage: orphus-roundtable-broker [--agent-dir DIR] [--idle-ms MS] [--hello-timeout-ms MS] [--store URL]
+                               [--max-held-bytes BYTES]
 
 Serves the roundtable rooms of one agent directory on <DIR>/roundtable/broker.sock, or stands down (exit 0) when a
 broker already answers there. Exits 0 once idle. Clients spawn it detached; there is no need to run it by hand.
@@ -41,6 +43,11 @@ broker already answers there. Exits 0 once idle. Clients spawn it detached; ther
                    refused. Give the whole URL, password included, in $${STORE_ENV}, or the password alone in a file:
   --store-password-file FILE
                    a file holding the store's password, for a URL without one (default: $${STORE_PASSWORD_FILE_ENV})
+  --max-held-bytes BYTES
+                   the memory ceiling for message text, all rooms together, two bytes per UTF-16 code unit of bodies
+                   and headlines (default: ${DEFAULT_MAX_HELD_BYTES}, 128 MiB; at least ${2 * (DEFAULT_MAX_BODY_BYTES + DEFAULT_MAX_HEADLINE_BYTES)}). A post that
+                   takes the total past it evicts the oldest messages of the largest rooms, which their readers are
+                   told of. Memory store only: on Redis the rooms are held in Redis (refused there)
   --help           print this and exit
   --version        print the version and exit
 
@@ -70,6 +77,11 @@ const argumentsSchema = z.object({
   "hello-timeout-ms": milliseconds("--hello-timeout-ms", 1),
   store: z.string().min(1, { error: "--store needs memory or a redis:// URL" }).optional(),
   "store-password-file": z.string().min(1, { error: "--store-password-file needs a file" }).optional(),
+  "max-held-bytes": z
+    .string()
+    .regex(/^\d{1,15}$/, { error: "--max-held-bytes needs a whole number of bytes" })
+    .transform(Number)
+    .optional(),
 });
 
 function parseArguments(argv: readonly string[]): z.infer<typeof argumentsSchema> {
@@ -83,6 +95,7 @@ function parseArguments(argv: readonly string[]): z.infer<typeof argumentsSchema
         "hello-timeout-ms": { type: "string" },
         store: { type: "string" },
         "store-password-file": { type: "string" },
+        "max-held-bytes": { type: "string" },
         help: { type: "boolean" },
         version: { type: "boolean" },
       },
@@ -153,6 +166,7 @@ async function main(): Promise<number> {
       store: store.url,
       ...(args["idle-ms"] === undefined ? {} : { idleMs: args["idle-ms"] }),
       ...(args["hello-timeout-ms"] === undefined ? {} : { helloTimeoutMs: args["hello-timeout-ms"] }),
+      ...(args["max-held-bytes"] === undefined ? {} : { maxHeldBytes: args["max-held-bytes"] }),
     });
     if (start.status === "stood-down") return 0;
     const shutdown = (): void => void start.broker.close();
@@ -169,7 +183,8 @@ async function main(): Promise<number> {
       error: message,
     });
     process.stderr.write(`orphus-roundtable-broker: ${message}\n`);
-    return 1;
+    // An option out of range (a budget below the largest message, or one given for a Redis store) is a bad argument.
+    return errorCode(error) === "ERR_BROKER_INVALID_OPTION" ? 2 : 1;
   }
 }
 
