@@ -298,9 +298,7 @@ describe("the budget against a naive reference", () => {
           fc.option(text(MAX_HEADLINE), { nil: undefined }),
         )
         .map(([room, author, body, headline]) => new PostCommand(room, author, body, headline)),
-      fc
-        .tuple(fc.constantFrom(...ROOMS), fc.constantFrom(...ROLES))
-        .map(([room, role]) => new ReadCommand(room, role)),
+      fc.tuple(fc.constantFrom(...ROOMS), fc.constantFrom(...ROLES)).map(([room, role]) => new ReadCommand(room, role)),
     ],
     { maxCommands: 60 },
   );
