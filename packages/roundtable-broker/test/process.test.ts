@@ -163,6 +163,16 @@ describe("the bin", () => {
     const hello = await spawnBroker(agentDir, { args: ["--hello-timeout-ms", "0"], bundle }).exit;
     expect(hello.code).toBe(2);
     expect(hello.stderr).toContain("--hello-timeout-ms is from 1 to 2147483647");
+    const held = await spawnBroker(agentDir, { args: ["--max-held-bytes", "64MiB"], bundle }).exit;
+    expect(held.code).toBe(2);
+    expect(held.stderr).toContain("--max-held-bytes needs a whole number of bytes");
+    // The least budget at the default limits: twice the largest body and headline, 2 × (32,768 + 256) bytes.
+    const small = await spawnBroker(agentDir, { args: ["--max-held-bytes", "66047"], bundle }).exit;
+    expect(small.code).toBe(2);
+    expect(small.stderr).toBe(
+      "orphus-roundtable-broker: Invalid broker option maxHeldBytes: expected an integer from 66048 to " +
+        "9007199254740991, got 66047\n",
+    );
   });
 
   test("a password on the command line: exit 2, masked, nothing started", async () => {

@@ -24,6 +24,9 @@ import { BrokerArgumentsError } from "../errors.js";
 import { createFileLogger, silentLogger, type BrokerLogger } from "../log.js";
 import { BROKER_VERSION } from "../version.js";
 
+/** The least --max-held-bytes at the default limits: the largest message, at two bytes a code unit. */
+const LEAST_HELD_BYTES = 2 * (DEFAULT_MAX_BODY_BYTES + DEFAULT_MAX_HEADLINE_BYTES);
+
 const USAGE = `Usage: orphus-roundtable-broker [--agent-dir DIR] [--idle-ms MS] [--hello-timeout-ms MS] [--store URL]
                                [--max-held-bytes BYTES]
 
@@ -44,10 +47,11 @@ broker already answers there. Exits 0 once idle. Clients spawn it detached; ther
   --store-password-file FILE
                    a file holding the store's password, for a URL without one (default: $${STORE_PASSWORD_FILE_ENV})
   --max-held-bytes BYTES
-                   the memory ceiling for message text, all rooms together, two bytes per UTF-16 code unit of bodies
-                   and headlines (default: ${DEFAULT_MAX_HELD_BYTES}, 128 MiB; at least ${2 * (DEFAULT_MAX_BODY_BYTES + DEFAULT_MAX_HEADLINE_BYTES)}). A post that
-                   takes the total past it evicts the oldest messages of the largest rooms, which their readers are
-                   told of. Memory store only: on Redis the rooms are held in Redis (refused there)
+                   the memory ceiling for message text, all rooms together, counted two bytes per UTF-16 code
+                   unit of bodies and headlines (default: ${DEFAULT_MAX_HELD_BYTES}, 128 MiB; at least twice the
+                   largest body and headline, ${LEAST_HELD_BYTES}). A post that takes the total past it evicts the
+                   oldest messages of the largest rooms, and their readers are told. Memory store only: on Redis
+                   the rooms are held in Redis, and the flag is refused
   --help           print this and exit
   --version        print the version and exit
 
@@ -56,7 +60,7 @@ Logs, status and \`roundtable doctor\` name the store with its password masked.
 
 Logs to <DIR>/roundtable/broker.log. While it listens, an entry in $ORPHUS_ROUNDTABLE_REGISTRY_DIR (default
 ~/.orphus/roundtable-brokers) names it, for \`roundtable doctor\`.
-Exit codes: 0 done or stood down, 1 could not start, 2 bad arguments or store setting.
+Exit codes: 0 done or stood down, 1 could not start, 2 bad arguments, options or store setting.
 `;
 
 /** A whole number of milliseconds from `min` to 2^31-1, as a flag's string. */

@@ -148,3 +148,30 @@ describe("the shipped bin on a Redis store", () => {
     });
   });
 });
+
+// The text budget bounds what the broker holds; on Redis it holds no message text, so there is nothing for it to
+// bound: status reports none, and a budget given for a Redis store is refused (exit 2) rather than bounding nothing.
+describe("the text budget on a Redis store", () => {
+  test("status carries no heldText, and --max-held-bytes is refused with exit 2", async () => {
+    const socketPath = await startBin();
+    const planner = await RawPeer.hello(socketPath, "planner");
+    await planner.request({ id: 2, op: "join", room: "design" });
+    await planner.request({ id: 3, op: "post", room: "design", body: "x".repeat(32 * 1024) });
+    const status = await planner.request({ id: 4, op: "status" });
+    expect(status).toMatchObject({ ok: true, result: { store: expect.stringMatching(/^redis:\/\//) } });
+    expect((status["result"] as Frame)["heldText"]).toBeUndefined();
+
+    const child = spawn(process.execPath, [bin.bin, "--agent-dir", tempDir(), "--max-held-bytes", "67108864"], {
+      env: { ...process.env, ORPHUS_ROUNDTABLE_STORE: redis.url },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    expect(code).toBe(2);
+    expect(stderr).toBe(
+      "orphus-roundtable-broker: Invalid broker option maxHeldBytes: expected to be left out with a Redis store " +
+        "(its rooms are held in Redis, not in the broker: bound Redis with maxmemory), got 67108864\n",
+    );
+  });
+});
