@@ -251,6 +251,7 @@ export class MemoryRoomStore implements RoomStore {
     return this.#space.registry.get(name)?.members().sort();
   }
 
+  /** The text all rooms of this store's memory space hold against its budget (shared with its peers). */
   heldText(): StoreHeldText {
     const { heldBytes, maxHeldBytes, evictedMessages } = this.#space;
     return { heldBytes, maxHeldBytes, evictedMessages };

@@ -27,7 +27,7 @@ export interface RingSlice<T> {
  * times the ring wraps, and because they are contiguous an entry's slot is `(seq - 1) % capacity`: append and
  * lookup are O(1), a read of L entries is O(L). Each entry may carry a weight (its bytes, for a room), and the ring
  * keeps the total of the entries it retains, so a holder of several rings can keep them under one budget by
- * evicting oldest entries early ({@link evictOldest}).
+ * evicting oldest entries early ({@link SeqRing.evictOldest}).
  */
 export class SeqRing<T> {
   readonly capacity: number;
