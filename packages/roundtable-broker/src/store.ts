@@ -29,7 +29,9 @@ export async function openBrokerStore(options: ResolvedBrokerOptions): Promise<R
   if (store === MEMORY_STORE) {
     const { maxHeldBytes } = options;
     return new MemoryRoomStore(
-      maxHeldBytes === undefined ? { ...limits, clock: options.clock } : { ...limits, clock: options.clock, maxHeldBytes },
+      maxHeldBytes === undefined
+        ? { ...limits, clock: options.clock }
+        : { ...limits, clock: options.clock, maxHeldBytes },
     );
   }
   const description = maskStoreUrl(store);
