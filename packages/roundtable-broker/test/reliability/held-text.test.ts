@@ -1,7 +1,8 @@
 // The broker's memory ceiling, measured on the bin as it ships: a hostile client posts 32 KiB bodies into 63 rooms as
 // fast as the broker answers, far past a small --max-held-bytes, while a quiet room holds a few short messages. The
-// broker's resident memory stays under its starting level plus the budget plus a fixed overhead; the quiet room loses
-// nothing; the hostile rooms' readers are told exactly what was evicted.
+// broker's resident memory stays under its starting level plus the budget plus a fixed overhead, and what it still
+// holds after a full collection under its starting level plus the budget and a little; the quiet room loses nothing;
+// the hostile rooms' readers are told exactly what was evicted.
 import { expect, test } from "vitest";
 import { createRoundtableClient, type RoundtableClient } from "@orphus/roundtable-client";
 import {
@@ -26,17 +27,19 @@ const BUDGET_BYTES = 16 * 1024 * 1024;
  * Without the budget the same flood holds every body: 4,032 of them, 252 MiB as V8 holds them.
  */
 const OVERHEAD_KIB = 160 * 1024;
+/** What may stay reachable besides the budget's text once garbage is collected: message records, post keys. */
+const LIVE_SLACK_BYTES = 4 * 1024 * 1024;
 const HOSTILE_ROOMS = 63;
 const ROUNDS = 64;
 
 test("a hostile client posting 32 KiB bodies into 63 rooms keeps the broker under its budget plus a fixed overhead", async () => {
   const agentDir = tempDir();
-  const broker = await spawnBroker(harness.bundles(), agentDir, [
-    "--idle-ms",
-    "60000",
-    "--max-held-bytes",
-    String(BUDGET_BYTES),
-  ]);
+  const broker = await spawnBroker(
+    harness.bundles(),
+    agentDir,
+    ["--idle-ms", "60000", "--max-held-bytes", String(BUDGET_BYTES)],
+    { probeMemory: true },
+  );
   const connect = (role: string): RoundtableClient => {
     const client = createRoundtableClient({ agentDir, role, spawnBroker: false });
     onCleanup(() => client.close());
@@ -57,6 +60,7 @@ test("a hostile client posting 32 KiB bodies into 63 rooms keeps the broker unde
     evictedMessages: 0,
   });
 
+  const liveBefore = await broker.liveMemory();
   const rss = sampleRss(broker.pid);
   // 32 KiB of UTF-8 whose one CJK character makes V8 hold the whole body at two bytes a unit: the most memory a body
   // of the largest size can take, and exactly what the budget charges for it.
@@ -68,6 +72,10 @@ test("a hostile client posting 32 KiB bodies into 63 rooms keeps the broker unde
   }
   rss.stop();
   const peakKiB = rss.peakKiB();
+  const liveAfter = await broker.liveMemory();
+  const live = (m: typeof liveBefore): number => m.heapUsed + m.external;
+  // What stays reachable after a full collection is the budget's text and little else: the charge is what V8 holds.
+  expect(live(liveAfter)).toBeLessThanOrEqual(live(liveBefore) + BUDGET_BYTES + LIVE_SLACK_BYTES);
   const status = await reader.status();
   const heldText = status.heldText as { heldBytes: number; maxHeldBytes: number; evictedMessages: number };
   expect(heldText.heldBytes).toBeLessThanOrEqual(BUDGET_BYTES);
@@ -92,6 +100,8 @@ test("a hostile client posting 32 KiB bodies into 63 rooms keeps the broker unde
     postedMiB: fixed((posted * 32 * 1024) / 1048576),
     heldMiB: fixed(heldText.heldBytes / 1048576),
     evictedMessages: heldText.evictedMessages,
+    liveBaselineMiB: fixed(live(liveBefore) / 1048576),
+    liveAfterMiB: fixed(live(liveAfter) / 1048576),
     rssBaselineMiB: fixed(rss.baselineKiB / 1024),
     rssPeakMiB: fixed(peakKiB / 1024),
     rssAfterMiB: fixed(rssKiB(broker.pid) / 1024),
