@@ -8,6 +8,8 @@ import * as z from "zod";
 import { AGENT_DIR_ENV, resolveAgentDir } from "@orphus/agent-env";
 import { errorCode, hasErrorCode } from "@orphus/internal";
 import {
+  MAX_HELD_BYTES_ENV,
+  MEMORY_STORE,
   STORE_ENV,
   STORE_PASSWORD_FILE_ENV,
   brokerDir,
@@ -48,10 +50,11 @@ broker already answers there. Exits 0 once idle. Clients spawn it detached; ther
                    a file holding the store's password, for a URL without one (default: $${STORE_PASSWORD_FILE_ENV})
   --max-held-bytes BYTES
                    the memory ceiling for message text, all rooms together, counted two bytes per UTF-16 code
-                   unit of bodies and headlines (default: ${DEFAULT_MAX_HELD_BYTES}, 128 MiB; at least twice the
-                   largest body and headline, ${LEAST_HELD_BYTES}). A post that takes the total past it evicts the
-                   oldest messages of the largest rooms, and their readers are told. Memory store only: on Redis
-                   the rooms are held in Redis, and the flag is refused
+                   unit of bodies and headlines (default: $${MAX_HELD_BYTES_ENV}, else ${DEFAULT_MAX_HELD_BYTES},
+                   128 MiB; at least twice the largest body and headline, ${LEAST_HELD_BYTES}). A post that takes
+                   the total past it evicts the oldest messages of the largest rooms, and their readers are told.
+                   Memory store only: on Redis the rooms are held in Redis; the flag is refused there, the
+                   variable ignored (logged)
   --help           print this and exit
   --version        print the version and exit
 
@@ -81,12 +84,34 @@ const argumentsSchema = z.object({
   "hello-timeout-ms": milliseconds("--hello-timeout-ms", 1),
   store: z.string().min(1, { error: "--store needs memory or a redis:// URL" }).optional(),
   "store-password-file": z.string().min(1, { error: "--store-password-file needs a file" }).optional(),
-  "max-held-bytes": z
-    .string()
-    .regex(/^\d{1,15}$/, { error: "--max-held-bytes needs a whole number of bytes" })
-    .transform(Number)
-    .optional(),
+  "max-held-bytes": heldBytes("--max-held-bytes"),
 });
+
+/** A whole number of bytes, as the text budget's flag or variable gives it. */
+function heldBytes(setting: string) {
+  return z
+    .string()
+    .regex(/^\d{1,15}$/, { error: `${setting} needs a whole number of bytes` })
+    .transform(Number)
+    .optional();
+}
+
+/**
+ * The text budget for `startBroker`: the flag, else the variable (for the memory store; a broker on Redis logs that
+ * it ignores the variable, which is set for every broker a shell starts); undefined for the default.
+ */
+function heldBytesSetting(flag: number | undefined, store: StoreSetting, logger: BrokerLogger): number | undefined {
+  if (flag !== undefined) return flag;
+  const raw = process.env[MAX_HELD_BYTES_ENV]?.trim() ?? "";
+  if (raw === "") return undefined;
+  if (store.url !== MEMORY_STORE) {
+    logger.info(`${MAX_HELD_BYTES_ENV} ignored: the rooms are held in the room store, not this broker`);
+    return undefined;
+  }
+  const parsed = heldBytes(MAX_HELD_BYTES_ENV).safeParse(raw);
+  if (!parsed.success) throw new BrokerArgumentsError(parsed.error.issues.map((i) => i.message).join("; "));
+  return parsed.data;
+}
 
 function parseArguments(argv: readonly string[]): z.infer<typeof argumentsSchema> {
   let values: Record<string, unknown>;
@@ -158,6 +183,13 @@ async function main(): Promise<number> {
     process.stderr.write(`orphus-roundtable-broker: ${error.message}\n`);
     return 2;
   }
+  let maxHeldBytes: number | undefined;
+  try {
+    maxHeldBytes = heldBytesSetting(args["max-held-bytes"], store, logger);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    return 2;
+  }
   try {
     // Checked here first so the advice names what was used to set the directory: this flag, or the variable.
     const fromEnv = (process.env[AGENT_DIR_ENV]?.trim() ?? "") !== "";
@@ -170,7 +202,7 @@ async function main(): Promise<number> {
       store: store.url,
       ...(args["idle-ms"] === undefined ? {} : { idleMs: args["idle-ms"] }),
       ...(args["hello-timeout-ms"] === undefined ? {} : { helloTimeoutMs: args["hello-timeout-ms"] }),
-      ...(args["max-held-bytes"] === undefined ? {} : { maxHeldBytes: args["max-held-bytes"] }),
+      ...(maxHeldBytes === undefined ? {} : { maxHeldBytes }),
     });
     if (start.status === "stood-down") return 0;
     const shutdown = (): void => void start.broker.close();

@@ -1,7 +1,7 @@
 // The doctor's room-store checks, apart from the rest so they move as one piece: where the running broker keeps its
 // rooms, whether that is where this environment's setting says, and which live brokers share rooms at all.
 import { hasErrorCode, plural } from "@orphus/internal";
-import { sameStore, type RegisteredBroker } from "@orphus/roundtable-locator";
+import { MAX_HELD_BYTES_ENV, sameStore, type RegisteredBroker } from "@orphus/roundtable-locator";
 import type { ResultFor, WireRefusalError } from "@orphus/roundtable-protocol";
 import { shownPath } from "@orphus/roundtable-client";
 import { storeMismatch, storeUnavailable, type DoctorFinding } from "./findings.js";
@@ -77,7 +77,7 @@ function mib(bytes: number): string {
 export function heldTextLine(heldText: NonNullable<ResultFor<"status">["heldText"]>): string {
   const { heldBytes, maxHeldBytes, evictedMessages } = heldText;
   return (
-    `${mib(heldBytes)} held of a ${mib(maxHeldBytes)} budget (--max-held-bytes of the broker); ` +
+    `${mib(heldBytes)} held of a ${mib(maxHeldBytes)} budget (${MAX_HELD_BYTES_ENV}); ` +
     `${plural(evictedMessages, "message")} evicted to stay under it`
   );
 }
