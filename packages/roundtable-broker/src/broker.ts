@@ -17,6 +17,7 @@ import {
   PROTOCOL_VERSION,
   clipMessage,
   isCompatiblePeer,
+  notWatcherMessage,
   parseRequest,
   protocolMismatchMessage,
   readPeerProtocol,
@@ -491,6 +492,9 @@ class RunningBroker implements Broker, ConnectionHost {
         return service.members(connection, role, request);
       case "status":
         return this.#status();
+      case "watch":
+      case "peek":
+        throw new RefusalError({ code: "ERR_NOT_WATCHER", message: notWatcherMessage(request.op) });
     }
   }
 
