@@ -121,6 +121,12 @@ class WatchFeed {
     return this.#dropped > 0 || this.#held.size > 0;
   }
 
+  /** Forgets what is held and any gap owed: the watcher is about to get a new snapshot. */
+  clear(): void {
+    this.#held.clear();
+    this.#dropped = 0;
+  }
+
   hold(key: string, event: WatchEvent): void {
     // Behind a gap everything is stale: the watcher asks for a new snapshot when it reads the gap.
     if (this.#dropped > 0) {
@@ -244,7 +250,10 @@ export class WatchHub {
   snapshot(connection: BrokerConnection, broker: ResultFor<"watch">["broker"]): Awaitable<ResultFor<"watch">> {
     return this.#serial(() =>
       andThen(this.#read(undefined), (views) => {
-        if (!this.#feeds.has(connection) && connection.closeReason === undefined) {
+        // A watcher asking again (after a gap) starts afresh: what it held is older than the snapshot.
+        const feed = this.#feeds.get(connection);
+        if (feed !== undefined) feed.clear();
+        else if (connection.closeReason === undefined) {
           this.#feeds.set(connection, new WatchFeed(connection));
           this.#armPoll();
         }
