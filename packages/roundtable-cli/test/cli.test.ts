@@ -227,7 +227,7 @@ test("post starts a broker; status, rooms and tail read it; tail follows until i
   expect(status.out()).toMatch(
     new RegExp(
       "^broker    running, pid \\d+, up \\d+s\\n" +
-        "version   0\\.0\\.0 \\(orphus-roundtable v2\\)\\n" +
+        "version   0\\.0\\.0 \\(orphus-roundtable v3\\)\\n" +
         `socket    ${join(agent.dir(), "roundtable", "broker.sock").replace(/[.]/g, "\\.")}\\n` +
         "store     memory \\(this broker's process\\)\\n" +
         "text      0\\.0 MiB held of a 128\\.0 MiB budget \\(ORPHUS_ROUNDTABLE_MAX_HELD_BYTES\\); " +
