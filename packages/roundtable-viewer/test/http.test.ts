@@ -1,0 +1,313 @@
+// The viewer's HTTP layer over a real socket: the token, Host and Origin refusals with their literal answers, the
+// security headers on every answer, the event stream's framing, peek and post, and the bounds a tab cannot pass.
+import { afterEach, describe, expect, test } from "vitest";
+import { manualTimers } from "../../../test-support/manual-timers.js";
+import { startViewer, type Viewer, type ViewerOptions } from "@orphus/roundtable-viewer";
+import { fakeSnapshot, fakeWatch, type FakeWatch } from "./support/fake-watch.js";
+import { openStream, portOf, request, type Frame, type Stream } from "./support/http.js";
+
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
+  "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+const open: { viewer: Viewer; streams: Stream[] }[] = [];
+afterEach(async () => {
+  for (const { viewer, streams } of open.splice(0)) {
+    for (const stream of streams) stream.close();
+    await viewer.close();
+  }
+});
+
+async function viewerWith(
+  watch: FakeWatch = fakeWatch(),
+  options: Omit<ViewerOptions, "watch"> = {},
+): Promise<{ viewer: Viewer; watch: FakeWatch; stream: (paused?: boolean) => Promise<Stream> }> {
+  const viewer = await startViewer({ watch, timers: manualTimers(), ...options });
+  const streams: Stream[] = [];
+  open.push({ viewer, streams });
+  return {
+    viewer,
+    watch,
+    stream: async (paused = false) => {
+      const stream = await openStream(viewer, { paused });
+      streams.push(stream);
+      return stream;
+    },
+  };
+}
+
+function expectSecurityHeaders(headers: Record<string, unknown>): void {
+  expect(headers["content-security-policy"]).toBe(CSP);
+  expect(headers["x-content-type-options"]).toBe("nosniff");
+  expect(headers["referrer-policy"]).toBe("no-referrer");
+  expect(headers["x-frame-options"]).toBe("DENY");
+  expect(headers["cache-control"]).toBe("no-store");
+}
+
+describe("who is served", () => {
+  test("the page with the token: 200, its scripts from itself only, every security header", async () => {
+    const { viewer } = await viewerWith();
+    expect(viewer.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]{64}$/);
+    expect(viewer.token).toMatch(/^[0-9a-f]{64}$/);
+    const page = await request(viewer, `/?token=${viewer.token}`);
+    expect(page.status).toBe(200);
+    expect(page.headers["content-type"]).toBe("text/html; charset=utf-8");
+    expectSecurityHeaders(page.headers);
+    const scripts = [...page.body.matchAll(/<script([^>]*)>/g)].map((m) => m[1]);
+    expect(scripts).toEqual([
+      ` src="/assets/uplot.js?token=${viewer.token}" defer`,
+      ` src="/assets/viewer.js?token=${viewer.token}" defer`,
+    ]);
+    expect(page.body).not.toMatch(/https?:\/\//);
+    for (const asset of ["/assets/viewer.js", "/assets/viewer.css", "/assets/uplot.js", "/assets/uplot.css"]) {
+      const answer = await request(viewer, `${asset}?token=${viewer.token}`);
+      expect(answer.status).toBe(200);
+      expectSecurityHeaders(answer.headers);
+    }
+  });
+
+  test("no token, a wrong one, or one cut short: 403 'forbidden: token', headers still set", async () => {
+    const { viewer } = await viewerWith();
+    const wrong = viewer.token.replace(/^./, (c) => (c === "0" ? "1" : "0"));
+    for (const path of [
+      "/",
+      "/?token=",
+      `/?token=${wrong}`,
+      `/?token=${viewer.token.slice(0, 63)}`,
+      `/?token=${viewer.token}0`,
+      "/assets/viewer.js",
+      "/events",
+      "/peek?room=plan",
+    ]) {
+      const answer = await request(viewer, path);
+      expect([path, answer.status, answer.body]).toEqual([path, 403, "forbidden: token\n"]);
+      expectSecurityHeaders(answer.headers);
+    }
+  });
+
+  test("a Host other than the served address (DNS rebinding, localhost, no port): 403 'forbidden: host'", async () => {
+    const { viewer } = await viewerWith();
+    const port = portOf(viewer);
+    for (const host of [`evil.example:${port}`, `localhost:${port}`, "127.0.0.1", `127.0.0.1:${port + 1}`]) {
+      const answer = await request(viewer, `/?token=${viewer.token}`, { headers: { host } });
+      expect([host, answer.status, answer.body]).toEqual([host, 403, "forbidden: host\n"]);
+    }
+  });
+
+  test("a foreign Origin: 403 'forbidden: origin'; the served origin passes; a POST must carry it", async () => {
+    const { viewer } = await viewerWith();
+    const port = portOf(viewer);
+    for (const origin of ["http://evil.example", `http://localhost:${port}`, "null", `https://127.0.0.1:${port}`]) {
+      const answer = await request(viewer, `/?token=${viewer.token}`, { headers: { origin } });
+      expect([origin, answer.status, answer.body]).toEqual([origin, 403, "forbidden: origin\n"]);
+    }
+    const same = await request(viewer, `/?token=${viewer.token}`, { headers: { origin: `http://127.0.0.1:${port}` } });
+    expect(same.status).toBe(200);
+    const post = await request(viewer, `/post?token=${viewer.token}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ room: "plan", text: "hi" }),
+    });
+    expect([post.status, post.body]).toEqual([403, "forbidden: origin\n"]);
+  });
+
+  test("wrong method 405, unknown path 404, posting when off 404", async () => {
+    const { viewer } = await viewerWith();
+    const origin = `http://127.0.0.1:${portOf(viewer)}`;
+    expect(
+      (await request(viewer, `/events?token=${viewer.token}`, { method: "POST", headers: { origin } })).status,
+    ).toBe(405);
+    expect((await request(viewer, `/post?token=${viewer.token}`)).status).toBe(405);
+    expect((await request(viewer, `/nothing?token=${viewer.token}`)).status).toBe(404);
+    const post = await request(viewer, `/post?token=${viewer.token}`, {
+      method: "POST",
+      headers: { origin, "content-type": "application/json" },
+      body: JSON.stringify({ room: "plan", text: "hi" }),
+    });
+    expect(post.status).toBe(404);
+  });
+
+  test("listens on 127.0.0.1 only", async () => {
+    const { viewer } = await viewerWith();
+    expect(new URL(viewer.url).hostname).toBe("127.0.0.1");
+  });
+
+  test("an option out of range is refused with ERR_VIEWER_OPTIONS", async () => {
+    await expect(startViewer({ watch: fakeWatch(), port: 70_000 })).rejects.toMatchObject({
+      code: "ERR_VIEWER_OPTIONS",
+      name: "ViewerOptionsError",
+    });
+    await expect(startViewer({ watch: fakeWatch(), maxClientBufferBytes: 10 })).rejects.toMatchObject({
+      code: "ERR_VIEWER_OPTIONS",
+    });
+  });
+});
+
+describe("the event stream", () => {
+  const room = {
+    room: "plan",
+    lastSeq: 2,
+    held: { messages: 2, chars: 30 },
+    members: [{ role: "planner", unread: 0 }],
+    served: [{ role: "planner", digestChars: 10, fetchChars: 5, pingChars: 1 }],
+    recent: [
+      { seq: 1, author: "critic", at: "2026-12-05T00:00:01.000Z", headline: "one", chars: 12 },
+      { seq: 2, author: "critic", at: "2026-12-05T00:00:02.000Z", headline: "two", chars: 18 },
+    ],
+  };
+
+  test("framed as 'event: <kind>\\ndata: <one line of JSON>\\n\\n': the view first, then each event", async () => {
+    const { viewer, watch, stream } = await viewerWith(fakeWatch(fakeSnapshot([room])), { now: () => 1_000 });
+    const tab = await stream();
+    const first = await tab.next(() => true);
+    expect(first.event).toBe("view");
+    expect(first.data).toEqual({
+      broker: {
+        pid: 4242,
+        instance: "fake-instance",
+        store: "memory",
+        protocol: 3,
+        startedAt: "2026-12-05T00:00:00.000Z",
+      },
+      rooms: [
+        {
+          ...room,
+          recent: undefined,
+          posts: room.recent,
+          chart: [
+            { at: 1000, role: null, chars: 30 },
+            { at: 1000, role: "planner", chars: 16 },
+          ],
+        },
+      ].map(({ recent: _recent, ...rest }) => rest),
+      roomsLeftOut: 0,
+      postAs: null,
+      closed: null,
+    });
+    watch.emit({
+      kind: "post",
+      room: "plan",
+      seq: 3,
+      author: "critic",
+      at: "2026-12-05T00:00:03.000Z",
+      headline: "line\nbreak",
+      chars: 9,
+    });
+    await tab.next((f) => f.event === "post");
+    expect(tab.raw()).toContain(
+      'event: post\ndata: {"kind":"post","room":"plan","post":{"seq":3,"author":"critic","at":"2026-12-05T00:00:03.000Z","headline":"line\\nbreak","chars":9}}\n\n',
+    );
+    watch.emit({
+      kind: "served",
+      room: "plan",
+      at: "2026-12-05T00:00:04.000Z",
+      role: "critic",
+      digestChars: 7,
+      fetchChars: 0,
+      pingChars: 3,
+    });
+    const served = await tab.next((f) => f.event === "served");
+    expect(served.data).toEqual({
+      kind: "served",
+      room: "plan",
+      served: { role: "critic", digestChars: 7, fetchChars: 0, pingChars: 3 },
+      point: { at: Date.parse("2026-12-05T00:00:04.000Z"), role: "critic", chars: 10 },
+    });
+    expect(viewer.stats().clients).toBe(1);
+  });
+
+  test("a keep-alive comment on the injected timer", async () => {
+    const timers = manualTimers();
+    const { stream } = await viewerWith(fakeWatch(), { timers });
+    const tab = await stream();
+    await tab.next(() => true);
+    expect(timers.fire(15_000)).toBe(1);
+    await new Promise<void>((resolve) => {
+      const check = (): void => (tab.raw().includes(": keepalive\n\n") ? resolve() : void setImmediate(check));
+      check();
+    });
+    expect(timers.pending().map((t) => t.ms)).toEqual([15_000]);
+  });
+
+  test("a gap takes the snapshot again and sends every tab the new view", async () => {
+    const watch = fakeWatch();
+    const { viewer, stream } = await viewerWith(watch);
+    const tab = await stream();
+    await tab.next(() => true);
+    watch.next = fakeSnapshot([{ ...room, recent: [] }]);
+    watch.emit({ kind: "gap" });
+    const view = (await tab.next((f: Frame) => f.event === "view", 1)).data as { rooms: { room: string }[] };
+    expect(view.rooms.map((r) => r.room)).toEqual(["plan"]);
+    expect(viewer.stats().resnapshots).toBe(1);
+  });
+
+  test("the watch closing is shown, and closing the viewer closes the watch", async () => {
+    const watch = fakeWatch();
+    const { viewer, stream } = await viewerWith(watch);
+    const tab = await stream();
+    await tab.next(() => true);
+    watch.fail(new Error("broker gone"));
+    const view = (await tab.next((f) => f.event === "view", 1)).data as { closed: string };
+    expect(view.closed).toBe("the broker watch ended: broker gone");
+    await viewer.close();
+    expect(watch.closed).toBe(true);
+  });
+
+  test("a room keeps at most 100 posts; a new tab is sent the newest 100", async () => {
+    const { watch, stream } = await viewerWith(fakeWatch(fakeSnapshot([{ ...room, recent: [] }])));
+    for (let i = 1; i <= 150; i++) watch.post("plan", "critic", `message ${i}`);
+    const tab = await stream();
+    const view = (await tab.next(() => true)).data as { rooms: { posts: { seq: number }[] }[] };
+    const seqs = view.rooms[0]?.posts.map((p) => p.seq) ?? [];
+    expect(seqs.length).toBe(100);
+    expect([seqs[0], seqs[99]]).toEqual([51, 150]);
+  });
+
+  test("headlines and names are cut to 300 characters", async () => {
+    const { watch, stream } = await viewerWith();
+    const tab = await stream();
+    await tab.next(() => true);
+    watch.emit({
+      kind: "post",
+      room: "plan",
+      seq: 1,
+      author: "a".repeat(400),
+      at: "2026-12-05T00:00:01.000Z",
+      headline: "h".repeat(5000),
+      chars: 5000,
+    });
+    const post = (await tab.next((f) => f.event === "post")).data as { post: { author: string; headline: string } };
+    expect([post.post.author.length, post.post.headline.length]).toEqual([300, 300]);
+    expect(post.post.headline.endsWith("…")).toBe(true);
+  });
+
+  test("more tabs than allowed: 503", async () => {
+    const { viewer, stream } = await viewerWith(fakeWatch(), { maxClients: 2 });
+    await (await stream()).next(() => true);
+    await (await stream()).next(() => true);
+    const third = await request(viewer, `/events?token=${viewer.token}`);
+    expect([third.status, third.body]).toEqual([503, "too many tabs\n"]);
+  });
+});
+
+describe("peek", () => {
+  test("a bounded page of full texts, moving nothing; a limit over 50 is refused 400", async () => {
+    const { viewer, watch } = await viewerWith();
+    for (let i = 1; i <= 5; i++) watch.post("plan", "critic", `text ${i} <b>`);
+    const page = await request(viewer, `/peek?token=${viewer.token}&room=plan&afterSeq=1&limit=2`);
+    expect(page.status).toBe(200);
+    expect(page.headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(JSON.parse(page.body)).toEqual({
+      room: "plan",
+      more: true,
+      messages: [
+        { seq: 2, author: "critic", at: "2026-12-05T00:00:02.000Z", text: "text 2 <b>" },
+        { seq: 3, author: "critic", at: "2026-12-05T00:00:03.000Z", text: "text 3 <b>" },
+      ],
+    });
+    const over = await request(viewer, `/peek?token=${viewer.token}&room=plan&limit=51`);
+    expect(over.status).toBe(400);
+    const none = await request(viewer, `/peek?token=${viewer.token}`);
+    expect(none.status).toBe(400);
+  });
+});
