@@ -6,7 +6,8 @@ import { installedExclusions, packageDirs, targetResolve, testFilesOf } from "./
 // One project per package, discovered from the folder so a new package is tested without editing this file.
 // Workspace imports resolve to src/ through the "@orphus/source" export condition: no build before tests.
 // `pnpm test` needs nothing but Node: tests that need a redis-server live in test/redis/ and run under
-// `pnpm test:redis` (vitest.redis.config.ts); scenarios that run for seconds live in test/reliability/.
+// `pnpm test:redis` (vitest.redis.config.ts); scenarios that run for seconds live in test/reliability/; pages driven
+// in a real Chromium live in test/browser/ and run under `pnpm test:browser` (vitest.browser.config.ts).
 // With ORPHUS_TEST_INSTALLED set (`pnpm test:installed`), the integration tests of the packages users run as
 // programs (broker, client, CLI, MCP server, pi extension, and the locator they find the broker with) run against the
 // packages installed from their tarballs instead, every file but those that test internals
@@ -61,7 +62,12 @@ export default defineConfig({
               name,
               root,
               include: ["test/**/*.test.ts"],
-              exclude: ["test/reliability/**", "test/redis/**", ...installedExclusions(root, testFilesOf(root))],
+              exclude: [
+                "test/reliability/**",
+                "test/redis/**",
+                "test/browser/**",
+                ...installedExclusions(root, testFilesOf(root)),
+              ],
             },
           };
         }),

@@ -106,6 +106,7 @@ function loadAssets(): Map<string, Asset> {
   return new Map<string, Asset>([
     ["/assets/viewer.js", { type: "text/javascript; charset=utf-8", body: own("viewer.js") }],
     ["/assets/viewer.css", { type: "text/css; charset=utf-8", body: own("viewer.css") }],
+    ["/assets/favicon.svg", { type: "image/svg+xml", body: own("favicon.svg") }],
     [
       "/assets/uplot.js",
       { type: "text/javascript; charset=utf-8", body: readFileSync(require.resolve("uplot/dist/uPlot.iife.min.js")) },

@@ -311,3 +311,12 @@ describe("peek", () => {
     expect(none.status).toBe(400);
   });
 });
+
+describe("the page's script", () => {
+  test("puts no text in as HTML and evaluates no string", async () => {
+    const { viewer } = await viewerWith();
+    const script = (await request(viewer, `/assets/viewer.js?token=${viewer.token}`)).body;
+    expect(script).toContain("textContent");
+    expect(script.match(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function/g)).toBeNull();
+  });
+});
