@@ -172,7 +172,13 @@
       { label: "room holds", stroke: "#718096", width: 1, dash: [6, 4] },
     ];
     chart = new uPlot(
-      { width: Math.max(320, target.clientWidth || 720), height: 240, series, scales: { x: { time: true } } },
+      {
+        width: Math.max(320, target.clientWidth || 720),
+        height: 240,
+        series,
+        scales: { x: { time: true } },
+        axes: [{}, { size: 70 }],
+      },
       data,
       target,
     );

@@ -56,8 +56,8 @@ const ROOM = {
   recent: [],
 };
 
-async function started(watch: FakeWatch): Promise<Viewer> {
-  viewer = await startViewer({ watch });
+async function started(watch: FakeWatch, now?: () => number): Promise<Viewer> {
+  viewer = await startViewer({ watch, ...(now === undefined ? {} : { now }) });
   return viewer;
 }
 
@@ -127,12 +127,17 @@ test("bodies and headlines holding <script> or <img onerror> show as text and ru
 });
 
 test("the chart shows one series per role, beside what the room holds; a screenshot is written", async () => {
-  const watch = fakeWatch(fakeSnapshot([ROOM, { ...ROOM, room: "triage", members: [{ role: "planner", unread: 1 }] }]));
-  const { url } = await started(watch);
+  const start = Date.now() - 24 * 60_000;
+  let clock = start;
+  const watch = fakeWatch(
+    fakeSnapshot([ROOM, { ...ROOM, room: "triage", members: [{ role: "planner", unread: 1 }] }]),
+    () => clock,
+  );
+  // The room's held size carries no time: the viewer stamps it with its clock, which follows the scene's.
+  const { url } = await started(watch, () => clock);
   const { page, problems } = await openPage();
   await page.goto(url);
   await page.waitForSelector("#status.live");
-  const start = Date.parse("2026-12-05T09:00:00.000Z");
   const totals = new Map([
     ["planner", { digestChars: 0, fetchChars: 0, pingChars: 0 }],
     ["critic", { digestChars: 0, fetchChars: 0, pingChars: 0 }],
@@ -143,6 +148,7 @@ test("the chart shows one series per role, beside what the room holds; a screens
   for (let step = 0; step < 24; step++) {
     const role = ["planner", "critic", "reviewer"][step % 3] as string;
     const text = `${lines[step % 3]} (${step + 1})`;
+    clock = start + step * 60_000;
     watch.post("release-1.2", role, `${text}\n\n${"Details follow. ".repeat(20 + step)}`, text);
     held += text.length + 2 + 16 * (20 + step);
     watch.emit({ kind: "room", room: "release-1.2", held: { messages: step + 1, chars: held }, lastSeq: step + 1 });

@@ -21,7 +21,8 @@ export function fakeSnapshot(rooms: WatchSnapshot["rooms"] = []): WatchSnapshot 
   };
 }
 
-export function fakeWatch(snapshot: WatchSnapshot = fakeSnapshot()): FakeWatch {
+/** `now`, when given, stamps each post (else post n is stamped n seconds after FAKE_STARTED_AT). */
+export function fakeWatch(snapshot: WatchSnapshot = fakeSnapshot(), now?: () => number): FakeWatch {
   const listeners = new Set<(event: WatchEvent) => void>();
   const closers = new Set<(error?: Error) => void>();
   const texts = new Map<string, { seq: number; author: string; at: string; text: string }[]>();
@@ -68,7 +69,7 @@ export function fakeWatch(snapshot: WatchSnapshot = fakeSnapshot()): FakeWatch {
       const held = texts.get(room) ?? [];
       texts.set(room, held);
       const seq = (held[held.length - 1]?.seq ?? 0) + 1;
-      const at = new Date(Date.parse(FAKE_STARTED_AT) + seq * 1000).toISOString();
+      const at = new Date(now?.() ?? Date.parse(FAKE_STARTED_AT) + seq * 1000).toISOString();
       held.push({ seq, author, at, text });
       const shown = headline ?? text.split("\n", 1)[0] ?? "";
       watch.emit({ kind: "post", room, seq, author, at, headline: shown, chars: text.length });
