@@ -26,6 +26,7 @@ export {
 } from "./limits.js";
 export { SECURITY_HEADERS } from "./security.js";
 export type { Viewer, ViewerOptions, ViewerStats } from "./viewer.js";
+export type { TimerHandle, Timers } from "@orphus/internal";
 export type {
   BrokerWatch,
   ServedCounts,
