@@ -16,8 +16,9 @@ const packageNames = packageDirs(import.meta.dirname).map((dir) => basename(dir)
 const packagesDir = join(import.meta.dirname, "packages");
 
 /**
- * The packages whose tests an installed run repeats: the ones that ship programs, the client they share, and the
- * locator the client finds and starts the broker's bin with.
+ * The packages whose tests an installed run repeats: the ones that ship programs, the client they share, the
+ * locator the client finds and starts the broker's bin with, and the viewer `roundtable view` serves (its page and
+ * assets must ship in its tarball).
  */
 const INSTALLED_PACKAGES = [
   "roundtable-locator",
@@ -25,6 +26,7 @@ const INSTALLED_PACKAGES = [
   "roundtable-client",
   "roundtable-cli",
   "roundtable-mcp",
+  "roundtable-viewer",
   "pi-roundtable",
 ];
 const installed = installedProject() !== undefined;
