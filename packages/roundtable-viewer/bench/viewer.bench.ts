@@ -1,0 +1,92 @@
+// The viewer's cost to the broker: posts per second through a broker watched by a viewer with ten open tabs (the
+// viewer in its own process, as `roundtable view` runs, its tabs reading their event streams) against the same posts
+// through an identical broker that nobody watches. Target: at least 0.9x. Each block posts 2,000 messages of 200
+// characters, 32 in flight, into a room of the author and two listening members; the two brokers are bundled bins
+// from the same build, the sides alternating in blocks (bench-support/harness.ts).
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createRoundtableClient, locateBroker, type RoundtableClient } from "@orphus/roundtable-client";
+import { compareInBlocks, elapsedMs } from "../../../bench-support/harness.js";
+import { brokerBin } from "../../../test-support/target.js";
+
+const POSTS = 2000;
+const IN_FLIGHT = 32;
+const BODY = "x".repeat(200);
+const TABS = 10;
+
+const cleanups: (() => void)[] = [];
+const { bin, remove } = await brokerBin();
+cleanups.push(remove);
+
+interface Seat {
+  readonly author: RoundtableClient;
+  readonly listeners: RoundtableClient[];
+  readonly socketPath: string;
+}
+
+async function seat(name: string): Promise<Seat> {
+  const agentDir = mkdtempSync(join(tmpdir(), `rtv-bench-${name}-`));
+  cleanups.push(() => rmSync(agentDir, { recursive: true, force: true }));
+  const options = {
+    agentDir,
+    brokerCommand: { command: process.execPath, args: [bin, "--agent-dir", agentDir, "--idle-ms", "600000"] },
+    onWarning: () => undefined,
+  };
+  const author = createRoundtableClient({ ...options, role: "author" });
+  await author.join("bench");
+  const listeners = [
+    createRoundtableClient({ ...options, role: "planner" }),
+    createRoundtableClient({ ...options, role: "critic" }),
+  ];
+  for (const listener of listeners) await listener.join("bench");
+  cleanups.push(() => {
+    author.close();
+    for (const listener of listeners) listener.close();
+  });
+  return { author, listeners, socketPath: locateBroker({ ...options, role: "author" }).socketPath };
+}
+
+async function postBlock(target: Seat): Promise<void> {
+  for (let sent = 0; sent < POSTS; sent += IN_FLIGHT) {
+    const batch: Promise<unknown>[] = [];
+    for (let i = 0; i < IN_FLIGHT && sent + i < POSTS; i++) batch.push(target.author.post("bench", BODY));
+    await Promise.all(batch);
+  }
+}
+
+function startViewerProcess(socketPath: string): Promise<ChildProcess> {
+  const child = spawn(
+    process.execPath,
+    [
+      "--conditions=@orphus/source",
+      "--import",
+      "tsx",
+      join(import.meta.dirname, "viewer-tabs.ts"),
+      socketPath,
+      String(TABS),
+    ],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  cleanups.push(() => child.kill("SIGTERM"));
+  return new Promise((resolve) => child.stdout?.once("data", () => resolve(child)));
+}
+
+try {
+  const watched = await seat("watched");
+  const alone = await seat("alone");
+  await startViewerProcess(watched.socketPath);
+  await compareInBlocks({
+    name: "roundtable-viewer.posts-with-ten-tabs",
+    about: `posts/s through a broker watched by a viewer with ${TABS} open tabs, against an identical broker nobody watches`,
+    subject: () => elapsedMs(() => postBlock(watched)),
+    baseline: () => elapsedMs(() => postBlock(alone)),
+    ratio: "throughput",
+    target: { kind: "at-least", value: 0.9 },
+    detail: ({ subject, baseline }) =>
+      `${Math.round((POSTS / subject) * 1000)} posts/s watched, ${Math.round((POSTS / baseline) * 1000)} alone`,
+  });
+} finally {
+  for (const cleanup of cleanups.reverse()) cleanup();
+}
