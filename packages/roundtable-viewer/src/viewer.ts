@@ -132,16 +132,14 @@ function readBody(request: IncomingMessage, max: number): Promise<string | undef
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    // Past the bound the rest is read and dropped (the server's request timeout ends a body that never ends), so the
+    // client reads the 413 rather than a reset connection.
     request.on("data", (chunk: Buffer) => {
       size += chunk.length;
-      if (size > max) {
-        resolve(undefined);
-        request.destroy();
-        return;
-      }
-      chunks.push(chunk);
+      if (size <= max) chunks.push(chunk);
+      else chunks.length = 0;
     });
-    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    request.on("end", () => resolve(size > max ? undefined : Buffer.concat(chunks).toString("utf8")));
     request.on("error", reject);
   });
 }

@@ -320,3 +320,125 @@ describe("the page's script", () => {
     expect(script.match(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function/g)).toBeNull();
   });
 });
+
+describe("posting from the page", () => {
+  function stubPoster(fail?: Error) {
+    const calls: string[] = [];
+    return {
+      calls,
+      poster: {
+        role: "human",
+        join: (room: string) => {
+          calls.push(`join ${room}`);
+          return Promise.resolve({ room, created: false, newestSeq: 0, members: [] }) as never;
+        },
+        post: (room: string, text: string, options?: { headline?: string }) => {
+          calls.push(`post ${room} ${text} ${options?.headline ?? "-"}`);
+          return (fail === undefined ? Promise.resolve({ seq: 7 }) : Promise.reject(fail)) as never;
+        },
+      },
+    };
+  }
+
+  async function post(viewer: Viewer, body: string, type = "application/json") {
+    return request(viewer, `/post?token=${viewer.token}`, {
+      method: "POST",
+      headers: { origin: `http://127.0.0.1:${portOf(viewer)}`, "content-type": type },
+      body,
+    });
+  }
+
+  test("joins, then posts as the poster's role; the view says who posts", async () => {
+    const { poster, calls } = stubPoster();
+    const { viewer, stream } = await viewerWith(fakeWatch(), { poster });
+    const view = (await (await stream()).next(() => true)).data as { postAs: string };
+    expect(view.postAs).toBe("human");
+    const answer = await post(viewer, JSON.stringify({ room: "plan", text: "hello", headline: "hi" }));
+    expect([answer.status, answer.body]).toEqual([200, '{"seq":7}']);
+    expect(calls).toEqual(["join plan", "post plan hello hi"]);
+  });
+
+  test("refusals: 415 not JSON typed, 400 not JSON or the wrong shape, 413 too large, 502 the broker refused", async () => {
+    const { poster, calls } = stubPoster();
+    const { viewer } = await viewerWith(fakeWatch(), { poster });
+    expect((await post(viewer, "room=plan", "application/x-www-form-urlencoded")).status).toBe(415);
+    expect((await post(viewer, "{nope")).status).toBe(400);
+    expect((await post(viewer, JSON.stringify({ room: "plan", text: "" }))).status).toBe(400);
+    expect((await post(viewer, JSON.stringify({ room: "plan", text: "a", extra: 1 }))).status).toBe(400);
+    expect((await post(viewer, JSON.stringify({ room: "plan", text: "a".repeat(200_000) }))).status).toBe(413);
+    expect(calls).toEqual([]);
+    const failing = stubPoster(new Error("Not a member"));
+    const second = await viewerWith(fakeWatch(), { poster: failing.poster });
+    const refused = await post(second.viewer, JSON.stringify({ room: "plan", text: "hello" }));
+    expect([refused.status, refused.body]).toEqual([502, '{"error":"Not a member"}']);
+  });
+});
+
+describe("what the watch says", () => {
+  test("members and room events reach every tab, a room's held size becoming a chart point", async () => {
+    const { watch, stream } = await viewerWith(fakeWatch(), { now: () => 5_000 });
+    const tab = await stream();
+    await tab.next(() => true);
+    watch.emit({ kind: "members", room: "plan", members: [{ role: "critic", unread: 3 }] });
+    watch.emit({ kind: "room", room: "plan", held: { messages: 3, chars: 90 }, lastSeq: 3 });
+    expect((await tab.next((f) => f.event === "members")).data).toEqual({
+      kind: "members",
+      room: "plan",
+      members: [{ role: "critic", unread: 3 }],
+    });
+    expect((await tab.next((f) => f.event === "room")).data).toEqual({
+      kind: "room",
+      room: "plan",
+      held: { messages: 3, chars: 90 },
+      lastSeq: 3,
+      point: { at: 5_000, role: null, chars: 90 },
+    });
+  });
+
+  test("a reset takes the snapshot again; one that fails is shown as the view closed", async () => {
+    const watch = fakeWatch();
+    const { viewer, stream } = await viewerWith(watch);
+    const tab = await stream();
+    await tab.next(() => true);
+    watch.resnapshot = () => Promise.reject(new Error("store unavailable"));
+    watch.emit({ kind: "reset", room: "plan" });
+    const view = (await tab.next((f) => f.event === "view", 1)).data as { closed: string };
+    expect(view.closed).toBe("could not take the broker's rooms again: store unavailable");
+    expect(viewer.stats().resnapshots).toBe(1);
+  });
+
+  test("rooms past 200 are counted, not followed", async () => {
+    const rooms = Array.from({ length: 203 }, (_, i) => ({
+      room: `r${i}`,
+      lastSeq: 0,
+      held: { messages: 0, chars: 0 },
+      members: [],
+      served: [],
+      recent: [],
+    }));
+    const { watch, stream } = await viewerWith(fakeWatch(fakeSnapshot(rooms)));
+    const tab = await stream();
+    const view = (await tab.next(() => true)).data as { rooms: unknown[]; roomsLeftOut: number };
+    expect([view.rooms.length, view.roomsLeftOut]).toEqual([200, 3]);
+    watch.post("r202", "critic", "unseen");
+    watch.post("r0", "critic", "seen");
+    expect(((await tab.next((f) => f.event === "post")).data as { room: string }).room).toBe("r0");
+  });
+
+  test("a peek the broker refuses: 502 with its message", async () => {
+    const watch = fakeWatch();
+    watch.peek = () => Promise.reject(new Error("Not a watcher"));
+    const { viewer } = await viewerWith(watch);
+    const answer = await request(viewer, `/peek?token=${viewer.token}&room=plan`);
+    expect([answer.status, answer.body]).toEqual([502, '{"error":"Not a watcher"}']);
+  });
+
+  test("a port in use: the listen error, and the watch opened for it closed", async () => {
+    const { viewer } = await viewerWith();
+    const watch = fakeWatch();
+    await expect(startViewer({ watch: () => Promise.resolve(watch), port: portOf(viewer) })).rejects.toMatchObject({
+      code: "EADDRINUSE",
+    });
+    expect(watch.closed).toBe(true);
+  });
+});
