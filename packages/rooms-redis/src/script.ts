@@ -236,6 +236,67 @@ if op == 'list' then
   return out
 end
 
+-- UTF-16 code units of a UTF-8 string (what JavaScript's length counts): one per character, two past U+FFFF.
+local function u16(text)
+  local _, chars = string.gsub(text, '[^\128-\191]', '')
+  local _, astral = string.gsub(text, '[\240-\247]', '')
+  return chars + astral
+end
+
+-- Rooms as a watcher sees them, read without membership: every room in name order, or the one named.
+if op == 'view' then
+  local rooms
+  if ARGV[12] == '' then
+    rooms = redis.call('SMEMBERS', P .. 'rooms')
+    table.sort(rooms)
+  elseif redis.call('SISMEMBER', P .. 'rooms', ARGV[12]) == 1 then
+    rooms = {ARGV[12]}
+  else
+    rooms = {}
+  end
+  local out = {'ok'}
+  for _, room in ipairs(rooms) do
+    local r = R(room)
+    local seq = tonumber(redis.call('HGET', r, 'seq')) or 0
+    local entries = redis.call('XRANGE', r .. ':log', '-', '+')
+    local chars = 0
+    for _, entry in ipairs(entries) do
+      local fields = entry[2]
+      for i = 1, #fields, 2 do
+        if fields[i] == 'b' then chars = chars + u16(fields[i + 1])
+        elseif fields[i] == 'h' then chars = chars + u16(fields[i + 1]) - 1 end
+      end
+    end
+    local members = {}
+    for _, m in ipairs(redis.call('SMEMBERS', r .. ':members')) do
+      table.insert(members, m)
+      table.insert(members, seq - (tonumber(redis.call('HGET', r .. ':cursors', m)) or seq))
+    end
+    table.insert(out, {room, seq, #entries, chars, members})
+  end
+  return out
+end
+
+-- Retained messages without membership: forward from an afterSeq, else back from a beforeSeq (or the newest).
+if op == 'peek' then
+  local room, after, before, limit = ARGV[12], ARGV[13], ARGV[14], tonumber(ARGV[15])
+  if redis.call('SISMEMBER', P .. 'rooms', room) == 0 then return {'no-room'} end
+  local r = R(room)
+  local seq = tonumber(redis.call('HGET', r, 'seq')) or 0
+  local high = seq
+  if before ~= '' then high = math.min(seq, tonumber(before) - 1) end
+  local entries = {}
+  if after ~= '' then
+    if high > tonumber(after) then
+      entries = redis.call('XRANGE', r .. ':log', tonumber(after) + 1, high, 'COUNT', limit)
+    end
+  elseif high > 0 then
+    local newest = redis.call('XREVRANGE', r .. ':log', high, '-', 'COUNT', limit)
+    for i = #newest, 1, -1 do table.insert(entries, newest[i]) end
+  end
+  return {'ok', seq, redis.call('XLEN', r .. ':log'), entries}
+end
+
 -- The rest act for a member; the JS side may already know the request is refused ("1" in ARGV[12]) and asks only
 -- whether membership (or, for a post, an earlier post under the same key) answers first, as the memory store does.
 local refuse, room, role = ARGV[12], ARGV[13], ARGV[14]
