@@ -146,3 +146,62 @@ test("the browser command of each platform", () => {
     ["/c", "start", '""', "http://127.0.0.1:1/?token=a^&b"],
   ]);
 });
+
+/** The frames of a viewer's event stream, as they come. */
+function streamFrames(url: string): { frames: { event: string; data: unknown }[]; close: () => void } {
+  const target = new URL(url);
+  const frames: { event: string; data: unknown }[] = [];
+  let pending = "";
+  const req = request(new URL(`/events${target.search}`, target.origin), (response) => {
+    response.setEncoding("utf8");
+    response.on("data", (chunk: string) => {
+      pending += chunk;
+      let end;
+      while ((end = pending.indexOf("\n\n")) !== -1) {
+        const block = pending.slice(0, end);
+        pending = pending.slice(end + 2);
+        const event = /^event: (.*)$/m.exec(block)?.[1];
+        const data = /^data: (.*)$/m.exec(block)?.[1];
+        if (event !== undefined && data !== undefined) frames.push({ event, data: JSON.parse(data) as unknown });
+      }
+    });
+  });
+  req.on("error", () => undefined);
+  req.end();
+  return { frames, close: () => req.destroy() };
+}
+
+async function until<T>(find: () => T | undefined): Promise<T> {
+  for (;;) {
+    const found = find();
+    if (found !== undefined) return found;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+test("with the broker's own watch: a member's post reaches the page; the viewer joins no room", async () => {
+  const planner = agent.client({ role: "planner" });
+  await planner.join("design");
+  await planner.post("design", "first");
+  const stop = new AbortController();
+  const io = cliIo(agent, { signal: stop.signal });
+  const running = runCli(["view"], io);
+  const url = await printedUrl(io.out);
+  const stream = streamFrames(url);
+  const view = (await until(() => stream.frames.find((f) => f.event === "view"))).data as {
+    rooms: { room: string; members: { role: string }[]; posts: { author: string; headline: string }[] }[];
+  };
+  expect(view.rooms.map((r) => [r.room, r.members.map((m) => m.role), r.posts.map((p) => p.headline)])).toEqual([
+    ["design", ["planner"], ["first"]],
+  ]);
+  await planner.post("design", "second");
+  const post = (await until(() => stream.frames.find((f) => f.event === "post"))).data as {
+    post: { author: string; headline: string };
+  };
+  expect([post.post.author, post.post.headline]).toEqual(["planner", "second"]);
+  const { rooms } = await planner.rooms();
+  expect(rooms.map((r) => [r.room, r.members])).toEqual([["design", 1]]);
+  stream.close();
+  stop.abort();
+  expect(await running).toBe(CLI_EXIT.ok);
+});

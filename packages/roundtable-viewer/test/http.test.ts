@@ -235,7 +235,7 @@ describe("the event stream", () => {
     const tab = await stream();
     await tab.next(() => true);
     watch.next = fakeSnapshot([{ ...room, recent: [] }]);
-    watch.emit({ kind: "gap" });
+    watch.emit({ kind: "gap", dropped: 3 });
     const view = (await tab.next((f: Frame) => f.event === "view", 1)).data as { rooms: { room: string }[] };
     expect(view.rooms.map((r) => r.room)).toEqual(["plan"]);
     expect(viewer.stats().resnapshots).toBe(1);

@@ -37,7 +37,7 @@ export interface CliIo {
   readonly clientOptions?: CreateRoundtableClientOptions;
   /** Passed to the doctor (tests use it to point at a registry or shorten timeouts). */
   readonly doctorOptions?: DoctorOptions;
-  /** view: opens the broker watch (default: the client's watchBroker). */
+  /** view: opens the broker watch (default: the client's watchBroker, which starts a broker when none runs). */
   readonly openWatch?: ViewIo["openWatch"];
   /** view --open: opens the URL in a browser (default: xdg-open, open or start, detached). */
   readonly openUrl?: ViewIo["openUrl"];
@@ -134,6 +134,6 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
     return CLI_EXIT.ok;
   }
   if (args.action.command === "doctor") return doctor(args as DoctorArguments, io);
-  if (args.action.command === "view") return runView(args as ViewArguments, { ...io, describe }, undefined);
+  if (args.action.command === "view") return runView(args as ViewArguments, { ...io, describe });
   return clientCommand(args as ClientCommandArguments, io);
 }

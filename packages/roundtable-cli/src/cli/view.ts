@@ -4,13 +4,14 @@
 import { spawn } from "node:child_process";
 import {
   createRoundtableClient,
-  locateBroker,
+  watchBroker,
   type CreateRoundtableClientOptions,
   type RoundtableClient,
+  type WatchBrokerOptions,
 } from "@orphus/roundtable-client";
 import { startViewer, type BrokerWatch, type Viewer } from "@orphus/roundtable-viewer";
 import type { ViewArguments } from "./arguments.js";
-import { CLI_DEFAULT_ROLE, CLI_EXIT } from "./usage.js";
+import { CLI_EXIT } from "./usage.js";
 
 /** What `roundtable view` is given besides its arguments; injected so tests run it in-process. */
 export interface ViewIo {
@@ -20,8 +21,8 @@ export interface ViewIo {
   /** Aborting stops the viewer and ends the command with exit code 0. */
   readonly signal?: AbortSignal;
   readonly clientOptions?: CreateRoundtableClientOptions;
-  /** Opens the broker watch at a socket path (default: the client's watchBroker, starting a broker if none runs). */
-  readonly openWatch?: (socketPath: string) => Promise<BrokerWatch>;
+  /** Opens the broker watch (default: the client's watchBroker, which starts a broker when none runs). */
+  readonly openWatch?: (options: WatchBrokerOptions) => Promise<BrokerWatch>;
   /** Opens a URL in a browser (default: the platform's opener, detached). */
   readonly openUrl?: (url: string) => void;
   readonly describe: (error: unknown) => string;
@@ -49,7 +50,7 @@ function stopped(signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-export async function runView(args: ViewArguments, io: ViewIo, defaultOpenWatch: ViewIo["openWatch"]): Promise<number> {
+export async function runView(args: ViewArguments, io: ViewIo): Promise<number> {
   const { port, open, postAs } = args.action;
   const options: CreateRoundtableClientOptions = {
     ...io.clientOptions,
@@ -60,12 +61,16 @@ export async function runView(args: ViewArguments, io: ViewIo, defaultOpenWatch:
   let poster: RoundtableClient | undefined;
   let viewer: Viewer | undefined;
   try {
-    const { socketPath } = locateBroker({ ...options, role: CLI_DEFAULT_ROLE, spawnBroker: false });
-    const openWatch = io.openWatch ?? defaultOpenWatch;
-    if (openWatch === undefined) throw new Error("no broker watch to open");
+    // The watch finds and starts the broker as the client would, from the same settings.
+    const { agentDir, env, store, brokerCommand, brokerIdleMs, brokerLogPath, startTimeoutMs } = options;
+    const where = { agentDir, env, store, brokerCommand, brokerIdleMs, brokerLogPath, startTimeoutMs };
+    const watchOptions = Object.fromEntries(
+      Object.entries(where).filter(([, value]) => value !== undefined),
+    ) as WatchBrokerOptions;
+    const openWatch = io.openWatch ?? watchBroker;
     if (postAs !== undefined) poster = createRoundtableClient({ ...options, role: postAs, spawnBroker: true });
     viewer = await startViewer({
-      watch: () => openWatch(socketPath),
+      watch: () => openWatch(watchOptions),
       port,
       ...(poster === undefined ? {} : { poster }),
     });

@@ -7,12 +7,15 @@ import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
 import { chromiumPath } from "../../../../test-support/chromium.js";
+import { watchBroker } from "@orphus/roundtable-client";
 import { startViewer, type Viewer } from "@orphus/roundtable-viewer";
+import { useAgentDir } from "../../../../test-support/brokers.js";
 import { fakeSnapshot, fakeWatch, type FakeWatch } from "../support/fake-watch.js";
 
 /** Set to a path to write the screenshot there (the README's is packages/roundtable-viewer/docs/viewer.png). */
 const SCREENSHOT_ENV = "ORPHUS_VIEWER_SCREENSHOT";
 
+const agent = useAgentDir();
 let browser: Browser;
 let viewer: Viewer | undefined;
 const temp = mkdtempSync(join(tmpdir(), "rtv-"));
@@ -83,20 +86,28 @@ test("the page loads with the token, and without it the answer is 403", async ()
 });
 
 test("a post made by another client appears within a second", async () => {
-  const watch = fakeWatch(fakeSnapshot([ROOM]));
-  const { url } = await started(watch);
+  // The broker's own watch: a real broker, a member posting through an ordinary client.
+  const critic = agent.client({ role: "critic" });
+  await critic.join("release-1.2");
+  viewer = await startViewer({
+    watch: () => watchBroker({ agentDir: agent.dir(), brokerCommand: agent.brokerCommand() }),
+  });
   const { page, problems } = await openPage();
-  await page.goto(url);
+  await page.goto(viewer.url);
   await page.waitForSelector("#status.live");
-  const seq = watch.post("release-1.2", "critic", "Ship it on Friday", "Ship Friday");
+  await page.waitForSelector('#rooms li[data-room="release-1.2"]');
+  const { seq } = await critic.post("release-1.2", "Ship it on Friday", { headline: "Ship Friday" });
   await page.waitForSelector(`#posts tr[data-seq="${seq}"]`, { timeout: 1000 });
   expect(await page.locator(`#posts tr[data-seq="${seq}"] td`).allTextContents()).toEqual([
     String(seq),
     "critic",
     expect.any(String),
     "Ship Friday",
-    "17",
+    // The broker's size of a message: its body and its headline, 17 + 11 characters.
+    "28",
   ]);
+  await page.click(`#posts tr[data-seq="${seq}"]`);
+  await expect.poll(() => page.textContent("#full-text")).toBe("Ship it on Friday");
   expect(problems).toEqual([]);
   await page.close();
 });
@@ -115,12 +126,12 @@ test("bodies and headlines holding <script> or <img onerror> show as text and ru
   expect(await page.textContent(`#posts tr[data-seq="${first}"] td:nth-child(4)`)).toBe(image);
   expect(await page.textContent(`#posts tr[data-seq="${second}"] td:nth-child(4)`)).toBe(script);
   await page.click(`#posts tr[data-seq="${first}"]`);
-  await page.waitForFunction('document.getElementById("full-text")?.textContent?.startsWith("before")');
+  await expect.poll(() => page.textContent("#full-text")).toMatch(/^before/);
   expect(await page.textContent("#full-text")).toBe(`before ${script} after`);
   await page.click(`#posts tr[data-seq="${second}"]`);
-  await page.waitForFunction('document.getElementById("full-text")?.textContent?.startsWith("<img")');
+  await expect.poll(() => page.textContent("#full-text")).toMatch(/^<img/);
   expect(await page.textContent("#full-text")).toBe(image);
-  expect(await page.evaluate("window.__pwned")).toBeUndefined();
+  expect(await page.evaluate(() => (globalThis as { __pwned?: string }).__pwned)).toBeUndefined();
   expect(await page.locator("img, main script").count()).toBe(0);
   expect(problems).toEqual([]);
   await page.close();
@@ -167,7 +178,7 @@ test("the chart shows one series per role, beside what the room holds; a screens
     }
   }
   await page.waitForSelector('#posts tr[data-seq="24"]');
-  await page.waitForFunction('document.querySelectorAll("#chart .u-legend .u-series").length === 5');
+  await expect.poll(() => page.locator("#chart .u-legend .u-series").count()).toBe(5);
   const labels = await page.locator("#chart .u-legend .u-series .u-label").allTextContents();
   expect(labels.slice(1)).toEqual(["critic", "planner", "reviewer", "room holds"]);
   expect(await page.getAttribute("#chart", "data-roles")).toBe("3");
