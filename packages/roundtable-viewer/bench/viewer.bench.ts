@@ -1,8 +1,12 @@
 // The viewer's cost to the broker: posts per second through a broker watched by a viewer with ten open tabs (the
-// viewer in its own process, as `roundtable view` runs, its tabs reading their event streams) against the same posts
-// through an identical broker that nobody watches. Target: at least 0.9x. Each block posts 2,000 messages of 200
-// characters, 32 in flight, into a room of the author and two listening members; the two brokers are bundled bins
-// from the same build, the sides alternating in blocks (bench-support/harness.ts).
+// viewer in its own process, as `roundtable view` runs, its tabs reading their event streams)
+// 1. against the same posts through an identical broker that nobody watches (target: at least 0.9x): what watching
+//    with a viewer costs in all, the broker's watch included;
+// 2. against an identical broker watched by a bare watcher that drops what it hears (bench/bare-watch.ts; target: at
+//    least 0.9x): what the viewer and its tabs add to the watch itself.
+// Each block posts 2,000 messages of 200 characters, 32 in flight, into a room of the author and two listening
+// members; the brokers are bundled bins from the same build, the sides alternating in blocks
+// (bench-support/harness.ts).
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -56,17 +60,11 @@ async function postBlock(target: Seat): Promise<void> {
   }
 }
 
-function startViewerProcess(socketPath: string): Promise<ChildProcess> {
+/** Starts one of this folder's programs from source (viewer-tabs.ts, bare-watch.ts); resolves once it is ready. */
+function startWatcher(program: string, socketPath: string): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
-    [
-      "--conditions=@orphus/source",
-      "--import",
-      "tsx",
-      join(import.meta.dirname, "viewer-tabs.ts"),
-      socketPath,
-      String(TABS),
-    ],
+    ["--conditions=@orphus/source", "--import", "tsx", join(import.meta.dirname, program), socketPath, String(TABS)],
     { stdio: ["ignore", "pipe", "inherit"] },
   );
   cleanups.push(() => child.kill("SIGTERM"));
@@ -75,17 +73,31 @@ function startViewerProcess(socketPath: string): Promise<ChildProcess> {
 
 try {
   const watched = await seat("watched");
+  const bare = await seat("bare");
   const alone = await seat("alone");
-  await startViewerProcess(watched.socketPath);
+  await startWatcher("viewer-tabs.ts", watched.socketPath);
+  await startWatcher("bare-watch.ts", bare.socketPath);
   await compareInBlocks({
     name: "roundtable-viewer.posts-with-ten-tabs",
     about: `posts/s through a broker watched by a viewer with ${TABS} open tabs, against an identical broker nobody watches`,
     subject: () => elapsedMs(() => postBlock(watched)),
     baseline: () => elapsedMs(() => postBlock(alone)),
     ratio: "throughput",
+    blocks: 21,
     target: { kind: "at-least", value: 0.9 },
     detail: ({ subject, baseline }) =>
       `${Math.round((POSTS / subject) * 1000)} posts/s watched, ${Math.round((POSTS / baseline) * 1000)} alone`,
+  });
+  await compareInBlocks({
+    name: "roundtable-viewer.posts-with-ten-tabs-vs-bare-watch",
+    about: `posts/s through a broker watched by a viewer with ${TABS} open tabs, against one watched by a bare watcher`,
+    subject: () => elapsedMs(() => postBlock(watched)),
+    baseline: () => elapsedMs(() => postBlock(bare)),
+    ratio: "throughput",
+    blocks: 21,
+    target: { kind: "at-least", value: 0.9 },
+    detail: ({ subject, baseline }) =>
+      `${Math.round((POSTS / subject) * 1000)} posts/s with the viewer, ${Math.round((POSTS / baseline) * 1000)} with a bare watch`,
   });
 } finally {
   for (const cleanup of cleanups.reverse()) cleanup();

@@ -26,6 +26,8 @@ export class SseHub {
   readonly #keepaliveMs: number;
   #keepalive: TimerHandle | undefined;
   #dropped = 0;
+  /** Frames broadcast this turn, not yet written. */
+  #pending = "";
 
   constructor(options: { maxBufferBytes: number; keepaliveMs: number; timers: Timers }) {
     this.#maxBufferBytes = options.maxBufferBytes;
@@ -47,6 +49,8 @@ export class SseHub {
 
   /** Starts a tab's stream with its first frame (the whole view). */
   add(response: ServerResponse, first: string): void {
+    // What this turn broadcast before the tab came is already in its first frame (the whole view).
+    this.#flush();
     response.writeHead(200, {
       "Content-Type": "text/event-stream; charset=utf-8",
       "Cache-Control": "no-store",
@@ -58,9 +62,21 @@ export class SseHub {
     this.#write(response, first);
   }
 
-  /** Sends one frame to every tab. */
+  /**
+   * Sends one frame to every tab. Frames of one turn (the events of one read from the broker) leave together, in one
+   * write per tab, once the turn's synchronous work is done.
+   */
   broadcast(event: string, data: unknown): void {
-    if (this.#clients.size > 0) this.#send(sseFrame(event, data));
+    if (this.#clients.size === 0) return;
+    const first = this.#pending === "";
+    this.#pending += sseFrame(event, data);
+    if (first) queueMicrotask(() => this.#flush());
+  }
+
+  #flush(): void {
+    const frames = this.#pending;
+    this.#pending = "";
+    if (frames !== "") this.#send(frames);
   }
 
   #send(frame: string): void {
@@ -68,7 +84,10 @@ export class SseHub {
   }
 
   #write(client: ServerResponse, frame: string): void {
-    if (client.writableLength + Buffer.byteLength(frame) > this.#maxBufferBytes) {
+    // A tab with nothing waiting takes a turn's frames whatever their size (one read from the broker, itself bounded);
+    // one with something waiting takes them only within its bound.
+    const waiting = client.writableLength;
+    if (waiting > 0 && waiting + Buffer.byteLength(frame) > this.#maxBufferBytes) {
       // Too far behind: what it missed is dropped with it; its reconnect is sent the view as it is then.
       this.#dropped++;
       this.#clients.delete(client);
@@ -90,6 +109,7 @@ export class SseHub {
   close(): void {
     if (this.#keepalive !== undefined) this.#timers.clearTimeout(this.#keepalive);
     this.#keepalive = undefined;
+    this.#pending = "";
     for (const client of this.#clients) client.end();
     this.#clients.clear();
   }

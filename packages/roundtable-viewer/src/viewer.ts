@@ -45,7 +45,7 @@ export interface ViewerOptions {
 export interface ViewerStats {
   /** Tabs connected now. */
   readonly clients: number;
-  /** Bytes waiting to be written, per tab: never more than maxClientBufferBytes. */
+  /** Bytes waiting to be written, per tab: at most maxClientBufferBytes, or one turn's events when none waited. */
   readonly bufferedBytes: readonly number[];
   /** Tabs dropped for passing that bound, since start. */
   readonly dropped: number;
