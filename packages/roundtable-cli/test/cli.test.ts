@@ -241,7 +241,7 @@ test("post starts a broker; status, rooms and tail read it; tail follows until i
   expect(status.out()).toMatch(
     new RegExp(
       "^broker    running, pid \\d+, up \\d+s\\n" +
-        "version   0\\.0\\.0 \\(orphus-roundtable v2\\)\\n" +
+        "version   0\\.0\\.0 \\(orphus-roundtable v3\\)\\n" +
         `socket    ${join(agent.dir(), "roundtable", "broker.sock").replace(/[.]/g, "\\.")}\\n` +
         "store     memory \\(this broker's process\\)\\n" +
         "sessions  1 connection besides this one\\n" +
