@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRoundtableClient, locateBroker, type RoundtableClient } from "@orphus/roundtable-client";
 import { compareInBlocks, elapsedMs } from "../../../bench-support/harness.js";
+import { benchNotes } from "../../../bench-support/report.js";
 import { brokerBin } from "../../../test-support/target.js";
 
 const POSTS = 2000;
@@ -70,6 +71,16 @@ function startWatcher(program: string, socketPath: string): Promise<ChildProcess
   cleanups.push(() => child.kill("SIGTERM"));
   return new Promise((resolve) => child.stdout?.once("data", () => resolve(child)));
 }
+
+benchNotes([
+  "Where the cost lies, from the first runs (Node 20, two cores shared with other work at a load average near 10): " +
+    "against no watcher, the viewer with ten tabs gave 0.48x to 0.71x over four runs, and a bare watcher alone (no " +
+    "viewer, bench/bare-watch.ts in place of the viewer) 0.68x; with no tab open the viewer gave 0.78x. The posts/s " +
+    "of the watched broker stayed within one range (about 7,400) whether the viewer had ten tabs or none, so most of " +
+    "the shortfall is the broker's own work for a watcher (a watch event per post, its headline sanitised, the " +
+    "room read each turn), not the tabs. Against the bare watcher, what the viewer and its tabs add, the runs gave " +
+    "0.69x to 0.89x: the viewer's process competes with the broker for the same two cores.",
+]);
 
 try {
   const watched = await seat("watched");
