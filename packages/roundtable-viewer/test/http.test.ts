@@ -281,6 +281,30 @@ describe("the event stream", () => {
     expect(post.post.headline.endsWith("…")).toBe(true);
   });
 
+  test("every tab is fed by the one broker watch", async () => {
+    let opened = 0;
+    const watch = fakeWatch();
+    const listening: number[] = [];
+    const onEvent = watch.onEvent.bind(watch);
+    watch.onEvent = (listener) => {
+      listening.push(1);
+      return onEvent(listener);
+    };
+    const viewer = await startViewer({
+      watch: () => {
+        opened++;
+        return Promise.resolve(watch);
+      },
+      timers: manualTimers(),
+    });
+    const tabs = await Promise.all([openStream(viewer), openStream(viewer), openStream(viewer)]);
+    open.push({ viewer, streams: tabs });
+    for (const tab of tabs) await tab.next(() => true);
+    watch.post("plan", "critic", "to all");
+    for (const tab of tabs) await tab.next((f) => f.event === "post");
+    expect([opened, listening.length, viewer.stats().clients]).toEqual([1, 1, 3]);
+  });
+
   test("more tabs than allowed: 503", async () => {
     const { viewer, stream } = await viewerWith(fakeWatch(), { maxClients: 2 });
     await (await stream()).next(() => true);
