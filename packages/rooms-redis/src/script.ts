@@ -188,6 +188,7 @@ if op == 'join' then
   if created then
     redis.call('SADD', P .. 'rooms', room)
     redis.call('HSETNX', r, 'seq', 0)
+    redis.call('HSETNX', r, 'chars', 0)
   end
   hold(B, role)
   local seq = tonumber(redis.call('HGET', r, 'seq'))
@@ -243,7 +244,19 @@ local function u16(text)
   return chars + astral
 end
 
--- Rooms as a watcher sees them, read without membership: every room in name order, or the one named.
+-- Characters of a stored message: its 'c' field, else (a message stored before rooms counted) its body and headline.
+local function entry_chars(fields)
+  local chars = 0
+  for i = 1, #fields, 2 do
+    if fields[i] == 'c' then return tonumber(fields[i + 1]) end
+    if fields[i] == 'b' then chars = chars + u16(fields[i + 1])
+    elseif fields[i] == 'h' then chars = chars + u16(fields[i + 1]) - 1 end
+  end
+  return chars
+end
+
+-- Rooms as a watcher sees them, read without membership: every room in name order, or the one named. A room's
+-- characters are kept by each post (the room's 'chars'); a room without the count gets it once, read from its log.
 if op == 'view' then
   local rooms
   if ARGV[12] == '' then
@@ -258,21 +271,18 @@ if op == 'view' then
   for _, room in ipairs(rooms) do
     local r = R(room)
     local seq = tonumber(redis.call('HGET', r, 'seq')) or 0
-    local entries = redis.call('XRANGE', r .. ':log', '-', '+')
-    local chars = 0
-    for _, entry in ipairs(entries) do
-      local fields = entry[2]
-      for i = 1, #fields, 2 do
-        if fields[i] == 'b' then chars = chars + u16(fields[i + 1])
-        elseif fields[i] == 'h' then chars = chars + u16(fields[i + 1]) - 1 end
-      end
+    local chars = tonumber(redis.call('HGET', r, 'chars'))
+    if chars == nil then
+      chars = 0
+      for _, entry in ipairs(redis.call('XRANGE', r .. ':log', '-', '+')) do chars = chars + entry_chars(entry[2]) end
+      redis.call('HSET', r, 'chars', chars)
     end
     local members = {}
     for _, m in ipairs(redis.call('SMEMBERS', r .. ':members')) do
       table.insert(members, m)
       table.insert(members, seq - (tonumber(redis.call('HGET', r .. ':cursors', m)) or seq))
     end
-    table.insert(out, {room, seq, #entries, chars, members})
+    table.insert(out, {room, seq, redis.call('XLEN', r .. ':log'), chars, members})
   end
   return out
 end
@@ -329,11 +339,23 @@ if op == 'post' then
   local body, headline = ARGV[15], ARGV[16]
   local seq = redis.call('HINCRBY', r, 'seq', 1)
   local t = now_ms()
-  if headline == '' then
-    redis.call('XADD', r .. ':log', 'MAXLEN', capacity, seq .. '-0', 'a', role, 'b', body, 't', t)
-  else
-    redis.call('XADD', r .. ':log', 'MAXLEN', capacity, seq .. '-0', 'a', role, 'b', body, 't', t, 'h', headline)
+  -- The room's characters follow its log: the message that the ring evicts leaves them, this one joins them.
+  local chars = ARGV[18]
+  -- A caller that names no count (an older store's argument list) has it worked out here.
+  if chars == nil or chars == '' then
+    chars = u16(body) + (headline == '' and 0 or u16(headline) - 1)
   end
+  local counted = redis.call('HEXISTS', r, 'chars') == 1
+  if counted and redis.call('XLEN', r .. ':log') >= capacity then
+    local oldest = redis.call('XRANGE', r .. ':log', '-', '+', 'COUNT', 1)[1]
+    if oldest then redis.call('HINCRBY', r, 'chars', -entry_chars(oldest[2])) end
+  end
+  if headline == '' then
+    redis.call('XADD', r .. ':log', 'MAXLEN', capacity, seq .. '-0', 'a', role, 'b', body, 't', t, 'c', chars)
+  else
+    redis.call('XADD', r .. ':log', 'MAXLEN', capacity, seq .. '-0', 'a', role, 'b', body, 't', t, 'c', chars, 'h', headline)
+  end
+  if counted then redis.call('HINCRBY', r, 'chars', chars) end
   if tonumber(redis.call('HGET', r .. ':cursors', role)) == seq - 1 then redis.call('HSET', r .. ':cursors', role, seq) end
   if key ~= '' and maxKeys > 0 then
     redis.call('HSET', r .. ':keys', key, seq .. ':' .. t .. ':' .. role)

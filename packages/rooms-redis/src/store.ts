@@ -330,6 +330,8 @@ export class RedisRoomStore implements RoomStore {
       body,
       headline === undefined ? "" : `+${headline}`,
       key ?? "",
+      // The message's characters (body and headline, as a fetch page counts them), for the room's count.
+      String(body.length + (headline?.length ?? 0)),
     ]);
     if (reply[0] === "replay") {
       const [seq, postedAt] = String(reply[1]).split(":").map(Number) as [number, number];

@@ -6,6 +6,7 @@ test("the public runtime surface is exactly these names", () => {
     "BodyTooLargeError",
     "DEFAULT_MAX_BODY_BYTES",
     "DEFAULT_MAX_HEADLINE_BYTES",
+    "DEFAULT_MAX_HELD_BYTES",
     "DEFAULT_MAX_MEMBERS",
     "DEFAULT_MAX_POST_KEYS",
     "DEFAULT_MAX_RETAINED_CURSORS",
@@ -45,6 +46,7 @@ test("the public runtime surface is exactly these names", () => {
     "checkSeq",
     "isPromiseLike",
     "maskStoreUrl",
+    "peekEvicted",
     "resolveRoomStoreOptions",
   ]);
 });
@@ -62,6 +64,7 @@ test("the default limits", () => {
     DEFAULT_ROOM_NAME_PATTERN: rooms.DEFAULT_ROOM_NAME_PATTERN.source,
     DEFAULT_MAX_POST_KEYS: rooms.DEFAULT_MAX_POST_KEYS,
     MAX_POST_KEY_BYTES: rooms.MAX_POST_KEY_BYTES,
+    DEFAULT_MAX_HELD_BYTES: rooms.DEFAULT_MAX_HELD_BYTES,
     MASK: rooms.MASK,
   }).toEqual({
     DEFAULT_RING_CAPACITY: 500,
@@ -75,6 +78,7 @@ test("the default limits", () => {
     DEFAULT_ROOM_NAME_PATTERN: "^[a-z0-9][a-z0-9._-]{0,63}$",
     DEFAULT_MAX_POST_KEYS: 1024,
     MAX_POST_KEY_BYTES: 128,
+    DEFAULT_MAX_HELD_BYTES: 134_217_728,
     MASK: "***",
   });
 });
@@ -116,4 +120,10 @@ test("every error class has a stable code and name and derives from RoomsError",
     ["StoreClosedError", "ERR_STORE_CLOSED"],
   ]);
   expect(new rooms.BodyTooLargeError("r", 2, 1)).toBeInstanceOf(rooms.MessageTooLargeError);
+});
+
+test("a forward peek reports what left the window before it, and nothing inside it", () => {
+  expect(rooms.peekEvicted(0, 10, 4)).toEqual({ count: 6, fromSeq: 1, toSeq: 6 });
+  expect(rooms.peekEvicted(6, 10, 4)).toBeUndefined();
+  expect(rooms.peekEvicted(3, 10, 0)).toEqual({ count: 7, fromSeq: 4, toSeq: 10 });
 });

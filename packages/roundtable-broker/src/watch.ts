@@ -362,13 +362,13 @@ export class WatchHub {
       });
       return [];
     };
-    let viewed: Awaitable<readonly StoreRoomView[]>;
+    // A synchronous store throws where a promise would reject: either way the read fails alone.
+    let told: Awaitable<readonly StoreRoomView[]>;
     try {
-      viewed = this.#store.view(room);
+      told = andThen(this.#store.view(room), (views) => andThen(this.#tellChanges(views), () => views));
     } catch (error) {
       return failed(error);
     }
-    const told = andThen(viewed, (views) => andThen(this.#tellChanges(views), () => views));
     return isPromiseLike(told) ? Promise.resolve(told).catch(failed) : told;
   }
 

@@ -34,7 +34,7 @@ export interface WatchBrokerOptions extends Pick<
 
 /** A live watch of a broker: a snapshot, then events, and full texts on demand. Changes nothing in the rooms. */
 export interface BrokerWatch {
-  /** The latest snapshot: taken when the watch began, replaced by each {@link resnapshot}. */
+  /** The latest snapshot: taken when the watch began, replaced by each `resnapshot()`. */
   readonly snapshot: WatchSnapshot;
   /** Hears every watch event from now on (those that arrived before the first listener are handed to it). */
   onEvent(listener: (event: WatchEvent) => void): () => void;

@@ -84,6 +84,7 @@ export {
   roomSummarySchema,
   roomsResultSchema,
   membersResultSchema,
+  heldTextSchema,
   statusResultSchema,
   watchedMemberSchema,
   servedCountsSchema,

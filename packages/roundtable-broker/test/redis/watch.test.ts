@@ -15,8 +15,7 @@ afterAll(async () => {
 type Frame = Record<string, unknown>;
 const result = (reply: Frame): Frame => reply["result"] as Frame;
 /** A snapshot without what differs by broker: its identity, and the served counts it keeps itself. */
-const rooms = (snapshot: Frame): unknown =>
-  (snapshot["rooms"] as Frame[]).map(({ served: _served, ...room }) => room);
+const rooms = (snapshot: Frame): unknown => (snapshot["rooms"] as Frame[]).map(({ served: _served, ...room }) => room);
 
 test("a watcher of either broker sees the same rooms, members and posts; served counts are per broker", async () => {
   const a = await startTestBroker({ store: redis.url, clock: () => 1_796_000_000_000 });
