@@ -63,14 +63,14 @@ export class SseHub {
   }
 
   /**
-   * Sends one frame to every tab. Frames of one turn (the events of one read from the broker) leave together, in one
-   * write per tab, once the turn's synchronous work is done.
+   * Sends one frame to every tab. Frames of one turn of the event loop (the events of every read from the broker it
+   * handled) leave together, in one write per tab, once the turn's reads are done.
    */
   broadcast(event: string, data: unknown): void {
     if (this.#clients.size === 0) return;
     const first = this.#pending === "";
     this.#pending += sseFrame(event, data);
-    if (first) queueMicrotask(() => this.#flush());
+    if (first) setImmediate(() => this.#flush());
   }
 
   #flush(): void {
