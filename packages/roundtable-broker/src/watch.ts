@@ -1,5 +1,5 @@
 import { sanitizeText } from "@orphus/digest";
-import { encodeFrame } from "@orphus/framing";
+import { frameText, type FrameText } from "@orphus/framing";
 import type { Timers } from "@orphus/internal";
 import {
   andThen,
@@ -34,6 +34,14 @@ export const MAX_SERVED_ROLES_PER_ROOM = 256;
 
 /** Pause between a watched broker's reads of the whole store (what other brokers did, cursors they moved). */
 export const WATCH_POLL_MS = 1000;
+
+/**
+ * Shortest pause between two rounds of watch events: a change made after a quiet spell goes out at the end of its
+ * turn, and changes following within this pause wait for its end and go out together (one read of each changed
+ * room, one members, room and served event each). So a busy broker does a bounded amount of watch work per pause,
+ * however fast rooms are posted to, instead of a read and a round of events every turn.
+ */
+export const WATCH_TICK_MS = 20;
 
 /** Pause before a watcher that could not take its events is tried again. */
 const WATCH_RETRY_MS = 100;
@@ -144,7 +152,7 @@ class WatchFeed {
   }
 
   /** Sends what it can within the backlog bound; what does not fit is dropped and a gap owed. */
-  flush(frameOf: (key: string, event: WatchEvent) => Buffer, maxBacklogBytes: number): void {
+  flush(frameOf: (key: string, event: WatchEvent) => FrameText, maxBacklogBytes: number): void {
     if (this.#dropped > 0) {
       const gap: WatchEvent = { event: "watch", kind: "gap", dropped: this.#dropped };
       if (!this.connection.sendWatchFrame(frameOf("", gap), maxBacklogBytes)) return;
@@ -201,6 +209,9 @@ export class WatchHub {
   readonly #dirtyServed = new Set<string>();
   #dirtyAll = false;
   #scheduled = false;
+  /** When the last round of watch events started (the injected clock), for {@link WATCH_TICK_MS}. */
+  #lastTurnAt = Number.NEGATIVE_INFINITY;
+  #tickTimer: unknown;
   /** A read of the store under way: the next waits for it. */
   #reading: Promise<unknown> | undefined;
   #pollTimer: unknown;
@@ -310,8 +321,11 @@ export class WatchHub {
     const { timers } = this.#options;
     if (this.#pollTimer !== undefined) timers.clearTimeout(this.#pollTimer);
     if (this.#retryTimer !== undefined) timers.clearTimeout(this.#retryTimer);
+    if (this.#tickTimer !== undefined) timers.clearTimeout(this.#tickTimer);
     this.#pollTimer = undefined;
     this.#retryTimer = undefined;
+    this.#tickTimer = undefined;
+    this.#scheduled = false;
   }
 
   #armPoll(): void {
@@ -325,17 +339,24 @@ export class WatchHub {
     }, WATCH_POLL_MS);
   }
 
+  /** Runs the next round at the end of this turn, or at the end of the tick the last round started. */
   #schedule(): void {
     if (this.#scheduled) return;
     this.#scheduled = true;
-    setImmediate(this.#turn);
+    const wait = this.#lastTurnAt + WATCH_TICK_MS - this.#options.clock();
+    // A clock that went back (or stands still, as tests inject) waits one tick at most.
+    if (wait <= 0 || wait > WATCH_TICK_MS) setImmediate(this.#turn);
+    else this.#tickTimer = this.#options.timers.setTimeout(this.#turn, wait);
   }
 
   /** At the end of a turn: the served counts that changed go out, and the rooms that changed are read. */
   readonly #turn = (): void => {
+    this.#tickTimer = undefined;
+    if (!this.#scheduled) return;
     this.#scheduled = false;
     if (!this.active) return;
     const at = this.#options.clock();
+    this.#lastTurnAt = at;
     for (const key of this.#dirtyServed) {
       const [room = "", role = ""] = key.split("\0");
       const counts = this.served.counts(room, role);
@@ -457,12 +478,13 @@ export class WatchHub {
 
   /** Writes each watcher's held events; one that is behind is tried again shortly. */
   #flush(): void {
-    const frames = new Map<string, Buffer>();
+    // Each event's JSON is made once for every watcher, and written straight into each watcher's one write.
+    const frames = new Map<string, FrameText>();
     const { maxFrameBytes, maxWatchBacklogBytes } = this.#options;
-    const frameOf = (key: string, event: WatchEvent): Buffer => {
-      if (key === "") return encodeFrame(event, { maxFrameBytes });
+    const frameOf = (key: string, event: WatchEvent): FrameText => {
+      if (key === "") return frameText(event, { maxFrameBytes });
       let frame = frames.get(key);
-      if (frame === undefined) frames.set(key, (frame = encodeFrame(event, { maxFrameBytes })));
+      if (frame === undefined) frames.set(key, (frame = frameText(event, { maxFrameBytes })));
       return frame;
     };
     let behind = false;
