@@ -205,8 +205,8 @@ export class WatchHub {
   readonly #feeds = new Map<BrokerConnection, WatchFeed>();
   readonly #known = new Map<string, KnownRoom>();
   readonly #dirtyRooms = new Set<string>();
-  /** Served counts changed since the last turn's end, as `room\0role`. */
-  readonly #dirtyServed = new Set<string>();
+  /** Served counts changed since the last round, as roles by room (marked per post and role: no string made). */
+  readonly #dirtyServed = new Map<string, Set<string>>();
   #dirtyAll = false;
   #scheduled = false;
   /** When the last round of watch events started (the injected clock), for {@link WATCH_TICK_MS}. */
@@ -241,7 +241,9 @@ export class WatchHub {
 
   /** The served counts of `role` in `room` changed. */
   servedChanged(room: string, role: string): void {
-    this.#dirtyServed.add(`${room}\0${role}`);
+    let roles = this.#dirtyServed.get(room);
+    if (roles === undefined) this.#dirtyServed.set(room, (roles = new Set()));
+    roles.add(role);
     this.#schedule();
   }
 
@@ -357,11 +359,12 @@ export class WatchHub {
     if (!this.active) return;
     const at = this.#options.clock();
     this.#lastTurnAt = at;
-    for (const key of this.#dirtyServed) {
-      const [room = "", role = ""] = key.split("\0");
-      const counts = this.served.counts(room, role);
-      if (counts === undefined) continue;
-      this.#tell(`s\0${key}`, { event: "watch", kind: "served", room, role, ...counts, at });
+    for (const [room, roles] of this.#dirtyServed) {
+      for (const role of roles) {
+        const counts = this.served.counts(room, role);
+        if (counts === undefined) continue;
+        this.#tell(`s\0${room}\0${role}`, { event: "watch", kind: "served", room, role, ...counts, at });
+      }
     }
     this.#dirtyServed.clear();
     if (this.#dirtyAll || this.#dirtyRooms.size > 0) {
