@@ -102,6 +102,11 @@ export class ServedLedger {
     return counts;
   }
 
+  /** The counts of each role of `room`, unsorted (undefined when none were counted). */
+  roles(room: string): ReadonlyMap<string, Readonly<Counts>> | undefined {
+    return this.#rooms.get(room);
+  }
+
   /** The roles of the room the broker served something or that were counted, sorted by role. */
   list(room: string): ServedCounts[] {
     const roles = this.#rooms.get(room);
@@ -205,8 +210,11 @@ export class WatchHub {
   readonly #feeds = new Map<BrokerConnection, WatchFeed>();
   readonly #known = new Map<string, KnownRoom>();
   readonly #dirtyRooms = new Set<string>();
-  /** Served counts changed since the last round, as roles by room (marked per post and role: no string made). */
-  readonly #dirtyServed = new Map<string, Set<string>>();
+  /**
+   * The total of each role's served counts when watchers were last told them. Counts only grow (until a reset makes
+   * new ones), so a role is told again when its total moved: a post's fan-out marks nothing but its room.
+   */
+  #toldServed = new WeakMap<Readonly<Counts>, number>();
   #dirtyAll = false;
   #scheduled = false;
   /** When the last round of watch events started (the injected clock), for {@link WATCH_TICK_MS}. */
@@ -233,17 +241,12 @@ export class WatchHub {
     return this.#feeds.size;
   }
 
-  /** The room changed here (a post, a join, a leave, a read): its watchers hear of it at the end of the turn. */
+  /**
+   * The room changed here (a post, a join, a leave, a read): its watchers hear of it at the end of the turn, with
+   * the served counts of its roles that moved.
+   */
   roomChanged(room: string): void {
     this.#dirtyRooms.add(room);
-    this.#schedule();
-  }
-
-  /** The served counts of `role` in `room` changed. */
-  servedChanged(room: string, role: string): void {
-    let roles = this.#dirtyServed.get(room);
-    if (roles === undefined) this.#dirtyServed.set(room, (roles = new Set()));
-    roles.add(role);
     this.#schedule();
   }
 
@@ -251,7 +254,7 @@ export class WatchHub {
   reset(): void {
     this.served.clear();
     this.#known.clear();
-    this.#dirtyServed.clear();
+    this.#toldServed = new WeakMap();
     for (const feed of this.#feeds.values()) feed.hold("reset", { event: "watch", kind: "reset" });
     this.#schedule();
   }
@@ -294,7 +297,6 @@ export class WatchHub {
     if (this.#feeds.size > 0) return;
     this.#known.clear();
     this.#dirtyRooms.clear();
-    this.#dirtyServed.clear();
     this.#dirtyAll = false;
     this.#clearTimers();
   }
@@ -359,14 +361,14 @@ export class WatchHub {
     if (!this.active) return;
     const at = this.#options.clock();
     this.#lastTurnAt = at;
-    for (const [room, roles] of this.#dirtyServed) {
-      for (const role of roles) {
-        const counts = this.served.counts(room, role);
-        if (counts === undefined) continue;
+    for (const room of this.#dirtyRooms) {
+      for (const [role, counts] of this.served.roles(room) ?? []) {
+        const total = counts.digestChars + counts.fetchChars + counts.pingChars;
+        if (this.#toldServed.get(counts) === total) continue;
+        this.#toldServed.set(counts, total);
         this.#tell(`s\0${room}\0${role}`, { event: "watch", kind: "served", room, role, ...counts, at });
       }
     }
-    this.#dirtyServed.clear();
     if (this.#dirtyAll || this.#dirtyRooms.size > 0) {
       const rooms = this.#dirtyAll || this.#dirtyRooms.size > 1 ? undefined : [...this.#dirtyRooms][0];
       this.#dirtyAll = false;
