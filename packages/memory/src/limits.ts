@@ -2,7 +2,7 @@
 export const STORE_FILE_NAME = "memory.db";
 
 /** The schema version this release writes and reads; older stores are migrated on open, newer ones refused. */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /** SQLite `application_id` of a memory store ("OMEM"): a SQLite file without it is not ours and is never touched. */
 export const STORE_APPLICATION_ID = 0x4f4d454d;
