@@ -46,6 +46,22 @@ export interface SideMedians {
   readonly unit: string;
 }
 
+/** The points of a scaling series (series.ts) behind a figure whose ratio is the fitted exponent. */
+export interface ReportedSeries {
+  /** What a size counts, plural: "members", "bytes". */
+  readonly sizeUnit: string;
+  /** What each side's median block is in. */
+  readonly unit?: string;
+  /** Goodness of the log–log fit, and the fitted cost at size 1. */
+  readonly r2: number;
+  readonly coefficient: number;
+  readonly points: readonly {
+    readonly size: number;
+    readonly ratio: RatioSummary | number;
+    readonly sides?: { readonly subject: number; readonly baseline: number };
+  }[];
+}
+
 export interface RatioReport {
   /** Stable name, e.g. "framing.decode-throughput". */
   readonly name: string;
@@ -58,6 +74,8 @@ export interface RatioReport {
   readonly detail?: string;
   /** The absolute figures behind the ratio, kept in the record. */
   readonly sides?: SideMedians;
+  /** For a scaling series: its points; the ratio is then the fitted exponent. */
+  readonly series?: ReportedSeries;
 }
 
 /** One figure as the runner's results file holds it (`RESULTS_FILE_ENV`): everything the report printed. */
@@ -75,6 +93,8 @@ export interface ReportedFigure {
   readonly hasTarget: boolean;
   readonly detail?: string;
   readonly sides?: SideMedians;
+  /** For a scaling series: its points (the ratio is the fitted exponent). */
+  readonly series?: ReportedSeries;
 }
 
 /** A measured explanation a benchmark file declares (`benchNotes`), kept with its figures. */
@@ -129,15 +149,17 @@ export function reportRatio(
   const met = target === undefined || (target.kind === "at-least" ? value >= target.value : value <= target.value);
   const line = `Node ${nodeVersion.split(".")[0]}`;
   const perLine = report.target !== undefined && !("value" in report.target);
+  const isSeries = report.series !== undefined;
   const shownTarget =
     target !== undefined
-      ? ` (target ${target.kind === "at-least" ? ">=" : "<="} ${target.value}x${perLine ? ` on ${line}` : ""})`
+      ? ` (target ${isSeries ? "exponent " : ""}${target.kind === "at-least" ? ">=" : "<="} ${target.value}${isSeries ? "" : "x"}${perLine ? ` on ${line}` : ""})`
       : perLine
         ? ` (no target on ${line})`
         : "";
   const verdict = target === undefined ? "" : met ? " ok" : " MISSED";
   const detail = report.detail === undefined ? "" : ` — ${report.detail}`;
-  process.stdout.write(`${report.name}: ${formatRatio(report.ratio)}${shownTarget}${verdict}${detail}\n`);
+  const shown = isSeries ? `exponent ${value.toFixed(3)}` : formatRatio(report.ratio);
+  process.stdout.write(`${report.name}: ${shown}${shownTarget}${verdict}${detail}\n`);
   appendResult(
     {
       kind: "figure",
@@ -150,6 +172,7 @@ export function reportRatio(
       hasTarget: target !== undefined,
       ...(report.detail === undefined ? {} : { detail: report.detail }),
       ...(report.sides === undefined ? {} : { sides: report.sides }),
+      ...(report.series === undefined ? {} : { series: report.series }),
     },
     env,
   );

@@ -168,3 +168,106 @@ export function renderChart(input: ChartInput): string {
   parts.push("</svg>");
   return `${parts.join("\n")}\n`;
 }
+
+/** One Node line's latest points of a scaling series, its fitted power law, and the target on the exponent. */
+export interface LogLogSeries {
+  readonly line: string;
+  readonly points: readonly {
+    readonly size: number;
+    readonly median: number;
+    readonly q1?: number;
+    readonly q3?: number;
+  }[];
+  readonly exponent: number;
+  readonly coefficient: number;
+  readonly target?: number | undefined;
+}
+
+export interface LogLogInput {
+  readonly name: string;
+  /** What a size counts, for the x axis: "members". */
+  readonly sizeUnit: string;
+  readonly series: readonly LogLogSeries[];
+}
+
+/** Height of a series chart: taller than a run chart, since its slope is what a reader judges. */
+export const LOG_LOG_HEIGHT = 150;
+const LOG_BOTTOM = 22;
+
+const sizeLabel = (value: number): string =>
+  value >= 1024 && value % 1024 === 0 ? `${value / 1024}Ki` : Number(value.toPrecision(3)).toString();
+
+/**
+ * A scaling series on log–log axes (deterministic SVG text): each Node line's points with interquartile bars, the
+ * fitted line, and, dashed, the steepest line the target allows, drawn from the fit's value at the smallest size.
+ */
+export function renderLogLogChart(input: LogLogInput): string {
+  const sizes = input.series.flatMap((s) => s.points.map((p) => p.size)).filter((v) => v > 0);
+  const fitted = (s: LogLogSeries, size: number): number => s.coefficient * size ** s.exponent;
+  const lowSize = Math.min(...sizes);
+  const highSize = Math.max(...sizes);
+  const values = input.series
+    .flatMap((s) => [
+      ...s.points.flatMap((p) => [p.median, p.q1, p.q3]),
+      fitted(s, lowSize),
+      fitted(s, highSize),
+      ...(s.target === undefined ? [] : [fitted(s, lowSize) * (highSize / lowSize) ** s.target]),
+    ])
+    .filter((v): v is number => v !== undefined && Number.isFinite(v) && v > 0);
+  const logLow = Math.log10(Math.min(...values));
+  const logHigh = Math.log10(Math.max(...values));
+  const pad = logHigh > logLow ? (logHigh - logLow) * 0.08 : 0.05;
+  const y = linearScale([logLow - pad, logHigh + pad], [LOG_LOG_HEIGHT - LOG_BOTTOM, TOP]);
+  const x = linearScale([Math.log10(lowSize), Math.log10(highSize)], [LEFT + 6, CHART_WIDTH - RIGHT - 6]);
+  const py = (value: number): number => y(Math.log10(value));
+  const px = (size: number): number => x(Math.log10(size));
+  const lines = input.series.map((s) => s.line);
+  const colour = (line: string): string => COLOURS[lines.indexOf(line) % COLOURS.length] as string;
+  const parts: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${CHART_WIDTH} ${LOG_LOG_HEIGHT}" width="${CHART_WIDTH}" ` +
+      `height="${LOG_LOG_HEIGHT}" role="img" font-family="sans-serif" font-size="9">`,
+    `<title>${escapeXml(input.name)}: ratio to the floor against ${escapeXml(input.sizeUnit)}, log–log, with the fitted ` +
+      `line and, dashed, the steepest the target allows</title>`,
+    `<rect x="${LEFT}" y="${TOP}" width="${CHART_WIDTH - LEFT - RIGHT}" height="${LOG_LOG_HEIGHT - TOP - LOG_BOTTOM}" fill="#fafafa" stroke="#ccc"/>`,
+    `<text x="${LEFT - 3}" y="${TOP + 7}" text-anchor="end" fill="#555">${label(10 ** (logHigh + pad))}x</text>`,
+    `<text x="${LEFT - 3}" y="${LOG_LOG_HEIGHT - LOG_BOTTOM}" text-anchor="end" fill="#555">${label(10 ** (logLow - pad))}x</text>`,
+  ];
+  for (const size of [...new Set(sizes)].sort((a, b) => a - b)) {
+    parts.push(
+      `<text x="${num(px(size))}" y="${LOG_LOG_HEIGHT - LOG_BOTTOM + 10}" text-anchor="middle" fill="#555">${sizeLabel(size)}</text>`,
+    );
+  }
+  parts.push(
+    `<text x="${CHART_WIDTH - RIGHT}" y="${LOG_LOG_HEIGHT - 2}" text-anchor="end" fill="#555">${escapeXml(input.sizeUnit)} (log)</text>`,
+  );
+  input.series.forEach((s, i) => {
+    parts.push(
+      `<text x="${LEFT + 4 + i * 120}" y="${TOP - 5}" fill="${colour(s.line)}">● Node ${escapeXml(s.line)}: exponent ${s.exponent.toFixed(2)}</text>`,
+    );
+  });
+  for (const s of input.series) {
+    const c = colour(s.line);
+    if (s.target !== undefined) {
+      const end = fitted(s, lowSize) * (highSize / lowSize) ** s.target;
+      parts.push(
+        `<line x1="${num(px(lowSize))}" y1="${num(py(fitted(s, lowSize)))}" x2="${num(px(highSize))}" y2="${num(py(end))}" ` +
+          `stroke="${c}" stroke-dasharray="4 3" stroke-width="1"/>`,
+      );
+    }
+    parts.push(
+      `<line x1="${num(px(lowSize))}" y1="${num(py(fitted(s, lowSize)))}" x2="${num(px(highSize))}" ` +
+        `y2="${num(py(fitted(s, highSize)))}" stroke="${c}" stroke-opacity="0.6" stroke-width="1.2"/>`,
+    );
+    for (const p of s.points) {
+      if (p.q1 !== undefined && p.q3 !== undefined && p.q1 > 0 && p.q3 > 0) {
+        parts.push(
+          `<line x1="${num(px(p.size))}" y1="${num(py(p.q1))}" x2="${num(px(p.size))}" y2="${num(py(p.q3))}" ` +
+            `stroke="${c}" stroke-opacity="0.45" stroke-width="3"/>`,
+        );
+      }
+      parts.push(`<circle cx="${num(px(p.size))}" cy="${num(py(p.median))}" r="2.2" fill="${c}"/>`);
+    }
+  }
+  parts.push("</svg>");
+  return `${parts.join("\n")}\n`;
+}

@@ -4,13 +4,37 @@
 // RECORD_KEEP_PER_FILE results; a run none of whose files is still kept leaves it.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import type { ReportedFigure, Target } from "../../bench-support/report.js";
+import type { RatioSummary, ReportedFigure, ReportedSeries, Target } from "../../bench-support/report.js";
 
 /** The record's path, relative to the repository root. */
 export const RECORD_PATH = "benchmarks/record.jsonl";
 
 /** Results of one benchmark file kept per Node line: the newest this many. */
 export const RECORD_KEEP_PER_FILE = 10;
+
+/** One point of a scaling series as the record keeps it: its size, median and spread, and each side's median block. */
+export interface RecordedPoint {
+  readonly size: number;
+  readonly median: number;
+  readonly q1?: number;
+  readonly q3?: number;
+  readonly min?: number;
+  readonly max?: number;
+  readonly blocks?: number;
+  readonly sides?: { readonly subject: number; readonly baseline: number };
+}
+
+/**
+ * The points behind a scaling series (bench-support/series.ts). A figure with one is judged on its fitted exponent,
+ * which is its `median`; records written before series existed have none, and read as they did.
+ */
+export interface RecordedSeries {
+  readonly sizeUnit: string;
+  readonly unit?: string;
+  readonly r2: number;
+  readonly coefficient: number;
+  readonly points: readonly RecordedPoint[];
+}
 
 /** One figure of one run, as the harness reported it (ratios rounded to 4 decimals, absolute figures to 4 digits). */
 export interface RecordedFigure {
@@ -32,6 +56,8 @@ export interface RecordedFigure {
   readonly detail?: string;
   /** The median block of each side, where the harness has them. */
   readonly sides?: { readonly subject: number; readonly baseline: number; readonly unit: string };
+  /** For a scaling series: its points; `median` is then the fitted exponent. */
+  readonly series?: RecordedSeries;
 }
 
 /** One benchmark file of a run. */
@@ -77,22 +103,46 @@ const round = (value: number, decimals: number): number => {
 const significant = (value: number): number =>
   value === 0 || !Number.isFinite(value) ? value : Number(value.toPrecision(4));
 
+/** The quartiles, range and block count of a summary as the record keeps them. */
+function recordedSpread(
+  summary: RatioSummary | undefined,
+): Pick<RecordedPoint, "q1" | "q3" | "min" | "max" | "blocks"> {
+  return summary === undefined
+    ? {}
+    : {
+        q1: round(summary.q1, 4),
+        q3: round(summary.q3, 4),
+        min: round(summary.min, 4),
+        max: round(summary.max, 4),
+        blocks: summary.blocks,
+      };
+}
+
+/** A reported series as the record keeps it. */
+function recordedSeries(series: ReportedSeries): RecordedSeries {
+  return {
+    sizeUnit: series.sizeUnit,
+    ...(series.unit === undefined ? {} : { unit: series.unit }),
+    r2: round(series.r2, 4),
+    coefficient: significant(series.coefficient),
+    points: series.points.map((point) => ({
+      size: point.size,
+      median: round(typeof point.ratio === "number" ? point.ratio : point.ratio.median, 4),
+      ...recordedSpread(typeof point.ratio === "number" ? undefined : point.ratio),
+      ...(point.sides === undefined
+        ? {}
+        : { sides: { subject: significant(point.sides.subject), baseline: significant(point.sides.baseline) } }),
+    })),
+  };
+}
+
 /** A reported figure as the record keeps it. */
 export function recordedFigure(figure: ReportedFigure): RecordedFigure {
-  const { summary } = figure;
   return {
     name: figure.name,
     about: figure.about,
     median: round(figure.ratio, 4),
-    ...(summary === undefined
-      ? {}
-      : {
-          q1: round(summary.q1, 4),
-          q3: round(summary.q3, 4),
-          min: round(summary.min, 4),
-          max: round(summary.max, 4),
-          blocks: summary.blocks,
-        }),
+    ...recordedSpread(figure.summary),
     ...(figure.target === undefined ? {} : { target: figure.target }),
     met: figure.met,
     ...(figure.detail === undefined ? {} : { detail: figure.detail }),
@@ -105,6 +155,7 @@ export function recordedFigure(figure: ReportedFigure): RecordedFigure {
             unit: figure.sides.unit,
           },
         }),
+    ...(figure.series === undefined ? {} : { series: recordedSeries(figure.series) }),
   };
 }
 
@@ -118,6 +169,19 @@ export function nodeLine(version: string): string {
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** Checks the shape of a figure's series: a size unit, and points each with a positive size and a median. */
+function checkSeries(series: unknown, fail: (what: string) => never): void {
+  if (!isObject(series) || typeof series["sizeUnit"] !== "string" || !Array.isArray(series["points"])) {
+    fail("a series has no size unit or points list");
+    return;
+  }
+  for (const point of series["points"] as unknown[]) {
+    if (!isObject(point) || typeof point["size"] !== "number" || !(point["size"] > 0))
+      fail("a series point has no size");
+    if (typeof (point as Record<string, unknown>)["median"] !== "number") fail("a series point has no median");
+  }
+}
 
 /** Checks the shape of one record line (written by this code, but read back from a file anyone may edit). */
 function checkRun(value: unknown, where: string): RecordedRun {
@@ -140,6 +204,8 @@ function checkRun(value: unknown, where: string): RecordedRun {
       if (!isObject(figure) || typeof figure["name"] !== "string" || typeof figure["median"] !== "number") {
         fail("a figure has no name or median");
       }
+      const series = (figure as Record<string, unknown>)["series"];
+      if (series !== undefined) checkSeries(series, fail);
     }
   }
   return value as unknown as RecordedRun;
