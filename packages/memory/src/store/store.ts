@@ -696,7 +696,10 @@ export class MemoryStore {
       const common = words.phrases.filter((phrase) => starts.get(phrase) !== undefined);
       const rare = words.phrases.filter((phrase) => starts.get(phrase) === undefined);
       type Ranked = { ids: number[]; bounded: boolean };
-      const rankAll = (expression: string): Ranked => ({ ids: sql.hits.all(expression, fetch, offset), bounded: false });
+      const rankAll = (expression: string): Ranked => ({
+        ids: sql.hits.all(expression, fetch, offset),
+        bounded: false,
+      });
       const rankNewest = (expression: string): Ranked => {
         const from = sql.newestMatch.get(expression, MAX_RANKED_MATCHES - 1);
         if (from === undefined) return rankAll(expression);
@@ -710,8 +713,7 @@ export class MemoryStore {
       const rankers = words.phrases.filter(
         (phrase) => starts.get(phrase) === undefined || MAX_RANKED_MATCHES <= span(phrase) * RANKING_WORD_SHARE,
       );
-      const rankBy =
-        rankers.length > 0 ? rankers : [words.phrases.reduce((a, b) => (span(b) > span(a) ? b : a))];
+      const rankBy = rankers.length > 0 ? rankers : [words.phrases.reduce((a, b) => (span(b) > span(a) ? b : a))];
       // The entries holding every word (the newest MAX_RANKED_MATCHES of them when more do), ranked by `rankBy`.
       const rankEveryWord = (): Ranked => {
         const from = rare.length > 0 ? undefined : sql.newestMatch.get(words.all, MAX_RANKED_MATCHES - 1);
