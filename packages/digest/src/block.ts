@@ -8,7 +8,7 @@
 import { BodyRendering, openingEnd, restAfter, type RenderedBody } from "./body.js";
 import { DigestInputError } from "./errors.js";
 import { EXCERPT_MIN_LENGTH, HEADLINE_MAX_LENGTH, LINE_SCAN_LIMIT } from "./limits.js";
-import { authorLabel, headlineLine, headlineText, lineSkippedInput } from "./text.js";
+import { authorLabel, headlineLine, headlineText, lineBreakEnd, lineSkippedInput } from "./text.js";
 import type { DigestRecovery } from "./types.js";
 import { keepShape, Shape } from "./shapes.js";
 
@@ -93,6 +93,28 @@ function plainText(body: string, from: number, count: number, need: number): num
   return n;
 }
 
+/** Printable ASCII words with single spaces between them, matched natively. */
+const PLAIN_WORDS = /[\x21-\x7e]+(?: [\x21-\x7e]+)*/y;
+
+/**
+ * A floor under the length of the body's first line as a headline reads it and as the full text shows it: its plain
+ * opening after leading blank space, printable ASCII words with single spaces between them, counted up to `limit` + 1.
+ */
+function plainLineFloor(body: string, limit: number): number {
+  const length = body.length;
+  let i = 0;
+  while (i < length) {
+    const c = body.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) break;
+    i++;
+  }
+  const cut = length - i > limit + 1;
+  const src = cut ? body.slice(i, i + limit + 1) : body;
+  const from = cut ? 0 : i;
+  PLAIN_WORDS.lastIndex = from;
+  return PLAIN_WORDS.test(src) ? PLAIN_WORDS.lastIndex - from : 0;
+}
+
 /** A headline is at least its header, its tag, a space and one character: this much longer than `[#seq label]`. */
 const SHORTEST_HEADLINE_EXTRA = ", headline".length + 2;
 
@@ -102,8 +124,9 @@ const SHORTEST_HEADLINE_EXTRA = ", headline".length + 2;
  * the shortest headline when the body opens with enough plain text. The digest passes over an item whose floor does
  * not fit without making its forms.
  */
-export function floorBeforeReading(item: BlockSource, label: string): number {
+export function floorBeforeReading(item: BlockSource, label: string, maxLength: number): number {
   const head = headLength(item.seq, label);
+  if (maxLength >= head + SHORTEST_HEADLINE_EXTRA) return head; // no floor read here would pass the item over
   const need = SHORTEST_HEADLINE_EXTRA - 1; // the full block then holds the header, a space and `need` characters
   return plainText(item.body, 0, 0, need) >= need ? head + SHORTEST_HEADLINE_EXTRA : head;
 }
@@ -145,6 +168,11 @@ export class BlockForms {
    * or the read passed over nothing the sanitiser drops (so the window cut nothing open).
    */
   private lineInFull = false;
+  /**
+   * Where the body's first line ended at a line break, when the full text holds that line (the index after the
+   * break), until rendersMore has counted from there; else -1.
+   */
+  private afterLine = -1;
   private declared: string | undefined;
   private headlineBlock: string | undefined;
   private minExcerpt: number | undefined;
@@ -202,6 +230,7 @@ export class BlockForms {
       if (max <= this.lineLongerThan) return null;
       const line = headlineLine(this.item.body, true, max);
       this.lineInFull = this.item.body.length <= LINE_SCAN_LIMIT || !lineSkippedInput;
+      if (this.lineInFull) this.afterLine = lineBreakEnd;
       if (line.length > max && max < HEADLINE_MAX_LENGTH) {
         this.lineLongerThan = max;
         return null;
@@ -234,6 +263,13 @@ export class BlockForms {
     const head = this.head;
     const headlineHead = head + HEADLINE_TAG.length;
     if (maxLength < head) return null;
+    const fullRoom = maxLength - head - 1;
+    const capped = this.declaredLine() === "" && maxLength - headlineHead - 1 < HEADLINE_CUT_FLOOR;
+    // A first line whose plain opening alone is longer than the full text's room fits neither form (the headline's
+    // room is smaller still): known without rendering anything or reading the line as a headline. (With no room at
+    // all, only an empty body's bare header fits, which a floor of 0 does not rule out.)
+    if (capped && fullRoom >= 0 && plainLineFloor(this.item.body, fullRoom) > fullRoom)
+      return this.longerThan(maxLength);
     // A whole block shorter than the shortest headline there can be (its header, a space and one character) is the
     // cheapest form whatever the headline holds: the headline's line need not be read.
     const short = this.rendersMore(SHORTEST_HEADLINE_EXTRA - 2) ? null : this.full(head + SHORTEST_HEADLINE_EXTRA - 1);
@@ -244,8 +280,6 @@ export class BlockForms {
     if (maxLength < head + SHORTEST_HEADLINE_EXTRA) return this.longerThan(maxLength); // no form is that short
     // The first line, read only as far as a line that fits can go: a longer line makes the headline longer than
     // `maxLength` and, when the full text holds that line, the full text too.
-    const fullRoom = maxLength - head - 1;
-    const capped = this.declaredLine() === "" && maxLength - headlineHead - 1 < HEADLINE_CUT_FLOOR;
     const source = this.headlineSource(capped ? Math.max(fullRoom, 0) : HEADLINE_MAX_LENGTH);
     if (source === null) {
       if (this.lineInFull) return this.longerThan(maxLength);
@@ -273,6 +307,15 @@ export class BlockForms {
    * read on from where the last ask stopped: a prose body is found too long for a size without being rendered.
    */
   private rendersMore(n: number): boolean {
+    if (this.plainCount <= n && this.afterLine > this.plainEnd) {
+      // The first line is known: its rendering is at least as long as the line, and any text after its break comes
+      // after "\n" and the indent. Counting goes on from the break instead of reading the line again.
+      const lineLength = (this.source as HeadlineSource).line.length;
+      const after = plainText(this.item.body, this.afterLine, 0, Math.max(1, n + 1 - lineLength - 3));
+      this.plainCount = after > 0 ? lineLength + 3 + after : lineLength;
+      this.plainEnd = plainStop;
+      this.afterLine = -1;
+    }
     if (this.plainCount <= n) {
       if (this.plainEnd < 0) {
         this.plainEnd = 0;

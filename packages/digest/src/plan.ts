@@ -102,7 +102,7 @@ class Spending {
     // No header is shorter than "[#seq x]": below that, not even the author needs working out.
     if (floor === undefined && maxLength < headerFloor(item.seq)) return undefined;
     const label = this.labelOf(item.author);
-    this.floors[index] = floorBeforeReading(item, label);
+    this.floors[index] = floorBeforeReading(item, label, maxLength);
     if (maxLength < (this.floors[index] as number)) return undefined;
     this.forms[index] = new BlockForms(item, this.recovery, label, this.floors[index]);
     return this.forms[index];

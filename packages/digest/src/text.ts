@@ -11,6 +11,9 @@ import { BREAK, END, SPACE, Scanner } from "./scan.js";
  */
 export let lineSkippedInput = false;
 
+/** Where the last line read (headlineLine) ended at a line break: the index after that break; -1 when it did not. */
+export let lineBreakEnd = -1;
+
 /**
  * The text on one line, trimmed: up to the first line break that follows some text when `firstLineOnly`, else
  * across breaks. Between text, a run of white space and line breaks is one space when `squeeze`, else one space for
@@ -22,12 +25,16 @@ function oneLine(src: string, max: number, firstLineOnly: boolean, squeeze = tru
   const scanner = new Scanner(src, LINE_SCAN_LIMIT);
   let out = "";
   let spaces = 0;
+  let breakEnd = -1;
   for (;;) {
     const token = scanner.next(max + 1 - out.length);
     if (token === END) break;
     if (token === SPACE || token === BREAK) {
       if (out === "") continue;
-      if (token === BREAK && firstLineOnly) break;
+      if (token === BREAK && firstLineOnly) {
+        breakEnd = scanner.position;
+        break;
+      }
       spaces = squeeze ? 1 : spaces + 1;
     } else {
       // Spaces owed beyond what can show are not written: out passes max either way.
@@ -38,6 +45,7 @@ function oneLine(src: string, max: number, firstLineOnly: boolean, squeeze = tru
     }
   }
   lineSkippedInput = scanner.skipped;
+  lineBreakEnd = breakEnd;
   return out;
 }
 

@@ -429,6 +429,21 @@ describe("cost follows the budget, not the input", () => {
     expect(text([msg(1, "ci", "\n\u200b\n".repeat(300)), msg(2, "b", "y")], 80)).toBe("[#1 ci]\n[#2 b] y");
   });
 
+  test("a body with no visible text fits as its bare header when the budget is exactly the header", () => {
+    // "[#9 critic]" is 11 characters, and no room is left for a space and text: only the empty body's bare header
+    // fits, which a shortcut that rules blocks out by their plain opening must not rule out.
+    const body = `${"\ufe0f".repeat(300)}\x07\x07`;
+    expect(text([msg(9, "critic", body, { headline: "" })], 11)).toBe("[#9 critic]");
+  });
+
+  test("plain first lines too long for what is left are passed over, and the last one that fits still shows", () => {
+    const line = (n: number): string => `${"word ".repeat(n).trim()}\nsecond line of prose`;
+    const items = [msg(1, "a", line(2)), msg(2, "b", line(30)), msg(3, "c", "ok")];
+    expect(text(items, 40)).toBe(
+      "[digest] 1 message collapsed (#2), fetch afterSeq=1 to read it.\n[#1 a, headline] word word\n[#3 c] ok",
+    );
+  });
+
   test("a headline window that ends inside an escape sequence does not keep the newest from showing in full", () => {
     // The first 4096 characters end inside "ESC ( … B", so the headline shows the "(" the whole body hides; the whole
     // body has no visible text, and "[#1 a]" fits.

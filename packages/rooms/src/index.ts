@@ -50,6 +50,7 @@ export {
   DEFAULT_ROOM_NAME_PATTERN,
   DEFAULT_MAX_POST_KEYS,
   MAX_POST_KEY_BYTES,
+  DEFAULT_MAX_HELD_BYTES,
 } from "./limits.js";
 export {
   RoomsError,
@@ -84,6 +85,7 @@ export type {
   RoomStoreLimits,
   StoreAvailabilityEvent,
   StoreDeparture,
+  StoreHeldText,
   StoreJoin,
   StoreLeave,
   StorePost,

@@ -30,3 +30,11 @@ export const DEFAULT_MAX_POST_KEYS = 1024;
 
 /** Largest idempotency key of a post, in UTF-8 bytes, non-empty. */
 export const MAX_POST_KEY_BYTES = 128;
+
+/**
+ * Default budget of message text all rooms of a memory store hold together: 128 MiB, counted as two bytes per UTF-16
+ * code unit of bodies and headlines. Past it the oldest messages of the largest rooms are evicted, reported to their
+ * readers as the ring's own evictions are. Posts of 2 KB fill every ring of 64 rooms (500 each) before it is reached;
+ * 32 KiB bodies reach it at 2,048 messages, where the limits alone would let them hold about 1 GiB.
+ */
+export const DEFAULT_MAX_HELD_BYTES = 128 * 1024 * 1024;

@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { checkPostKey, checkRoleName } from "./checks.js";
 import { NotMemberError, PostKeyReusedError, StoreClosedError } from "./errors.js";
-import type { Clock } from "./options.js";
+import { DEFAULT_MAX_HELD_BYTES } from "./limits.js";
+import { integerOption, type Clock } from "./options.js";
 import { RoomRegistry } from "./registry.js";
-import type { Room } from "./room.js";
+import { heldTextBytes, type Room } from "./room.js";
 import { resolveRoomStoreOptions, type RoomStoreOptions } from "./store-options.js";
 import type {
   RoomActivity,
@@ -11,6 +12,7 @@ import type {
   RoomStoreEvent,
   RoomStoreLimits,
   StoreDeparture,
+  StoreHeldText,
   StoreJoin,
   StoreLeave,
   StorePost,
@@ -24,6 +26,13 @@ import type {
 export interface MemoryRoomStoreOptions extends RoomStoreOptions {
   /** This broker's identity; default a random one. */
   readonly brokerId?: string;
+  /**
+   * Budget of message text all rooms hold together, in bytes counted two per UTF-16 code unit of bodies and
+   * headlines; default {@link DEFAULT_MAX_HELD_BYTES}. A post that takes the total past it evicts the oldest messages
+   * of the largest rooms (never the post itself) until it fits. At least twice the largest message's limits
+   * (`maxBodyBytes` plus `maxHeadlineBytes`), so the largest post always fits.
+   */
+  readonly maxHeldBytes?: number;
 }
 
 /** A remembered post of an idempotency key: enough to answer a repeat, and to tell a repeat from a reuse. */
@@ -33,9 +42,14 @@ interface KeyedPost {
   readonly postedAt: number;
 }
 
-/** What the stores of one memory space share: the rooms, who holds which role, the post keys. */
+/** What the stores of one memory space share: the rooms, who holds which role, the post keys, the text budget. */
 class MemorySpace {
   readonly registry: RoomRegistry;
+  /** Every room, in the order made: what the budget scans for the largest. */
+  readonly rooms: Room[] = [];
+  readonly maxHeldBytes: number;
+  heldBytes = 0;
+  evictedMessages = 0;
   /** Role → the brokers it has an open connection on. */
   readonly presence = new Map<string, Set<string>>();
   /** Room → post key → the post it named, oldest first. */
@@ -45,9 +59,38 @@ class MemorySpace {
   constructor(
     readonly limits: RoomStoreLimits,
     clock: Clock,
+    maxHeldBytes: number | undefined,
   ) {
     // Each role holds one seat per room, its own name: membership belongs to the role, not to a connection.
     this.registry = new RoomRegistry({ ...limits, clock });
+    // The largest message must fit once everything else is evicted; a body of N UTF-8 bytes has at most N units.
+    const least = 2 * (limits.maxBodyBytes + limits.maxHeadlineBytes);
+    this.maxHeldBytes = integerOption("maxHeldBytes", maxHeldBytes, Math.max(DEFAULT_MAX_HELD_BYTES, least), least);
+  }
+
+  /**
+   * Counts what a post to `room` changed (its ring may have dropped its oldest to make room), then, past the budget,
+   * evicts the oldest message of the room holding the most bytes until the total fits, the post itself (`kept`
+   * bytes, the newest of `room`) excepted. Ties go to the room whose name sorts first. A scan of the rooms per
+   * eviction, and nothing more on a post that fits.
+   */
+  charge(room: Room, before: number, kept: number): void {
+    this.heldBytes += room.heldBytes - before;
+    while (this.heldBytes > this.maxHeldBytes) {
+      let largest: Room | undefined;
+      let most = 0;
+      for (const candidate of this.rooms) {
+        const bytes = candidate === room ? candidate.heldBytes - kept : candidate.heldBytes;
+        if (bytes > most || (bytes === most && bytes > 0 && candidate.name < (largest as Room).name)) {
+          largest = candidate;
+          most = bytes;
+        }
+      }
+      // Unreachable while the budget holds the largest message: whatever is over it is another message's.
+      if (largest === undefined) return;
+      this.heldBytes -= largest.evictOldest();
+      this.evictedMessages++;
+    }
   }
 
   /**
@@ -95,7 +138,7 @@ export class MemoryRoomStore implements RoomStore {
     joiningSpace = undefined;
     if (space === undefined) {
       const { limits, clock } = resolveRoomStoreOptions(options);
-      space = new MemorySpace(limits, clock);
+      space = new MemorySpace(limits, clock, options?.maxHeldBytes);
     }
     this.#space = space;
     this.limits = space.limits;
@@ -126,6 +169,7 @@ export class MemoryRoomStore implements RoomStore {
     const { registry } = this.#space;
     const created = registry.get(name) === undefined;
     const room = registry.getOrCreate(name);
+    if (created) this.#space.rooms.push(room);
     const joined = room.join(role, role);
     this.#attach(role);
     const members = room.members();
@@ -163,7 +207,9 @@ export class MemoryRoomStore implements RoomStore {
       if (earlier !== undefined) return this.#replay(name, key, earlier, author, body, options?.headline);
     }
     const room = this.#memberRoom(name, author);
+    const before = room.heldBytes;
     const { seq, postedAt } = room.post(author, body, options?.headline);
+    this.#space.charge(room, before, heldTextBytes(body, options?.headline));
     if (key !== undefined) this.#remember(name, keys, key, { author, seq, postedAt });
     const recipients = room.memberList();
     this.#space.deliver(this, "post", name, seq, author, recipients);
@@ -203,6 +249,12 @@ export class MemoryRoomStore implements RoomStore {
   members(name: string): readonly string[] | undefined {
     this.#open("members");
     return this.#space.registry.get(name)?.members().sort();
+  }
+
+  /** The text all rooms of this store's memory space hold against its budget (shared with its peers). */
+  heldText(): StoreHeldText {
+    const { heldBytes, maxHeldBytes, evictedMessages } = this.#space;
+    return { heldBytes, maxHeldBytes, evictedMessages };
   }
 
   subscribe(listener: (event: RoomStoreEvent) => void): () => void {

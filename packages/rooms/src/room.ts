@@ -3,6 +3,15 @@ import { MemberLimitError, NotMemberError } from "./errors.js";
 import { resolveRoomOptions, type Clock, type RoomLimits, type RoomOptions } from "./options.js";
 import { SeqRing, type EvictedRange } from "./ring.js";
 
+/**
+ * The bytes a message's text takes in memory at most: two per UTF-16 code unit of the body and the headline (V8
+ * holds a string in one or two bytes a unit). Counted from lengths, so a post pays no pass over its text; a body
+ * within a limit of N UTF-8 bytes has at most N units, so it is charged at most 2N.
+ */
+export function heldTextBytes(body: string, headline: string | undefined): number {
+  return 2 * (headline === undefined ? body.length : body.length + headline.length);
+}
+
 /** Identifies one client connection of the broker; a role may be joined from several. Compared with SameValueZero. */
 export type ConnectionId = string | number;
 
@@ -96,6 +105,14 @@ export class Room {
     return this.#ring.size;
   }
 
+  /**
+   * Bytes the retained messages' text takes in memory at most: two per UTF-16 code unit of each body and headline
+   * (what a store's budget across rooms counts).
+   */
+  get heldBytes(): number {
+    return this.#ring.weight;
+  }
+
   /** Distinct member roles. */
   get memberCount(): number {
     return this.#members.size;
@@ -177,9 +194,18 @@ export class Room {
     const message: RoomMessage = Object.freeze(
       headline === undefined ? { seq, author, body, postedAt } : { seq, author, body, headline, postedAt },
     );
-    this.#ring.append(message);
+    this.#ring.append(message, heldTextBytes(body, headline));
     if (cursor === seq - 1) this.#cursors.set(author, seq);
     return message;
+  }
+
+  /**
+   * Evicts the oldest retained message before the ring needs its slot (a store keeping its rooms under one byte
+   * budget calls it) and returns the bytes it held, or 0 when none is retained. Cursors stay where they are: a read
+   * from before it reports it evicted, as if the ring had wrapped.
+   */
+  evictOldest(): number {
+    return this.#ring.evictOldest()?.weight ?? 0;
   }
 
   /**

@@ -105,6 +105,19 @@ export interface StoreResetEvent {
   readonly rooms: readonly { readonly room: string; readonly continuesAfter: number }[];
 }
 
+/**
+ * What a store that holds room text in this process holds against its budget (the memory store; a store whose rooms
+ * live elsewhere, such as Redis, holds none and has no {@link RoomStore.heldText}).
+ */
+export interface StoreHeldText {
+  /** Bytes of message text held now: two per UTF-16 code unit of each retained body and headline. */
+  readonly heldBytes: number;
+  /** The budget: a post that takes the total past it evicts the oldest messages of the largest rooms. */
+  readonly maxHeldBytes: number;
+  /** Messages evicted to keep under the budget since the store opened (the rings' own evictions not counted). */
+  readonly evictedMessages: number;
+}
+
 /** The store stopped answering (`unavailable`, with the first error) or answers again (`available`). */
 export type StoreAvailabilityEvent =
   { readonly type: "unavailable"; readonly error: StoreUnavailableError } | { readonly type: "available" };
@@ -149,6 +162,8 @@ export interface RoomStore {
   list(role: string): Awaitable<readonly StoreRoomListing[]>;
   /** Member roles of `room`, sorted; undefined when there is no such room. */
   members(room: string): Awaitable<readonly string[] | undefined>;
+  /** The message text this store holds in this process against its budget; absent when the rooms live elsewhere. */
+  heldText?(): StoreHeldText;
   /** Hears activity of other brokers, resets and availability; returns the unsubscribe function. */
   subscribe(listener: (event: RoomStoreEvent) => void): () => void;
   /** Detaches every role still attached here and releases the store's resources. */

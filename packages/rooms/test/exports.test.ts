@@ -6,6 +6,7 @@ test("the public runtime surface is exactly these names", () => {
     "BodyTooLargeError",
     "DEFAULT_MAX_BODY_BYTES",
     "DEFAULT_MAX_HEADLINE_BYTES",
+    "DEFAULT_MAX_HELD_BYTES",
     "DEFAULT_MAX_MEMBERS",
     "DEFAULT_MAX_POST_KEYS",
     "DEFAULT_MAX_RETAINED_CURSORS",
@@ -62,6 +63,7 @@ test("the default limits", () => {
     DEFAULT_ROOM_NAME_PATTERN: rooms.DEFAULT_ROOM_NAME_PATTERN.source,
     DEFAULT_MAX_POST_KEYS: rooms.DEFAULT_MAX_POST_KEYS,
     MAX_POST_KEY_BYTES: rooms.MAX_POST_KEY_BYTES,
+    DEFAULT_MAX_HELD_BYTES: rooms.DEFAULT_MAX_HELD_BYTES,
     MASK: rooms.MASK,
   }).toEqual({
     DEFAULT_RING_CAPACITY: 500,
@@ -75,6 +77,7 @@ test("the default limits", () => {
     DEFAULT_ROOM_NAME_PATTERN: "^[a-z0-9][a-z0-9._-]{0,63}$",
     DEFAULT_MAX_POST_KEYS: 1024,
     MAX_POST_KEY_BYTES: 128,
+    DEFAULT_MAX_HELD_BYTES: 134_217_728,
     MASK: "***",
   });
 });

@@ -531,7 +531,14 @@ class RunningBroker implements Broker, ConnectionHost {
       pingsDropped: stats.pingsDropped,
       store: this.store,
       storeAvailable: this.#service.storeAvailable,
+      ...this.#heldText(),
     };
+  }
+
+  /** What the store holds in this process against its budget, when it holds the rooms here (the memory store). */
+  #heldText(): Pick<ResultFor<"status">, "heldText"> {
+    const heldText = this.#service.store.heldText?.();
+    return heldText === undefined ? {} : { heldText };
   }
 
   #refuseVersion(connection: BrokerConnection, id: number | null, peer: { protocol: string; version: number }): void {

@@ -1,6 +1,7 @@
 import {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MAX_HEADLINE_BYTES,
+  DEFAULT_MAX_HELD_BYTES,
   DEFAULT_MAX_MEMBERS,
   DEFAULT_MAX_ROOMS,
   DEFAULT_RING_CAPACITY,
@@ -75,6 +76,14 @@ export interface BrokerOptions {
   /** Messages each room retains; default @orphus/rooms' DEFAULT_RING_CAPACITY (500). */
   readonly roomCapacity?: number;
   /**
+   * The broker's memory ceiling for message text: bytes all rooms hold together, counted two per UTF-16 code unit of
+   * each body and headline; default @orphus/rooms' DEFAULT_MAX_HELD_BYTES (128 MiB). A post that takes the total
+   * past it evicts the oldest messages of the largest rooms (never the post itself), which their readers are told
+   * of as evicted, as for the ring's own evictions. At least twice `maxBodyBytes` plus `maxHeadlineBytes`. Only for
+   * the memory store: on Redis the rooms are not in this process (refused there).
+   */
+  readonly maxHeldBytes?: number;
+  /**
    * Keyed posts per room whose idempotency keys are remembered, so a retried post is answered with its original
    * seq; default @orphus/roundtable-protocol's IDEMPOTENCY_KEY_WINDOW (1024); 0 remembers none.
    */
@@ -122,6 +131,8 @@ export interface ResolvedBrokerOptions {
   readonly maxBodyBytes: number;
   readonly maxHeadlineBytes: number;
   readonly roomCapacity: number;
+  /** Undefined for a store other than memory, which holds no message text here. */
+  readonly maxHeldBytes: number | undefined;
   readonly postKeyWindow: number;
   readonly pathCheckMs: number;
   readonly store: string | RoomStore;
@@ -152,8 +163,34 @@ const ROOM_LIMIT_OPTIONS = [
   "maxBodyBytes",
   "maxHeadlineBytes",
   "roomCapacity",
+  "maxHeldBytes",
   "postKeyWindow",
 ] as const;
+
+/**
+ * The text budget of a memory store, default applied and checked: at least the largest message (two bytes a unit,
+ * and a body within N UTF-8 bytes has at most N units). Undefined for another store, which holds no text here; given
+ * there, it is refused rather than ignored, since it would bound nothing.
+ */
+function heldBytesOption(
+  options: BrokerOptions,
+  store: string | RoomStore,
+  maxBodyBytes: number,
+  maxHeadlineBytes: number,
+): number | undefined {
+  if (store !== MEMORY_STORE) {
+    if (options.maxHeldBytes !== undefined && typeof store === "string") {
+      throw new BrokerOptionError(
+        "maxHeldBytes",
+        "to be left out with a Redis store (its rooms are held in Redis, not in the broker: bound Redis with maxmemory)",
+        options.maxHeldBytes,
+      );
+    }
+    return undefined;
+  }
+  const least = 2 * (maxBodyBytes + maxHeadlineBytes);
+  return integer("maxHeldBytes", options.maxHeldBytes, Math.max(DEFAULT_MAX_HELD_BYTES, least), least);
+}
 
 /** Checks `options.store` before any I/O; throws BrokerOptionError, quoting a URL masked. */
 function checkStoreOption(options: BrokerOptions): string | RoomStore {
@@ -226,6 +263,7 @@ export function resolveBrokerOptions(options: BrokerOptions): ResolvedBrokerOpti
     roomCapacity: integer("roomCapacity", options.roomCapacity, DEFAULT_RING_CAPACITY, 1),
     postKeyWindow: integer("postKeyWindow", options.postKeyWindow, IDEMPOTENCY_KEY_WINDOW, 0, 1_000_000),
     pathCheckMs: integer("pathCheckMs", options.pathCheckMs, DEFAULT_PATH_CHECK_MS, 1, 2 ** 31 - 1),
+    maxHeldBytes: undefined,
     store: checkStoreOption(options),
     maxQueuedRequests: integer(
       "maxQueuedRequests",
@@ -239,6 +277,8 @@ export function resolveBrokerOptions(options: BrokerOptions): ResolvedBrokerOpti
     logger: options.logger ?? silentLogger,
     platform: options.platform ?? process.platform,
   };
+  const { store, maxBodyBytes, maxHeadlineBytes } = resolved;
+  const withBudget = { ...resolved, maxHeldBytes: heldBytesOption(options, store, maxBodyBytes, maxHeadlineBytes) };
   if (typeof resolved.clock !== "function")
     throw new BrokerOptionError("clock", "a function returning epoch ms", resolved.clock);
   if (resolved.registryDir !== false && (typeof resolved.registryDir !== "string" || resolved.registryDir === "")) {
@@ -247,5 +287,5 @@ export function resolveBrokerOptions(options: BrokerOptions): ResolvedBrokerOpti
   if (typeof resolved.ownsProcess !== "boolean") {
     throw new BrokerOptionError("ownsProcess", "a boolean", resolved.ownsProcess);
   }
-  return resolved;
+  return withBudget;
 }

@@ -26,7 +26,14 @@ export async function openBrokerStore(options: ResolvedBrokerOptions): Promise<R
     // The protocol's pattern, so the broker and every caller that checks a room name first agree.
     roomNamePattern: ROOM_NAME_PATTERN,
   };
-  if (store === MEMORY_STORE) return new MemoryRoomStore({ ...limits, clock: options.clock });
+  if (store === MEMORY_STORE) {
+    const { maxHeldBytes } = options;
+    return new MemoryRoomStore(
+      maxHeldBytes === undefined
+        ? { ...limits, clock: options.clock }
+        : { ...limits, clock: options.clock, maxHeldBytes },
+    );
+  }
   const description = maskStoreUrl(store);
   const redis = await importRedisStore(description);
   try {

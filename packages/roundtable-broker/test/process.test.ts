@@ -163,6 +163,35 @@ describe("the bin", () => {
     const hello = await spawnBroker(agentDir, { args: ["--hello-timeout-ms", "0"], bundle }).exit;
     expect(hello.code).toBe(2);
     expect(hello.stderr).toContain("--hello-timeout-ms is from 1 to 2147483647");
+    const held = await spawnBroker(agentDir, { args: ["--max-held-bytes", "64MiB"], bundle }).exit;
+    expect(held.code).toBe(2);
+    expect(held.stderr).toContain("--max-held-bytes needs a whole number of bytes");
+    // The least budget at the default limits: twice the largest body and headline, 2 × (32,768 + 256) bytes.
+    const small = await spawnBroker(agentDir, { args: ["--max-held-bytes", "66047"], bundle }).exit;
+    expect(small.code).toBe(2);
+    expect(small.stderr).toBe(
+      "orphus-roundtable-broker: Invalid broker option maxHeldBytes: expected an integer from 66048 to " +
+        "9007199254740991, got 66047\n",
+    );
+    const variable = await spawnBroker(agentDir, { env: { ORPHUS_ROUNDTABLE_MAX_HELD_BYTES: "lots" }, bundle }).exit;
+    expect(variable.code).toBe(2);
+    expect(variable.stderr).toContain("ORPHUS_ROUNDTABLE_MAX_HELD_BYTES needs a whole number of bytes");
+  });
+
+  test("the text budget comes from --max-held-bytes, else ORPHUS_ROUNDTABLE_MAX_HELD_BYTES, which spawned brokers inherit", async () => {
+    const budgetOf = async (extra: SpawnOptions): Promise<unknown> => {
+      const agentDir = tempDir();
+      spawnBroker(agentDir, { idleMs: 60_000, bundle, ...extra });
+      const socketPath = join(agentDir, "roundtable", "broker.sock");
+      const peer = await eventually(() => RawPeer.hello(socketPath, "probe"), { what: "the bin answers" });
+      const status = await peer.request({ id: 2, op: "status" });
+      peer.socket.destroy();
+      return ((status["result"] as Record<string, unknown>)["heldText"] as Record<string, unknown>)["maxHeldBytes"];
+    };
+    const env = { ORPHUS_ROUNDTABLE_MAX_HELD_BYTES: "1048576" };
+    expect(await budgetOf({ env })).toBe(1_048_576);
+    expect(await budgetOf({ env, args: ["--max-held-bytes", "2097152"] })).toBe(2_097_152);
+    expect(await budgetOf({})).toBe(134_217_728);
   });
 
   test("a password on the command line: exit 2, masked, nothing started", async () => {

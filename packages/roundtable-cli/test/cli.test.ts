@@ -230,6 +230,8 @@ test("post starts a broker; status, rooms and tail read it; tail follows until i
         "version   0\\.0\\.0 \\(orphus-roundtable v2\\)\\n" +
         `socket    ${join(agent.dir(), "roundtable", "broker.sock").replace(/[.]/g, "\\.")}\\n` +
         "store     memory \\(this broker's process\\)\\n" +
+        "text      0\\.0 MiB held of a 128\\.0 MiB budget \\(ORPHUS_ROUNDTABLE_MAX_HELD_BYTES\\); " +
+        "0 messages evicted to stay under it\\n" +
         "sessions  1 connection besides this one\\n" +
         "rooms     1\\n" +
         "  design  1 member  2 messages\\n$",

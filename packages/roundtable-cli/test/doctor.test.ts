@@ -114,6 +114,7 @@ describe("all well", () => {
         "  ok  socket <agent>/roundtable/broker.sock: yours, mode 600",
         "  ok  broker answers: pid <pid>, orphus-roundtable v2, broker <v>, up <t>, 0 rooms, 0 other connections",
         "  ok  rooms kept in the broker's memory",
+        "  ok  message text: 0.0 MiB held of a 128.0 MiB budget (ORPHUS_ROUNDTABLE_MAX_HELD_BYTES); 0 messages evicted to stay under it",
         "  ok  registry <registry>: yours, mode 700",
         "  ok  registry <registry>: 1 live broker of yours under 1 agent directory",
         "  ok  role planner (from ORPHUS_ROUNDTABLE_ROLE): stable across restarts",

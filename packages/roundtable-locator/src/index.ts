@@ -47,6 +47,7 @@ export { probeBroker, PROBE_ROLE } from "./probe.js";
 export {
   STORE_ENV,
   STORE_PASSWORD_FILE_ENV,
+  MAX_HELD_BYTES_ENV,
   MEMORY_STORE,
   resolveStoreSetting,
   describeStoreSetting,

@@ -9,6 +9,12 @@ export const STORE_ENV = "ORPHUS_ROUNDTABLE_STORE";
 /** The variable naming a file that holds the store's password, for a URL that carries none. */
 export const STORE_PASSWORD_FILE_ENV = "ORPHUS_ROUNDTABLE_STORE_PASSWORD_FILE";
 
+/**
+ * The variable giving the broker's text budget in bytes (its bin's `--max-held-bytes` when the flag is absent), so
+ * brokers that clients spawn, which inherit the environment, get it too. Memory store only.
+ */
+export const MAX_HELD_BYTES_ENV = "ORPHUS_ROUNDTABLE_MAX_HELD_BYTES";
+
 /** The store setting that means "this broker's memory": the default. */
 export const MEMORY_STORE = "memory";
 

@@ -16,6 +16,7 @@ test("the public export list", () => {
       "BrokerRegistryError",
       "LINUX_SOCKET_PATH_LIMIT",
       "LOG_FILE_NAME",
+      "MAX_HELD_BYTES_ENV",
       "MAX_STORE_PASSWORD_FILE_BYTES",
       "MEMORY_STORE",
       "PID_FILE_NAME",
@@ -80,10 +81,16 @@ test("limits and names", () => {
     "ORPHUS_ROUNDTABLE_REGISTRY_DIR",
     "roundtable-brokers",
   ]);
-  expect([locator.STORE_ENV, locator.STORE_PASSWORD_FILE_ENV, locator.MEMORY_STORE]).toEqual([
+  expect([
+    locator.STORE_ENV,
+    locator.STORE_PASSWORD_FILE_ENV,
+    locator.MEMORY_STORE,
+    locator.MAX_HELD_BYTES_ENV,
+  ]).toEqual([
     "ORPHUS_ROUNDTABLE_STORE",
     "ORPHUS_ROUNDTABLE_STORE_PASSWORD_FILE",
     "memory",
+    "ORPHUS_ROUNDTABLE_MAX_HELD_BYTES",
   ]);
 });
 

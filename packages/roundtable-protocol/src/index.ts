@@ -75,6 +75,7 @@ export {
   roomSummarySchema,
   roomsResultSchema,
   membersResultSchema,
+  heldTextSchema,
   statusResultSchema,
   resultSchemas,
   okReplySchemas,

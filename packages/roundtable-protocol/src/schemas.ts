@@ -411,6 +411,20 @@ export const membersResultSchema = z
   .object({ room: roomNameSchema, members: roleListSchema })
   .meta({ title: "members result" });
 
+/** The message text a broker holds in its own memory against its budget. */
+export const heldTextSchema = z
+  .object({
+    heldBytes: countSchema.describe(
+      "Bytes of message text held, all rooms together: two per UTF-16 code unit of each retained body and headline.",
+    ),
+    maxHeldBytes: countSchema.describe(
+      "The budget: a post that takes heldBytes past it evicts the oldest messages of the largest rooms " +
+        "(never the post itself), reported to their readers as evicted, like the ring's own evictions.",
+    ),
+    evictedMessages: countSchema.describe("Messages evicted to keep under the budget since the broker started."),
+  })
+  .meta({ title: "held text" });
+
 /** Result of status. */
 export const statusResultSchema = z
   .object({
@@ -427,6 +441,12 @@ export const statusResultSchema = z
     storeAvailable: z
       .boolean()
       .describe("False while the room store does not answer (requests fail with ERR_STORE_UNAVAILABLE meanwhile)."),
+    heldText: heldTextSchema
+      .optional()
+      .describe(
+        "The message text the broker holds against its budget; absent when the rooms live elsewhere (a Redis store), " +
+          "and from brokers older than the budget.",
+      ),
   })
   .meta({ title: "status result" });
 

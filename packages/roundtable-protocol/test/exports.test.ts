@@ -45,6 +45,7 @@ test("the public export list", () => {
       "evictedRangeSchema",
       "fetchRequestSchema",
       "fetchResultSchema",
+      "heldTextSchema",
       "helloRequestSchema",
       "helloResultSchema",
       "idempotencyKeySchema",

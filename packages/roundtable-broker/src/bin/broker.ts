@@ -8,6 +8,8 @@ import * as z from "zod";
 import { AGENT_DIR_ENV, resolveAgentDir } from "@orphus/agent-env";
 import { errorCode, hasErrorCode } from "@orphus/internal";
 import {
+  MAX_HELD_BYTES_ENV,
+  MEMORY_STORE,
   STORE_ENV,
   STORE_PASSWORD_FILE_ENV,
   brokerDir,
@@ -18,12 +20,17 @@ import {
   type StoreSetting,
   type StoreSettingError,
 } from "@orphus/roundtable-locator";
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_HEADLINE_BYTES, DEFAULT_MAX_HELD_BYTES } from "@orphus/rooms";
 import { startBroker } from "../broker.js";
 import { BrokerArgumentsError } from "../errors.js";
 import { createFileLogger, silentLogger, type BrokerLogger } from "../log.js";
 import { BROKER_VERSION } from "../version.js";
 
+/** The least --max-held-bytes at the default limits: the largest message, at two bytes a code unit. */
+const LEAST_HELD_BYTES = 2 * (DEFAULT_MAX_BODY_BYTES + DEFAULT_MAX_HEADLINE_BYTES);
+
 const USAGE = `Usage: orphus-roundtable-broker [--agent-dir DIR] [--idle-ms MS] [--hello-timeout-ms MS] [--store URL]
+                               [--max-held-bytes BYTES]
 
 Serves the roundtable rooms of one agent directory on <DIR>/roundtable/broker.sock, or stands down (exit 0) when a
 broker already answers there. Exits 0 once idle. Clients spawn it detached; there is no need to run it by hand.
@@ -41,6 +48,13 @@ broker already answers there. Exits 0 once idle. Clients spawn it detached; ther
                    refused. Give the whole URL, password included, in $${STORE_ENV}, or the password alone in a file:
   --store-password-file FILE
                    a file holding the store's password, for a URL without one (default: $${STORE_PASSWORD_FILE_ENV})
+  --max-held-bytes BYTES
+                   the memory ceiling for message text, all rooms together, counted two bytes per UTF-16 code
+                   unit of bodies and headlines (default: $${MAX_HELD_BYTES_ENV}, else ${DEFAULT_MAX_HELD_BYTES},
+                   128 MiB; at least twice the largest body and headline, ${LEAST_HELD_BYTES}). A post that takes
+                   the total past it evicts the oldest messages of the largest rooms, and their readers are told.
+                   Memory store only: on Redis the rooms are held in Redis; the flag is refused there, the
+                   variable ignored (logged)
   --help           print this and exit
   --version        print the version and exit
 
@@ -49,7 +63,7 @@ Logs, status and \`roundtable doctor\` name the store with its password masked.
 
 Logs to <DIR>/roundtable/broker.log. While it listens, an entry in $ORPHUS_ROUNDTABLE_REGISTRY_DIR (default
 ~/.orphus/roundtable-brokers) names it, for \`roundtable doctor\`.
-Exit codes: 0 done or stood down, 1 could not start, 2 bad arguments or store setting.
+Exit codes: 0 done or stood down, 1 could not start, 2 bad arguments, options or store setting.
 `;
 
 /** A whole number of milliseconds from `min` to 2^31-1, as a flag's string. */
@@ -70,7 +84,34 @@ const argumentsSchema = z.object({
   "hello-timeout-ms": milliseconds("--hello-timeout-ms", 1),
   store: z.string().min(1, { error: "--store needs memory or a redis:// URL" }).optional(),
   "store-password-file": z.string().min(1, { error: "--store-password-file needs a file" }).optional(),
+  "max-held-bytes": heldBytes("--max-held-bytes"),
 });
+
+/** A whole number of bytes, as the text budget's flag or variable gives it. */
+function heldBytes(setting: string) {
+  return z
+    .string()
+    .regex(/^\d{1,15}$/, { error: `${setting} needs a whole number of bytes` })
+    .transform(Number)
+    .optional();
+}
+
+/**
+ * The text budget for `startBroker`: the flag, else the variable (for the memory store; a broker on Redis logs that
+ * it ignores the variable, which is set for every broker a shell starts); undefined for the default.
+ */
+function heldBytesSetting(flag: number | undefined, store: StoreSetting, logger: BrokerLogger): number | undefined {
+  if (flag !== undefined) return flag;
+  const raw = process.env[MAX_HELD_BYTES_ENV]?.trim() ?? "";
+  if (raw === "") return undefined;
+  if (store.url !== MEMORY_STORE) {
+    logger.info(`${MAX_HELD_BYTES_ENV} ignored: the rooms are held in the room store, not this broker`);
+    return undefined;
+  }
+  const parsed = heldBytes(MAX_HELD_BYTES_ENV).safeParse(raw);
+  if (!parsed.success) throw new BrokerArgumentsError(parsed.error.issues.map((i) => i.message).join("; "));
+  return parsed.data;
+}
 
 function parseArguments(argv: readonly string[]): z.infer<typeof argumentsSchema> {
   let values: Record<string, unknown>;
@@ -83,6 +124,7 @@ function parseArguments(argv: readonly string[]): z.infer<typeof argumentsSchema
         "hello-timeout-ms": { type: "string" },
         store: { type: "string" },
         "store-password-file": { type: "string" },
+        "max-held-bytes": { type: "string" },
         help: { type: "boolean" },
         version: { type: "boolean" },
       },
@@ -141,6 +183,13 @@ async function main(): Promise<number> {
     process.stderr.write(`orphus-roundtable-broker: ${error.message}\n`);
     return 2;
   }
+  let maxHeldBytes: number | undefined;
+  try {
+    maxHeldBytes = heldBytesSetting(args["max-held-bytes"], store, logger);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    return 2;
+  }
   try {
     // Checked here first so the advice names what was used to set the directory: this flag, or the variable.
     const fromEnv = (process.env[AGENT_DIR_ENV]?.trim() ?? "") !== "";
@@ -153,6 +202,7 @@ async function main(): Promise<number> {
       store: store.url,
       ...(args["idle-ms"] === undefined ? {} : { idleMs: args["idle-ms"] }),
       ...(args["hello-timeout-ms"] === undefined ? {} : { helloTimeoutMs: args["hello-timeout-ms"] }),
+      ...(maxHeldBytes === undefined ? {} : { maxHeldBytes }),
     });
     if (start.status === "stood-down") return 0;
     const shutdown = (): void => void start.broker.close();
@@ -169,7 +219,8 @@ async function main(): Promise<number> {
       error: message,
     });
     process.stderr.write(`orphus-roundtable-broker: ${message}\n`);
-    return 1;
+    // An option out of range (a budget below the largest message, or one given for a Redis store) is a bad argument.
+    return errorCode(error) === "ERR_BROKER_INVALID_OPTION" ? 2 : 1;
   }
 }
 

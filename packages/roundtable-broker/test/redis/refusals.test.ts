@@ -31,10 +31,10 @@ afterAll(async () => {
 });
 
 /** The shipped bin serving a fresh agent directory on the test Redis; killed after the test. */
-async function startBin(): Promise<string> {
+async function startBin(env: NodeJS.ProcessEnv = {}): Promise<string> {
   const agentDir = tempDir();
   const child: ChildProcess = spawn(process.execPath, [bin.bin, "--agent-dir", agentDir, "--idle-ms", "60000"], {
-    env: { ...process.env, ORPHUS_ROUNDTABLE_STORE: redis.url },
+    env: { ...process.env, ORPHUS_ROUNDTABLE_STORE: redis.url, ...env },
     stdio: "ignore",
   });
   onCleanup(() => {
@@ -146,5 +146,33 @@ describe("the shipped bin on a Redis store", () => {
       code: "ERR_NOT_MEMBER",
       details: { room: "design" },
     });
+  });
+});
+
+// The text budget bounds what the broker holds; on Redis it holds no message text, so there is nothing for it to
+// bound: status reports none, and a budget given for a Redis store is refused (exit 2) rather than bounding nothing.
+describe("the text budget on a Redis store", () => {
+  test("status carries no heldText, ORPHUS_ROUNDTABLE_MAX_HELD_BYTES is ignored, --max-held-bytes refused", async () => {
+    // The variable is set for every broker a shell starts, some on memory: a broker on Redis starts and ignores it.
+    const socketPath = await startBin({ ORPHUS_ROUNDTABLE_MAX_HELD_BYTES: "1048576" });
+    const planner = await RawPeer.hello(socketPath, "planner");
+    await planner.request({ id: 2, op: "join", room: "design" });
+    await planner.request({ id: 3, op: "post", room: "design", body: "x".repeat(32 * 1024) });
+    const status = await planner.request({ id: 4, op: "status" });
+    expect(status).toMatchObject({ ok: true, result: { store: expect.stringMatching(/^redis:\/\//) } });
+    expect((status["result"] as Frame)["heldText"]).toBeUndefined();
+
+    const child = spawn(process.execPath, [bin.bin, "--agent-dir", tempDir(), "--max-held-bytes", "67108864"], {
+      env: { ...process.env, ORPHUS_ROUNDTABLE_STORE: redis.url },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    expect(code).toBe(2);
+    expect(stderr).toBe(
+      "orphus-roundtable-broker: Invalid broker option maxHeldBytes: expected to be left out with a Redis store " +
+        "(its rooms are held in Redis, not in the broker: bound Redis with maxmemory), got 67108864\n",
+    );
   });
 });

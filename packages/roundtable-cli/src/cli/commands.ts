@@ -15,6 +15,7 @@ import {
   type RoundtableClient,
 } from "@orphus/roundtable-client";
 import { plural } from "@orphus/internal";
+import { heldTextLine } from "../doctor/store.js";
 import type { ClientCommand, FetchCommand, PostCommand } from "./arguments.js";
 import { CLI_EXIT } from "./usage.js";
 
@@ -76,6 +77,7 @@ async function statusRows(client: RoundtableClient, socketPath: string): Promise
     ["version", `${shownName(s.version)} (${shownName(s.protocol)} v${s.protocolVersion})`],
     ["socket", shownPath(socketPath)],
     ["store", storeLine(s.store, s.storeAvailable)],
+    ...(s.heldText === undefined ? [] : [["text", heldTextLine(s.heldText)]]),
     ["sessions", `${plural(Math.max(0, s.connections - 1), "connection")} besides this one`],
     ["rooms", String(s.rooms)],
   ];

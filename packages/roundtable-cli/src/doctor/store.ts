@@ -1,8 +1,8 @@
 // The doctor's room-store checks, apart from the rest so they move as one piece: where the running broker keeps its
 // rooms, whether that is where this environment's setting says, and which live brokers share rooms at all.
-import { hasErrorCode } from "@orphus/internal";
-import { sameStore, type RegisteredBroker } from "@orphus/roundtable-locator";
-import type { WireRefusalError } from "@orphus/roundtable-protocol";
+import { hasErrorCode, plural } from "@orphus/internal";
+import { MAX_HELD_BYTES_ENV, sameStore, type RegisteredBroker } from "@orphus/roundtable-locator";
+import type { ResultFor, WireRefusalError } from "@orphus/roundtable-protocol";
 import { shownPath } from "@orphus/roundtable-client";
 import { storeMismatch, storeUnavailable, type DoctorFinding } from "./findings.js";
 
@@ -18,12 +18,16 @@ export interface StoreSeen {
  * whatever its own setting says, which is a split fleet. A store that does not answer is a finding too.
  */
 export function checkBrokerStore(
-  status: { readonly pid: number; readonly store: string; readonly storeAvailable: boolean },
+  status: Pick<ResultFor<"status">, "pid" | "store" | "storeAvailable" | "heldText">,
   expected: string,
   expectedSource: string,
 ): StoreSeen {
   const store = shownPath(status.store);
   const notes = [`rooms kept in ${store === "memory" ? "the broker's memory" : store}`];
+  if (status.heldText !== undefined) notes.push(`message text: ${heldTextLine(status.heldText)}`);
+  else if (status.store !== "memory") {
+    notes.push("message text held in the room store, not the broker: bound its memory there (Redis: maxmemory)");
+  }
   const findings: DoctorFinding[] = [];
   if (!sameStore(status.store, expected))
     findings.push(storeMismatch(status.pid, store, shownPath(expected), expectedSource));
@@ -59,4 +63,21 @@ export function roomSpaces(live: readonly RegisteredBroker[]): RegisteredBroker[
     else group.push(entry);
   }
   return groups;
+}
+
+/** MiB with one decimal, the unit a text budget is set in. */
+function mib(bytes: number): string {
+  return `${(bytes / 1048576).toFixed(1)} MiB`;
+}
+
+/**
+ * What a broker holds against its text budget, one line (`roundtable status` and the doctor): held, the budget,
+ * and how many messages it evicted, which their readers were told of.
+ */
+export function heldTextLine(heldText: NonNullable<ResultFor<"status">["heldText"]>): string {
+  const { heldBytes, maxHeldBytes, evictedMessages } = heldText;
+  return (
+    `${mib(heldBytes)} held of a ${mib(maxHeldBytes)} budget (${MAX_HELD_BYTES_ENV}); ` +
+    `${plural(evictedMessages, "message")} evicted to stay under it`
+  );
 }

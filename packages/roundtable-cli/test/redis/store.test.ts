@@ -56,6 +56,11 @@ test("status and the doctor name the Redis store with its password masked", asyn
   const report = await doctor();
   expect(report.findings).toEqual([]);
   expect(report.notes).toContain(`rooms kept in ${masked()}`);
+  // The broker holds no message text on Redis: no budget of its own to report, and the doctor says where to bound it.
+  expect(shown).not.toContain("budget");
+  expect(report.notes).toContain(
+    "message text held in the room store, not the broker: bound its memory there (Redis: maxmemory)",
+  );
   for (const text of [shown, JSON.stringify(report), renderDoctorReport(report)]) {
     expect(text).not.toContain(REDIS_TEST_PASSWORD);
   }
