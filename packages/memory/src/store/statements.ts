@@ -22,6 +22,9 @@ export interface IndexedEntry {
   readonly body: string;
 }
 
+/** The rank function as an expression of the index's rows (`bm25(entries_fts, …)`). */
+const RANKED_BY = RANK.replace("(", "(entries_fts, ");
+
 /** The prepared statements of one connection. */
 export function prepareStatements(db: Connection) {
   const prepare = <P extends unknown[], R = unknown>(sql: string): Statement<P, R> => db.prepare<P, R>(sql);
@@ -117,14 +120,15 @@ export function prepareStatements(db: Connection) {
     staleSource: prepare<[number]>("UPDATE sources SET hash = '' WHERE id = ?"),
     sourceEntryCount: prepare<[number], { n: number }>("SELECT count(*) AS n FROM entries WHERE source_id = ?"),
     // The ranking alone, ids only, as bare as a MATCH can be: excerpts are found afterwards, for the hits shown.
+    // By the rank function in SQL's own sort rather than FTS5's `ORDER BY rank`: the same order, about a sixth faster.
     hits: db.preparePluck<[string, number, number], number>(
-      "SELECT rowid FROM entries_fts WHERE entries_fts MATCH ? ORDER BY rank LIMIT ? OFFSET ?",
+      `SELECT rowid FROM entries_fts WHERE entries_fts MATCH ? ORDER BY ${RANKED_BY} LIMIT ? OFFSET ?`,
     ),
     // The ranking of the matches from a rowid on: the newest ones, when there are too many to rank them all. By the
     // rank function itself, not `ORDER BY rank`: FTS5's own rank-ordered scan ranks every match and applies the rowid
     // bound after (60 ms for 22,000 matches, whatever the bound), while this way the bound limits the scan.
     hitsFrom: db.preparePluck<[string, number, number, number], number>(
-      `SELECT rowid FROM entries_fts WHERE entries_fts MATCH ? AND rowid >= ? ORDER BY ${RANK.replace("(", "(entries_fts, ")} LIMIT ? OFFSET ?`,
+      `SELECT rowid FROM entries_fts WHERE entries_fts MATCH ? AND rowid >= ? ORDER BY ${RANKED_BY} LIMIT ? OFFSET ?`,
     ),
     // The entries matching, unranked.
     matchIds: db.preparePluck<[string], number>("SELECT rowid FROM entries_fts WHERE entries_fts MATCH ?"),

@@ -708,7 +708,7 @@ export class MemoryStore {
       // The words that rank: all but those in more than RANKING_WORD_SHARE of the newest entries (the, of), which are
       // in nearly every entry and cost a pass over all of those to rank by; when every word is that common, the
       // rarest of them (whose newest matches reach furthest back).
-      const newest = sql.newestId.get() ?? 0;
+      const newest = common.length > 0 ? (sql.newestId.get() ?? 0) : 0;
       const span = (phrase: string): number => newest - (starts.get(phrase) ?? 0) + 1;
       const rankers = words.phrases.filter(
         (phrase) => starts.get(phrase) === undefined || MAX_RANKED_MATCHES <= span(phrase) * RANKING_WORD_SHARE,
@@ -716,8 +716,16 @@ export class MemoryStore {
       const rankBy = rankers.length > 0 ? rankers : [words.phrases.reduce((a, b) => (span(b) > span(a) ? b : a))];
       // The entries holding every word (the newest MAX_RANKED_MATCHES of them when more do), ranked by `rankBy`.
       const rankEveryWord = (): Ranked => {
-        const from = rare.length > 0 ? undefined : sql.newestMatch.get(words.all, MAX_RANKED_MATCHES - 1);
-        if (from === undefined && rankBy.length === words.phrases.length) return rankAll(words.all);
+        const from =
+          rare.length > 0
+            ? undefined
+            : words.phrases.length === 1
+              ? starts.get(words.all)
+              : sql.newestMatch.get(words.all, MAX_RANKED_MATCHES - 1);
+        if (rankBy.length === words.phrases.length) {
+          if (from === undefined) return rankAll(words.all);
+          return { ids: sql.hitsFrom.all(words.all, from, fetch, offset), bounded: true };
+        }
         const within = sql.matchIdsFrom.all(words.all, from ?? 0);
         if (within.length === 0) return { ids: [], bounded: false };
         const held = new Set(within);
