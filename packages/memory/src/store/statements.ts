@@ -130,8 +130,7 @@ export function prepareStatements(db: Connection) {
     hitsFrom: db.preparePluck<[string, number, number, number], number>(
       `SELECT rowid FROM entries_fts WHERE entries_fts MATCH ? AND rowid >= ? ORDER BY ${RANKED_BY} LIMIT ? OFFSET ?`,
     ),
-    // The entries matching, unranked.
-    matchIds: db.preparePluck<[string], number>("SELECT rowid FROM entries_fts WHERE entries_fts MATCH ?"),
+    // The entries matching from a rowid on, unranked.
     matchIdsFrom: db.preparePluck<[string, number], number>(
       "SELECT rowid FROM entries_fts WHERE entries_fts MATCH ? AND rowid >= ?",
     ),
