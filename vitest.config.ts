@@ -6,7 +6,8 @@ import { installedExclusions, packageDirs, targetResolve, testFilesOf } from "./
 // One project per package, discovered from the folder so a new package is tested without editing this file.
 // Workspace imports resolve to src/ through the "@orphus/source" export condition: no build before tests.
 // `pnpm test` needs nothing but Node: tests that need a redis-server live in test/redis/ and run under
-// `pnpm test:redis` (vitest.redis.config.ts); scenarios that run for seconds live in test/reliability/.
+// `pnpm test:redis` (vitest.redis.config.ts); scenarios that run for seconds live in test/reliability/; pages driven
+// in a real Chromium live in test/browser/ and run under `pnpm test:browser` (vitest.browser.config.ts).
 // With ORPHUS_TEST_INSTALLED set (`pnpm test:installed`), the integration tests of the packages users run as
 // programs (broker, client, CLI, MCP server, pi extension, and the locator they find the broker with) run against the
 // packages installed from their tarballs instead, every file but those that test internals
@@ -15,8 +16,9 @@ const packageNames = packageDirs(import.meta.dirname).map((dir) => basename(dir)
 const packagesDir = join(import.meta.dirname, "packages");
 
 /**
- * The packages whose tests an installed run repeats: the ones that ship programs, the client they share, and the
- * locator the client finds and starts the broker's bin with.
+ * The packages whose tests an installed run repeats: the ones that ship programs, the client they share, the
+ * locator the client finds and starts the broker's bin with, and the viewer `roundtable view` serves (its page and
+ * assets must ship in its tarball).
  */
 const INSTALLED_PACKAGES = [
   "roundtable-locator",
@@ -24,6 +26,7 @@ const INSTALLED_PACKAGES = [
   "roundtable-client",
   "roundtable-cli",
   "roundtable-mcp",
+  "roundtable-viewer",
   "pi-roundtable",
 ];
 const installed = installedProject() !== undefined;
@@ -61,7 +64,12 @@ export default defineConfig({
               name,
               root,
               include: ["test/**/*.test.ts"],
-              exclude: ["test/reliability/**", "test/redis/**", ...installedExclusions(root, testFilesOf(root))],
+              exclude: [
+                "test/reliability/**",
+                "test/redis/**",
+                "test/browser/**",
+                ...installedExclusions(root, testFilesOf(root)),
+              ],
             },
           };
         }),

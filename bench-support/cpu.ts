@@ -51,6 +51,16 @@ export function pinProcess(pid: number, cpu: number): void {
   execFileSync("taskset", ["-a", "-p", "-c", String(cpu), String(pid)], { stdio: "ignore" });
 }
 
+/**
+ * Lets every thread of each running process in `pids` run on any CPU again (after a placement pinned them), so the
+ * scheduler places them: for a figure judged as a user's machine runs it. Nothing where taskset cannot run.
+ */
+export function unpinProcesses(pids: readonly number[]): void {
+  if (!tasksetAvailable()) return;
+  const all = `0-${Math.max(1, cpus().length) - 1}`;
+  for (const pid of pids) execFileSync("taskset", ["-a", "-p", "-c", all, String(pid)], { stdio: "ignore" });
+}
+
 /** True where `taskset` can run (Linux with util-linux installed). */
 export function tasksetAvailable(): boolean {
   if (process.platform !== "linux") return false;

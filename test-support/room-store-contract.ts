@@ -195,6 +195,58 @@ export function describeRoomStoreContract(harness: StoreHarness): void {
       }
     });
 
+    test("a watcher's view and peek read any room from any broker, without membership, moving nothing", async () => {
+      const backend = await harness.open({ capacity: 4 });
+      try {
+        const [a, b] = [await backend.store("a"), await backend.store("b")];
+        await a.join("hall", "ann");
+        await b.join("hall", "bob");
+        await b.join("empty", "bob");
+        // Six posts into a ring of four: 3 to 6 are retained. "é" and an astral character count as JavaScript does.
+        for (let i = 1; i <= 5; i++) await a.post("hall", "ann", `m${i}`);
+        await a.post("hall", "ann", "é😀", { headline: "hé" });
+        const view = [await a.view(), await b.view()];
+        for (const rooms of view) {
+          expect(rooms).toEqual([
+            { name: "empty", newestSeq: 0, retained: 0, retainedChars: 0, members: [{ role: "bob", unread: 0 }] },
+            {
+              name: "hall",
+              newestSeq: 6,
+              retained: 4,
+              retainedChars: 2 + 2 + 2 + 3 + 2,
+              members: [
+                { role: "ann", unread: 0 },
+                { role: "bob", unread: 6 },
+              ],
+            },
+          ]);
+        }
+        expect(await b.view("hall")).toEqual([view[0]?.[1]]);
+        expect(await b.view("nowhere")).toEqual([]);
+        const seqs = (page: { messages: readonly { seq: number }[] } | undefined): number[] =>
+          page?.messages.map((m) => m.seq) ?? [];
+        // Back from the newest, back from a seq, forward with what was evicted, forward below a seq.
+        const newest = await b.peek("hall", { limit: 2 });
+        expect(newest).toMatchObject({ newestSeq: 6, oldestSeq: 3 });
+        expect(newest?.messages.at(-1)).toMatchObject({ seq: 6, author: "ann", body: "é😀", headline: "hé" });
+        expect(seqs(newest)).toEqual([5, 6]);
+        expect(seqs(await b.peek("hall", { beforeSeq: 5, limit: 9 }))).toEqual([3, 4]);
+        const forward = await a.peek("hall", { afterSeq: 0, limit: 2 });
+        expect(forward).toMatchObject({ evicted: { count: 2, fromSeq: 1, toSeq: 2 } });
+        expect(seqs(forward)).toEqual([3, 4]);
+        expect(seqs(await a.peek("hall", { afterSeq: 3, beforeSeq: 6, limit: 9 }))).toEqual([4, 5]);
+        expect(seqs(await a.peek("empty", { limit: 9 }))).toEqual([]);
+        expect(await a.peek("nowhere", { limit: 9 })).toBeUndefined();
+        // Nothing moved: bob still has all six unread.
+        expect((await b.view("hall"))[0]?.members).toEqual([
+          { role: "ann", unread: 0 },
+          { role: "bob", unread: 6 },
+        ]);
+      } finally {
+        await backend.close();
+      }
+    });
+
     test("the store reports its limits, defaults applied, and refuses bad options", async () => {
       const backend = await harness.open({ capacity: 7, maxRooms: 3 });
       try {

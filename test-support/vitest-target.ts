@@ -97,13 +97,15 @@ export function sourceOnlyFiles(files: readonly string[]): Set<string> {
 
 /**
  * The test files (`*.test.ts`, absolute) of package folder `dir`: those under test/<folder> when a folder is named
- * ("redis", "reliability"), else those under test/ outside those two.
+ * ("redis", "reliability"), else those under test/ outside those two and test/browser/ (`pnpm test:browser`).
  */
 export function testFilesOf(dir: string, folder?: "redis" | "reliability"): string[] {
   const root = join(dir, "test", folder ?? "");
   if (!existsSync(root)) return [];
   return readdirSync(root, { recursive: true, encoding: "utf8" })
-    .filter((file) => file.endsWith(".test.ts") && (folder !== undefined || !/^(reliability|redis)[\\/]/.test(file)))
+    .filter(
+      (file) => file.endsWith(".test.ts") && (folder !== undefined || !/^(reliability|redis|browser)[\\/]/.test(file)),
+    )
     .map((file) => join(root, file));
 }
 

@@ -170,13 +170,14 @@ describe("third-party versions, stated once in the catalog", () => {
     parse(readFileSync(join(root, "pnpm-workspace.yaml"), "utf8")) as Record<string, unknown>,
   );
 
-  test("the catalog states caret ranges; better-sqlite3 stays on 12.x, ioredis on 6.0.x, pi's host any version", () => {
+  test("the catalog states caret ranges; better-sqlite3 stays on 12.x, ioredis on 6.0.x, uPlot on 1.x, pi's host any version", () => {
     expect(catalogs).toEqual({
       default: {
         zod: "^4.6.7",
         ioredis: "~6.0.0",
         "better-sqlite3": "^12.11.1",
         "@modelcontextprotocol/sdk": "^1.32.2",
+        uplot: "^1.6.32",
       },
       "pi-host": { "@mariozechner/pi-coding-agent": "*" },
     });

@@ -188,6 +188,7 @@ if op == 'join' then
   if created then
     redis.call('SADD', P .. 'rooms', room)
     redis.call('HSETNX', r, 'seq', 0)
+    redis.call('HSETNX', r, 'chars', 0)
   end
   hold(B, role)
   local seq = tonumber(redis.call('HGET', r, 'seq'))
@@ -236,6 +237,76 @@ if op == 'list' then
   return out
 end
 
+-- UTF-16 code units of a UTF-8 string (what JavaScript's length counts): one per character, two past U+FFFF.
+local function u16(text)
+  local _, chars = string.gsub(text, '[^\128-\191]', '')
+  local _, astral = string.gsub(text, '[\240-\247]', '')
+  return chars + astral
+end
+
+-- Characters of a stored message: its 'c' field, else (a message stored before rooms counted) its body and headline.
+local function entry_chars(fields)
+  local chars = 0
+  for i = 1, #fields, 2 do
+    if fields[i] == 'c' then return tonumber(fields[i + 1]) end
+    if fields[i] == 'b' then chars = chars + u16(fields[i + 1])
+    elseif fields[i] == 'h' then chars = chars + u16(fields[i + 1]) - 1 end
+  end
+  return chars
+end
+
+-- Rooms as a watcher sees them, read without membership: every room in name order, or the one named. A room's
+-- characters are kept by each post (the room's 'chars'); a room without the count gets it once, read from its log.
+if op == 'view' then
+  local rooms
+  if ARGV[12] == '' then
+    rooms = redis.call('SMEMBERS', P .. 'rooms')
+    table.sort(rooms)
+  elseif redis.call('SISMEMBER', P .. 'rooms', ARGV[12]) == 1 then
+    rooms = {ARGV[12]}
+  else
+    rooms = {}
+  end
+  local out = {'ok'}
+  for _, room in ipairs(rooms) do
+    local r = R(room)
+    local seq = tonumber(redis.call('HGET', r, 'seq')) or 0
+    local chars = tonumber(redis.call('HGET', r, 'chars'))
+    if chars == nil then
+      chars = 0
+      for _, entry in ipairs(redis.call('XRANGE', r .. ':log', '-', '+')) do chars = chars + entry_chars(entry[2]) end
+      redis.call('HSET', r, 'chars', chars)
+    end
+    local members = {}
+    for _, m in ipairs(redis.call('SMEMBERS', r .. ':members')) do
+      table.insert(members, m)
+      table.insert(members, seq - (tonumber(redis.call('HGET', r .. ':cursors', m)) or seq))
+    end
+    table.insert(out, {room, seq, redis.call('XLEN', r .. ':log'), chars, members})
+  end
+  return out
+end
+
+-- Retained messages without membership: forward from an afterSeq, else back from a beforeSeq (or the newest).
+if op == 'peek' then
+  local room, after, before, limit = ARGV[12], ARGV[13], ARGV[14], tonumber(ARGV[15])
+  if redis.call('SISMEMBER', P .. 'rooms', room) == 0 then return {'no-room'} end
+  local r = R(room)
+  local seq = tonumber(redis.call('HGET', r, 'seq')) or 0
+  local high = seq
+  if before ~= '' then high = math.min(seq, tonumber(before) - 1) end
+  local entries = {}
+  if after ~= '' then
+    if high > tonumber(after) then
+      entries = redis.call('XRANGE', r .. ':log', tonumber(after) + 1, high, 'COUNT', limit)
+    end
+  elseif high > 0 then
+    local newest = redis.call('XREVRANGE', r .. ':log', high, '-', 'COUNT', limit)
+    for i = #newest, 1, -1 do table.insert(entries, newest[i]) end
+  end
+  return {'ok', seq, redis.call('XLEN', r .. ':log'), entries}
+end
+
 -- The rest act for a member; the JS side may already know the request is refused ("1" in ARGV[12]) and asks only
 -- whether membership (or, for a post, an earlier post under the same key) answers first, as the memory store does.
 local refuse, room, role = ARGV[12], ARGV[13], ARGV[14]
@@ -268,11 +339,23 @@ if op == 'post' then
   local body, headline = ARGV[15], ARGV[16]
   local seq = redis.call('HINCRBY', r, 'seq', 1)
   local t = now_ms()
-  if headline == '' then
-    redis.call('XADD', r .. ':log', 'MAXLEN', capacity, seq .. '-0', 'a', role, 'b', body, 't', t)
-  else
-    redis.call('XADD', r .. ':log', 'MAXLEN', capacity, seq .. '-0', 'a', role, 'b', body, 't', t, 'h', headline)
+  -- The room's characters follow its log: the message that the ring evicts leaves them, this one joins them.
+  local chars = ARGV[18]
+  -- A caller that names no count (an older store's argument list) has it worked out here.
+  if chars == nil or chars == '' then
+    chars = u16(body) + (headline == '' and 0 or u16(headline) - 1)
   end
+  local counted = redis.call('HEXISTS', r, 'chars') == 1
+  if counted and redis.call('XLEN', r .. ':log') >= capacity then
+    local oldest = redis.call('XRANGE', r .. ':log', '-', '+', 'COUNT', 1)[1]
+    if oldest then redis.call('HINCRBY', r, 'chars', -entry_chars(oldest[2])) end
+  end
+  if headline == '' then
+    redis.call('XADD', r .. ':log', 'MAXLEN', capacity, seq .. '-0', 'a', role, 'b', body, 't', t, 'c', chars)
+  else
+    redis.call('XADD', r .. ':log', 'MAXLEN', capacity, seq .. '-0', 'a', role, 'b', body, 't', t, 'c', chars, 'h', headline)
+  end
+  if counted then redis.call('HINCRBY', r, 'chars', chars) end
   if tonumber(redis.call('HGET', r .. ':cursors', role)) == seq - 1 then redis.call('HSET', r .. ':cursors', role, seq) end
   if key ~= '' and maxKeys > 0 then
     redis.call('HSET', r .. ':keys', key, seq .. ':' .. t .. ':' .. role)

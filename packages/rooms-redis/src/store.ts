@@ -28,6 +28,10 @@ import {
   type StoreRead,
   type StoreReadOptions,
   type StoreRoomListing,
+  type StoreRoomView,
+  type StorePeek,
+  type StorePeekOptions,
+  peekEvicted,
 } from "@orphus/rooms";
 import { Redis } from "ioredis";
 import { StoreLimitsMismatchError } from "./errors.js";
@@ -326,6 +330,8 @@ export class RedisRoomStore implements RoomStore {
       body,
       headline === undefined ? "" : `+${headline}`,
       key ?? "",
+      // The message's characters (body and headline, as a fetch page counts them), for the room's count.
+      String(body.length + (headline?.length ?? 0)),
     ]);
     if (reply[0] === "replay") {
       const [seq, postedAt] = String(reply[1]).split(":").map(Number) as [number, number];
@@ -383,6 +389,41 @@ export class RedisRoomStore implements RoomStore {
   async members(room: string): Promise<readonly string[] | undefined> {
     const reply = await this.#call("members", [room]);
     return reply[0] === "no-room" ? undefined : [...strings(reply, 1)].sort();
+  }
+
+  async view(room?: string): Promise<readonly StoreRoomView[]> {
+    const reply = await this.#call("view", [room ?? ""]);
+    return (reply.slice(1) as [string, number, number, number, (string | number)[]][]).map(
+      ([name, newestSeq, retained, retainedChars, flat]) => {
+        this.#saw(name, newestSeq);
+        const members: { role: string; unread: number }[] = [];
+        for (let i = 0; i + 1 < flat.length; i += 2)
+          members.push({ role: String(flat[i]), unread: Number(flat[i + 1]) });
+        members.sort((a, b) => (a.role < b.role ? -1 : a.role > b.role ? 1 : 0));
+        return { name, newestSeq, retained, retainedChars, members };
+      },
+    );
+  }
+
+  async peek(room: string, options: StorePeekOptions): Promise<StorePeek | undefined> {
+    const { afterSeq, beforeSeq, limit } = options;
+    checkPageLimit(limit);
+    if (afterSeq !== undefined) checkSeq("peek", afterSeq);
+    if (beforeSeq !== undefined) checkSeq("peek", beforeSeq);
+    const reply = await this.#call("peek", [
+      room,
+      afterSeq === undefined ? "" : String(afterSeq),
+      beforeSeq === undefined ? "" : String(beforeSeq),
+      String(limit),
+    ]);
+    if (reply[0] === "no-room") return undefined;
+    const newestSeq = Number(reply[1]);
+    const retained = Number(reply[2]);
+    this.#saw(room, newestSeq);
+    const messages = (reply[3] as [string, string[]][]).map(([id, fields]) => message(id, fields));
+    const page = { messages, newestSeq, oldestSeq: newestSeq - retained + 1 };
+    const evicted = afterSeq === undefined ? undefined : peekEvicted(afterSeq, newestSeq, retained);
+    return evicted === undefined ? page : { ...page, evicted };
   }
 
   subscribe(listener: (event: RoomStoreEvent) => void): () => void {

@@ -94,4 +94,8 @@ export type {
   StoreReadOptions,
   StoreResetEvent,
   StoreRoomListing,
+  StoreRoomView,
+  StorePeek,
+  StorePeekOptions,
 } from "./store.js";
+export { peekEvicted } from "./store.js";

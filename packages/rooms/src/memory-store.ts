@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { checkPostKey, checkRoleName } from "./checks.js";
+import { checkPageLimit, checkPostKey, checkRoleName, checkSeq } from "./checks.js";
 import { NotMemberError, PostKeyReusedError, StoreClosedError } from "./errors.js";
 import { DEFAULT_MAX_HELD_BYTES } from "./limits.js";
 import { integerOption, type Clock } from "./options.js";
@@ -14,6 +14,9 @@ import type {
   StoreDeparture,
   StoreHeldText,
   StoreJoin,
+  StorePeek,
+  StorePeekOptions,
+  StoreRoomView,
   StoreLeave,
   StorePost,
   StorePostOptions,
@@ -21,6 +24,7 @@ import type {
   StoreReadOptions,
   StoreRoomListing,
 } from "./store.js";
+import { peekEvicted } from "./store.js";
 
 /** Options of a memory store. */
 export interface MemoryRoomStoreOptions extends RoomStoreOptions {
@@ -249,6 +253,44 @@ export class MemoryRoomStore implements RoomStore {
   members(name: string): readonly string[] | undefined {
     this.#open("members");
     return this.#space.registry.get(name)?.members().sort();
+  }
+
+  view(name?: string): readonly StoreRoomView[] {
+    this.#open("view");
+    const { registry } = this.#space;
+    const names = name === undefined ? registry.list().map((summary) => summary.name) : [name];
+    const views: StoreRoomView[] = [];
+    for (const roomName of names) {
+      const room = registry.get(roomName);
+      if (room === undefined) continue;
+      const { messages, newestSeq } = room.page(0);
+      let retainedChars = 0;
+      for (const message of messages) retainedChars += message.body.length + (message.headline?.length ?? 0);
+      const members = room
+        .members()
+        .sort()
+        .map((role) => ({ role, unread: room.unreadCount(role) }));
+      views.push({ name: roomName, newestSeq, retained: messages.length, retainedChars, members });
+    }
+    return views;
+  }
+
+  peek(name: string, options: StorePeekOptions): StorePeek | undefined {
+    this.#open("peek");
+    const { afterSeq, beforeSeq, limit } = options;
+    checkPageLimit(limit);
+    if (afterSeq !== undefined) checkSeq("peek", afterSeq);
+    if (beforeSeq !== undefined) checkSeq("peek", beforeSeq);
+    const room = this.#space.registry.get(name);
+    if (room === undefined) return undefined;
+    const { messageCount: newestSeq, retainedCount } = room.summary();
+    const oldestSeq = newestSeq - retainedCount + 1;
+    const below = Math.min(newestSeq, (beforeSeq ?? Number.MAX_SAFE_INTEGER) - 1);
+    const first = afterSeq === undefined ? Math.max(oldestSeq, below - limit + 1) : Math.max(afterSeq + 1, oldestSeq);
+    const last = Math.min(below, first + limit - 1);
+    const messages = last < first ? [] : room.page(first - 1, last - first + 1).messages;
+    const evicted = afterSeq === undefined ? undefined : peekEvicted(afterSeq, newestSeq, retainedCount);
+    return evicted === undefined ? { messages, newestSeq, oldestSeq } : { messages, newestSeq, oldestSeq, evicted };
   }
 
   /** The text all rooms of this store's memory space hold against its budget (shared with its peers). */

@@ -1,5 +1,6 @@
 import type { Awaitable } from "./awaitable.js";
-import type { RoomPage, RoomSummary } from "./room.js";
+import type { RoomMessage, RoomPage, RoomSummary } from "./room.js";
+import type { EvictedRange } from "./ring.js";
 import type { RoomLimits } from "./options.js";
 import type { StoreUnavailableError } from "./errors.js";
 
@@ -69,6 +70,37 @@ export interface StoreRoomListing extends RoomSummary {
 export interface StoreReadOptions {
   readonly afterSeq?: number;
   readonly limit?: number;
+}
+
+/** One room as a watcher sees it: read without membership, nothing moved. */
+export interface StoreRoomView {
+  readonly name: string;
+  readonly newestSeq: number;
+  /** Messages the room retains. */
+  readonly retained: number;
+  /** UTF-16 code units of the retained messages' bodies and headlines (what a fetch page counts). */
+  readonly retainedChars: number;
+  /** Member roles, sorted, each with its unread count. */
+  readonly members: readonly { readonly role: string; readonly unread: number }[];
+}
+
+/**
+ * Options of one peek. With `afterSeq` it reads forward from it; otherwise back from `beforeSeq` (default: past the
+ * newest), taking the newest `limit` below it. With both, forward from `afterSeq`, below `beforeSeq`.
+ */
+export interface StorePeekOptions {
+  readonly afterSeq?: number;
+  readonly beforeSeq?: number;
+  readonly limit: number;
+}
+
+/** A peek: retained messages, oldest first, and where the window stands; `evicted` only reading forward. */
+export interface StorePeek {
+  readonly messages: readonly RoomMessage[];
+  readonly newestSeq: number;
+  /** Oldest retained seq; `newestSeq + 1` when nothing is retained. */
+  readonly oldestSeq: number;
+  readonly evicted?: EvictedRange;
 }
 
 /** Options of one post. */
@@ -162,10 +194,24 @@ export interface RoomStore {
   list(role: string): Awaitable<readonly StoreRoomListing[]>;
   /** Member roles of `room`, sorted; undefined when there is no such room. */
   members(room: string): Awaitable<readonly string[] | undefined>;
+  /** Every room sorted by name, or only `room` (none when it does not exist), as a watcher sees it. */
+  view(room?: string): Awaitable<readonly StoreRoomView[]>;
+  /** Retained messages of `room` without membership, moving nothing; undefined when there is no such room. */
+  peek(room: string, options: StorePeekOptions): Awaitable<StorePeek | undefined>;
   /** The message text this store holds in this process against its budget; absent when the rooms live elsewhere. */
   heldText?(): StoreHeldText;
   /** Hears activity of other brokers, resets and availability; returns the unsubscribe function. */
   subscribe(listener: (event: RoomStoreEvent) => void): () => void;
   /** Detaches every role still attached here and releases the store's resources. */
   close(): Promise<void>;
+}
+
+/**
+ * The evicted range a forward peek after `afterSeq` reports, given the room's newest seq and how many it retains:
+ * the one rule for both stores.
+ */
+export function peekEvicted(afterSeq: number, newestSeq: number, retained: number): EvictedRange | undefined {
+  const oldestSeq = newestSeq - retained + 1;
+  if (oldestSeq <= afterSeq + 1) return undefined;
+  return { count: oldestSeq - afterSeq - 1, fromSeq: afterSeq + 1, toSeq: oldestSeq - 1 };
 }

@@ -46,6 +46,7 @@ test("the public runtime surface is exactly these names", () => {
     "checkSeq",
     "isPromiseLike",
     "maskStoreUrl",
+    "peekEvicted",
     "resolveRoomStoreOptions",
   ]);
 });
@@ -119,4 +120,10 @@ test("every error class has a stable code and name and derives from RoomsError",
     ["StoreClosedError", "ERR_STORE_CLOSED"],
   ]);
   expect(new rooms.BodyTooLargeError("r", 2, 1)).toBeInstanceOf(rooms.MessageTooLargeError);
+});
+
+test("a forward peek reports what left the window before it, and nothing inside it", () => {
+  expect(rooms.peekEvicted(0, 10, 4)).toEqual({ count: 6, fromSeq: 1, toSeq: 6 });
+  expect(rooms.peekEvicted(6, 10, 4)).toBeUndefined();
+  expect(rooms.peekEvicted(3, 10, 0)).toEqual({ count: 7, fromSeq: 4, toSeq: 10 });
 });

@@ -122,13 +122,21 @@ export function brokerSocket(agentDir: string): string {
 
 /**
  * Spawns a broker program (the bin, or the fan-out entry) over `agentDir`, with `env` added; resolves once it
- * accepts connections.
+ * accepts connections. With `cpuProbe` (the fan-out entry only) it gets an IPC channel to answer {@link cpuMicros}
+ * over; without, none, so the other benchmarks run the broker exactly as before.
  */
-export async function spawnBroker(program: string, agentDir: string, env?: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const args = program.endsWith("broker-entry.js")
-    ? [program, agentDir]
-    : [program, "--agent-dir", agentDir, "--idle-ms", "600000"];
-  const child = spawn(process.execPath, args, { stdio: "ignore", env: { ...process.env, ...env } });
+export async function spawnBroker(
+  program: string,
+  agentDir: string,
+  env?: NodeJS.ProcessEnv,
+  options: { readonly cpuProbe?: boolean } = {},
+): Promise<ChildProcess> {
+  const entry = program.endsWith("broker-entry.js");
+  const args = entry ? [program, agentDir] : [program, "--agent-dir", agentDir, "--idle-ms", "600000"];
+  const child = spawn(process.execPath, args, {
+    stdio: entry && options.cpuProbe === true ? ["ignore", "ignore", "ignore", "ipc"] : "ignore",
+    env: { ...process.env, ...env },
+  });
   (await connectWhenReady(brokerSocket(agentDir))).destroy();
   return child;
 }
@@ -145,8 +153,12 @@ export type Floor =
   | "framed-forwarder"
   | { readonly program: string; readonly args: readonly string[] };
 
-/** Spawns a floor server on `socketPath`; resolves once it listens. */
-export async function spawnFloor(floor: Floor, socketPath: string): Promise<ChildProcess> {
+/** Spawns a floor server on `socketPath`; resolves once it listens. With `cpuProbe`, as {@link spawnBroker}. */
+export async function spawnFloor(
+  floor: Floor,
+  socketPath: string,
+  options: { readonly cpuProbe?: boolean } = {},
+): Promise<ChildProcess> {
   const fromSource = (program: string, args: readonly string[] = []): string[] => [
     "--conditions=@orphus/source",
     "--import",
@@ -161,9 +173,26 @@ export async function spawnFloor(floor: Floor, socketPath: string): Promise<Chil
       : floor === "framed-echo" || floor === "framed-forwarder"
         ? fromSource(`${floor}-server.ts`)
         : [join(import.meta.dirname, floor === "echo" ? "echo-server.mjs" : "forwarder-server.mjs"), socketPath];
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, args, {
+    stdio: options.cpuProbe === true ? ["ignore", "pipe", "inherit", "ipc"] : ["ignore", "pipe", "inherit"],
+  });
   await new Promise<void>((resolve) => child.stdout?.once("data", () => resolve()));
   return child;
+}
+
+/**
+ * The CPU time, user and system, in microseconds, that `child` (the fan-out entry, or a floor that answers probes)
+ * has used so far, asked over its IPC channel: getrusage's resolution, where /proc's clock ticks are 10 ms.
+ */
+export function cpuMicros(child: ChildProcess): Promise<number> {
+  return new Promise((resolve, reject) => {
+    if (child.send === undefined || !child.connected) {
+      reject(new Error(`process ${child.pid} has no IPC channel to ask its CPU time over`));
+      return;
+    }
+    child.once("message", (usage: { user: number; system: number }) => resolve(usage.user + usage.system));
+    child.send("cpu");
+  });
 }
 
 /** Ends a child process and waits for it. */

@@ -17,7 +17,10 @@ import {
   PROTOCOL_VERSION,
   clipMessage,
   isCompatiblePeer,
+  notWatcherMessage,
   parseRequest,
+  watcherConnectionMessage,
+  WATCH_SINCE_VERSION,
   protocolMismatchMessage,
   readPeerProtocol,
   wireErrorForPeer,
@@ -72,6 +75,12 @@ export interface BrokerStats {
   readonly helloTimeouts: number;
   /** Connections refused with ERR_TOO_MANY_CONNECTIONS because the broker served its maximum. */
   readonly connectionsRefused: number;
+  /** Watcher connections that asked watch (docs/protocol.md, "Watching"). */
+  readonly watchers: number;
+  /** Watch events dropped for watchers that were behind (each was then sent a gap), since start. */
+  readonly watchEventsDropped: number;
+  /** Bytes of watch events and replies queued for the open watchers, or written and not yet read by them. */
+  readonly watchBacklogBytes: number;
 }
 
 /** A listening broker. */
@@ -295,6 +304,9 @@ class RunningBroker implements Broker, ConnectionHost {
       framingCloses: this.#framingCloses,
       helloTimeouts: this.#helloTimeouts,
       connectionsRefused: this.#refusals.refused,
+      watchers: this.#service.watch.watchers,
+      watchEventsDropped: this.#service.watch.eventsDropped,
+      watchBacklogBytes: this.#service.watch.backlogBytes,
     };
   }
 
@@ -419,9 +431,19 @@ class RunningBroker implements Broker, ConnectionHost {
         });
         return;
       }
+      if (request.watch === true && request.version < WATCH_SINCE_VERSION) {
+        this.#refuse(connection, request.id, "hello", {
+          code: "ERR_INVALID_REQUEST",
+          message: `Invalid hello request: watch needs protocol version ${WATCH_SINCE_VERSION} or later, got ${request.version}`,
+          details: { version: request.version, watchSinceVersion: WATCH_SINCE_VERSION },
+        });
+        return;
+      }
       connection.role = request.role;
       connection.peerVersion = request.version;
-      this.#service.attach(connection, request.role);
+      // A watcher is no member of anything: its role is not counted among the role's connections.
+      if (request.watch === true) connection.watcher = true;
+      else this.#service.attach(connection, request.role);
       this.#clearHelloTimer(connection);
       this.#reply(connection, {
         id: request.id,
@@ -474,6 +496,7 @@ class RunningBroker implements Broker, ConnectionHost {
 
   #dispatch(connection: BrokerConnection, role: string, request: ServedRequest): Awaitable<ResultFor<Op>> {
     const service = this.#service;
+    if (connection.watcher) return this.#dispatchWatcher(connection, role, request);
     switch (request.op) {
       case "join":
         return service.join(connection, role, request);
@@ -491,6 +514,45 @@ class RunningBroker implements Broker, ConnectionHost {
         return service.members(connection, role, request);
       case "status":
         return this.#status();
+      case "watch":
+      case "peek":
+        // A client before version 3 does not know these ops: to it they are unknown, as to a version-2 broker.
+        if (connection.peerVersion < WATCH_SINCE_VERSION) {
+          throw new RefusalError({
+            code: "ERR_UNKNOWN_OP",
+            message: `Unknown op "${request.op}" for protocol version ${connection.peerVersion}: it needs version ${WATCH_SINCE_VERSION}`,
+          });
+        }
+        throw new RefusalError({ code: "ERR_NOT_WATCHER", message: notWatcherMessage(request.op) });
+    }
+  }
+
+  /** What a watcher may ask: watch, peek, and the ops that change nothing; member ops are refused. */
+  #dispatchWatcher(connection: BrokerConnection, role: string, request: ServedRequest): Awaitable<ResultFor<Op>> {
+    const service = this.#service;
+    switch (request.op) {
+      case "watch":
+        return service.watch.snapshot(connection, {
+          pid: this.pid,
+          instance: this.#instance,
+          store: this.store,
+          protocol: PROTOCOL_VERSION,
+          startedAt: Math.max(0, Math.round(this.startedAt)),
+        });
+      case "peek":
+        return service.peek(request);
+      case "rooms":
+        return service.rooms(connection, role);
+      case "members":
+        return service.members(connection, role, request);
+      case "status":
+        return this.#status();
+      case "join":
+      case "leave":
+      case "post":
+      case "digest":
+      case "fetch":
+        throw new RefusalError({ code: "ERR_WATCHER_CONNECTION", message: watcherConnectionMessage(request.op) });
     }
   }
 

@@ -70,6 +70,8 @@ export class BrokerConnection {
   role: string | undefined;
   /** Pings dropped because this connection was not reading fast enough. */
   pingsDropped = 0;
+  /** Said hello with `watch: true`: no member of anything (docs/protocol.md, "Watching"). */
+  watcher = false;
   /** The pending hello timeout (a handle of the broker's injected timers) until the connection says hello. */
   helloTimer: unknown;
   /**
@@ -215,6 +217,16 @@ export class BrokerConnection {
     }
     const opened = new PostRun(room, notice);
     this.#queue(opened, opened.bytes);
+    return true;
+  }
+
+  /**
+   * Queues a watch event, or refuses it (returning false) when it would take the backlog past `maxBacklogBytes`:
+   * the watch hub then drops what the watcher is behind on and owes it a gap.
+   */
+  sendWatchFrame(frame: Buffer, maxBacklogBytes: number): boolean {
+    if (!this.#writable() || this.queuedBytes + frame.length > maxBacklogBytes) return false;
+    this.#queue(frame, frame.length);
     return true;
   }
 

@@ -25,6 +25,12 @@ export const DEFAULT_MAX_OUTBOUND_BYTES = 8 * 1024 * 1024;
 /** Default outbound backlog at which pings to a connection are dropped (and counted) instead of queued. */
 export const DEFAULT_PING_DROP_BYTES = 256 * 1024;
 
+/**
+ * Default backlog of watch events a watcher connection may have queued or unread: past it, what the watcher is
+ * behind on is dropped and it gets a gap event, so a stalled watcher holds at most this much of the broker's memory.
+ */
+export const DEFAULT_MAX_WATCH_BACKLOG_BYTES = 256 * 1024;
+
 /** Default most JSON bytes of messages one fetch reply carries; at least one message always goes. */
 export const DEFAULT_MAX_FETCH_BYTES = 512 * 1024;
 

@@ -20,6 +20,7 @@ import {
   DEFAULT_IDLE_MS,
   DEFAULT_MAX_CONNECTIONS,
   DEFAULT_MAX_FETCH_BYTES,
+  DEFAULT_MAX_WATCH_BACKLOG_BYTES,
   DEFAULT_BROKER_MAX_FRAME_BYTES,
   DEFAULT_MAX_OUTBOUND_BYTES,
   DEFAULT_MAX_QUEUED_REQUESTS,
@@ -65,6 +66,11 @@ export interface BrokerOptions {
   readonly pingDropBytes?: number;
   /** Most JSON bytes of messages in one fetch reply; default {@link DEFAULT_MAX_FETCH_BYTES}. */
   readonly maxFetchBytes?: number;
+  /**
+   * Bytes of watch events a watcher may be behind on (queued, or written and unread) before it loses them and is
+   * sent a gap; default {@link DEFAULT_MAX_WATCH_BACKLOG_BYTES}.
+   */
+  readonly maxWatchBacklogBytes?: number;
   /** Rooms held at once; default @orphus/rooms' DEFAULT_MAX_ROOMS (64). */
   readonly maxRooms?: number;
   /** Member roles per room; default @orphus/rooms' DEFAULT_MAX_MEMBERS (32). */
@@ -126,6 +132,7 @@ export interface ResolvedBrokerOptions {
   readonly maxOutboundBytes: number;
   readonly pingDropBytes: number;
   readonly maxFetchBytes: number;
+  readonly maxWatchBacklogBytes: number;
   readonly maxRooms: number;
   readonly maxMembers: number;
   readonly maxBodyBytes: number;
@@ -255,6 +262,12 @@ export function resolveBrokerOptions(options: BrokerOptions): ResolvedBrokerOpti
       options.maxFetchBytes,
       Math.min(DEFAULT_MAX_FETCH_BYTES, Math.floor(maxFrameBytes / 2)),
       1,
+    ),
+    maxWatchBacklogBytes: integer(
+      "maxWatchBacklogBytes",
+      options.maxWatchBacklogBytes,
+      DEFAULT_MAX_WATCH_BACKLOG_BYTES,
+      1024,
     ),
     maxRooms: integer("maxRooms", options.maxRooms, DEFAULT_MAX_ROOMS, 1),
     maxMembers: integer("maxMembers", options.maxMembers, DEFAULT_MAX_MEMBERS, 1),

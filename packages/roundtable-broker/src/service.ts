@@ -10,7 +10,9 @@ import {
 import {
   DEFAULT_DIGEST_BUDGET,
   DEFAULT_FETCH_LIMIT,
+  DEFAULT_PEEK_LIMIT,
   STORE_WIRE_VERSION,
+  fetchMessageChars,
   type RequestFor,
   type ResultFor,
   type RoundtableEvent,
@@ -21,9 +23,10 @@ import { EventNotice } from "./event-notice.js";
 import { cutFetchPage, fetchCharCap } from "./fetch-page.js";
 import type { BrokerLogger } from "./log.js";
 import { storeDescription } from "./store-refusal.js";
+import { WatchHub, type WatchHubOptions } from "./watch.js";
 
 /** What the room service needs besides its store. */
-export interface RoomServiceOptions {
+export interface RoomServiceOptions extends WatchHubOptions {
   readonly maxFetchBytes: number;
   readonly maxFrameBytes: number;
   readonly logger: BrokerLogger;
@@ -63,11 +66,14 @@ export class RoomService {
   /** Pings dropped by connections that have since closed, so the total survives them. */
   #droppedByClosed = 0;
   #storeAvailable = true;
+  /** The watchers and the served counts (docs/protocol.md, "Watching"). */
+  readonly watch: WatchHub;
 
   constructor(
     readonly store: RoomStore,
     private readonly options: RoomServiceOptions,
   ) {
+    this.watch = new WatchHub(store, options);
     this.#unsubscribe = store.subscribe((event) => this.#heard(event));
   }
 
@@ -116,6 +122,7 @@ export class RoomService {
     return andThen(this.store.join(room, role), (joined) => {
       this.#rooms.add(room);
       if (joined.joined) this.#emit(joined.recipients, { event: "join", room, seq: 0, role }, connection);
+      if (this.watch.active) this.watch.roomChanged(room);
       const { created, members, newestSeq, unread } = joined;
       return { room, created, members: [...members], newestSeq, unread };
     });
@@ -125,6 +132,7 @@ export class RoomService {
     return andThen(this.store.leave(room, role), ({ left, recipients }) => {
       // The role's other connections are among the recipients: this leave event is the last they hear of the room.
       if (left) this.#emit(recipients, { event: "leave", room, seq: 0, role }, connection);
+      if (left && this.watch.active) this.watch.roomChanged(room);
       return { room, left };
     });
   }
@@ -142,6 +150,7 @@ export class RoomService {
     return andThen(posted, ({ seq, postedAt, replayed, recipients }) => {
       if (replayed) return { room, seq, postedAt, repeated: true };
       this.#emit(recipients, { event: "post", room, seq, author: role }, connection);
+      if (this.watch.active) this.watch.roomChanged(room);
       return { room, seq, postedAt };
     });
   }
@@ -170,6 +179,7 @@ export class RoomService {
         throughSeq,
         fetchAfterSeq: digest.afterSeq,
       });
+      this.#served(room, role, "digestChars", digest.text.length);
       if (digest.newestSeq === null) return result(page.cursor);
       return andThen(this.store.markRead(room, role, digest.newestSeq), result);
     });
@@ -190,17 +200,54 @@ export class RoomService {
       const nextAfterSeq = last?.seq ?? Math.max(afterSeq, page.evicted?.toSeq ?? 0);
       const result = { room, messages, newestSeq: page.newestSeq, more, nextAfterSeq, maxChars };
       const done = page.evicted === undefined ? result : { ...result, evicted: page.evicted };
+      let chars = 0;
+      for (const message of messages) chars += fetchMessageChars(message);
+      this.#served(room, role, "fetchChars", chars);
       // Answered once the cursor moved, so the connection's next request sees it moved.
       return last === undefined ? done : andThen(this.store.markRead(room, role, last.seq), () => done);
     });
   }
 
-  rooms(_connection: BrokerConnection, role: string): Awaitable<ResultFor<"rooms">> {
+  /**
+   * A page of a room's retained messages for a watcher, bounded like a fetch page and cut from the end it reads
+   * from; no membership, no cursor moved.
+   */
+  peek(request: RequestFor<"peek">): Awaitable<ResultFor<"peek">> {
+    const { room, afterSeq, beforeSeq } = request;
+    const maxChars = fetchCharCap(request.maxChars, this.options.maxFetchBytes);
+    const limit = request.limit ?? DEFAULT_PEEK_LIMIT;
+    const options = {
+      limit,
+      ...(afterSeq === undefined ? {} : { afterSeq }),
+      ...(beforeSeq === undefined ? {} : { beforeSeq }),
+    };
+    return andThen(this.store.peek(room, options), (page) => {
+      if (page === undefined) throw noSuchRoom(room);
+      const caps = { maxChars, maxBytes: this.options.maxFetchBytes };
+      const forward = afterSeq !== undefined;
+      const messages = forward
+        ? cutFetchPage(page.messages, caps)
+        : cutFetchPage([...page.messages].reverse(), caps).reverse();
+      const first = messages[0];
+      const last = messages[messages.length - 1];
+      const end = Math.min(page.newestSeq, (beforeSeq ?? Number.MAX_SAFE_INTEGER) - 1);
+      const more = forward
+        ? last === undefined
+          ? false
+          : last.seq < end
+        : first !== undefined && first.seq > page.oldestSeq;
+      const result = { room, messages, newestSeq: page.newestSeq, more };
+      return page.evicted === undefined ? result : { ...result, evicted: page.evicted };
+    });
+  }
+
+  rooms(connection: BrokerConnection, role: string): Awaitable<ResultFor<"rooms">> {
     return andThen(this.store.list(role), (listings) => ({
       rooms: listings.map((listing) => {
         this.#rooms.add(listing.name);
         const summary = { room: listing.name, members: listing.memberCount, newestSeq: listing.messageCount };
-        return listing.joined
+        // A watcher's label is no role: it has joined nothing, whatever name it gave.
+        return listing.joined && !connection.watcher
           ? { ...summary, joined: true, unread: listing.unread ?? 0 }
           : { ...summary, joined: false };
       }),
@@ -214,11 +261,7 @@ export class RoomService {
   ): Awaitable<ResultFor<"members">> {
     return andThen(this.store.members(room), (members) => {
       if (members !== undefined) return { room, members: [...members] };
-      throw new RefusalError({
-        code: "ERR_NO_SUCH_ROOM",
-        message: `No room "${room}" on this broker; join it to create it`,
-        details: { room },
-      });
+      throw noSuchRoom(room);
     });
   }
 
@@ -227,6 +270,10 @@ export class RoomService {
    * which rooms it thereby left for good, and their remaining members hear it disconnect.
    */
   drop(connection: BrokerConnection): void {
+    if (connection.watcher) {
+      this.watch.drop(connection);
+      return;
+    }
     this.#droppedByClosed += connection.pingsDropped;
     this.#owingReset.delete(connection);
     const role = connection.role;
@@ -239,6 +286,7 @@ export class RoomService {
       andThen(this.store.detach(role), (departures) => {
         for (const { room, recipients } of departures) {
           this.#emit(recipients, { event: "disconnect", room, seq: 0, role }, connection);
+          if (this.watch.active) this.watch.roomChanged(room);
         }
       }),
     );
@@ -247,6 +295,19 @@ export class RoomService {
   /** Stops listening to the store (the broker closes it). */
   stop(): void {
     this.#unsubscribe();
+    this.watch.stop();
+  }
+
+  /** Counts characters served to `role` in `room`; watchers hear the new totals at the end of the turn. */
+  #served(room: string, role: string, kind: "digestChars" | "fetchChars", chars: number): void {
+    const counts = this.watch.served.counts(room, role);
+    if (counts === undefined) return;
+    counts[kind] += chars;
+    if (this.watch.active) {
+      this.watch.servedChanged(room, role);
+      // The read moved the role's cursor: its unread count changed.
+      this.watch.roomChanged(room);
+    }
   }
 
   /** Runs a store call nobody waits for: a failure is logged (the store's heartbeat makes membership good). */
@@ -273,6 +334,7 @@ export class RoomService {
       case "activity":
         this.#rooms.add(event.room);
         this.#emit(event.recipients, activityEvent(event));
+        if (this.watch.active) this.watch.roomChanged(event.room);
         return;
       case "reset":
         logger.error("the room store lost its data: every membership and read position is gone", {
@@ -281,6 +343,7 @@ export class RoomService {
           rooms: event.rooms.length,
         });
         this.#tellReset();
+        this.watch.reset();
         return;
       case "unavailable":
         this.#storeAvailable = false;
@@ -321,8 +384,28 @@ export class RoomService {
     // Encoded only if a connection hears it, and then once; a version-2 connection may merge a post with others of
     // its room queued this turn, whether it was posted here or announced by another broker's activity.
     const notice = new EventNotice(event, this.options.maxFrameBytes);
+    if (event.event !== "post") {
+      for (const connection of this.#audience(recipients)) {
+        if (connection !== cause) connection.sendEvent(notice);
+      }
+      return;
+    }
+    // Each post event a connection is sent counts as served to its role: the characters of its own JSON (room and
+    // role names are ASCII without escapes, so that is the names' lengths, the seq's digits and the frame's fixed
+    // text). Connections of one role come in a row, so a fan-out looks each role's counts up once.
+    const { room, seq, author } = event;
+    const chars = POST_EVENT_FIXED_CHARS + room.length + author.length + String(seq).length;
+    const watched = this.watch.active;
+    let role: string | undefined;
+    let counts: { pingChars: number } | undefined;
     for (const connection of this.#audience(recipients)) {
-      if (connection !== cause) connection.sendEvent(notice);
+      if (connection === cause || !connection.sendEvent(notice)) continue;
+      if (connection.role !== role) {
+        role = connection.role as string;
+        counts = this.watch.served.counts(room, role);
+        if (watched) this.watch.servedChanged(room, role);
+      }
+      if (counts !== undefined) counts.pingChars += chars;
     }
   }
 
@@ -341,6 +424,17 @@ export class RoomService {
     }
     return audience;
   }
+}
+
+/** Characters of a post event's JSON besides its room, author and seq: `{"event":"post","room":"","seq":,"author":""}`. */
+const POST_EVENT_FIXED_CHARS = 45;
+
+function noSuchRoom(room: string): RefusalError {
+  return new RefusalError({
+    code: "ERR_NO_SUCH_ROOM",
+    message: `No room "${room}" on this broker; join it to create it`,
+    details: { room },
+  });
 }
 
 /** The wire event of another broker's activity: a post names its author and seq, membership churn has seq 0. */

@@ -96,7 +96,7 @@ describe("the default cap", () => {
     const { broker, planner } = await roomWith(["a".repeat(5000), "b".repeat(5000)]);
     const old = new RawPeer(broker.socketPath);
     const helloReply = await old.request(hello(1, "old-critic", 1));
-    expect(helloReply).toMatchObject({ ok: true, result: { version: 2, role: "old-critic" } });
+    expect(helloReply).toMatchObject({ ok: true, result: { version: 3, role: "old-critic" } });
     await old.request({ id: 2, op: "join", room: "r" });
     const page = pageOf(await old.request({ id: 3, op: "fetch", room: "r", afterSeq: 0, limit: 20 }));
     expect(page.messages.map((m) => m.seq)).toEqual([1]);
@@ -106,9 +106,9 @@ describe("the default cap", () => {
     expect(rest.more).toBe(false);
     // Versions past the broker's own are refused at hello, as before.
     const future = new RawPeer(broker.socketPath);
-    expect(await future.request(hello(1, "future", 3))).toMatchObject({
+    expect(await future.request(hello(1, "future", 4))).toMatchObject({
       ok: false,
-      error: { code: "ERR_PROTOCOL_MISMATCH", details: { brokerVersion: 2, peerVersion: 3 } },
+      error: { code: "ERR_PROTOCOL_MISMATCH", details: { brokerVersion: 3, peerVersion: 4 } },
     });
     await future.closed;
     expect(await planner.request({ id: 9, op: "status" })).toMatchObject({ ok: true });

@@ -10,6 +10,7 @@ import {
   type RoomStoreLimits,
   type StorePostOptions,
   type StoreReadOptions,
+  type StorePeekOptions,
 } from "@orphus/rooms";
 
 export class HeldStore implements RoomStore {
@@ -120,6 +121,12 @@ export class HeldStore implements RoomStore {
   }
   members(room: string) {
     return this.#answer(`members ${room}`, () => this.inner.members(room));
+  }
+  view(room?: string) {
+    return this.#answer(`view ${room ?? ""}`, () => this.inner.view(room));
+  }
+  peek(room: string, options: StorePeekOptions) {
+    return this.#answer(`peek ${room}`, () => this.inner.peek(room, options));
   }
   subscribe(listener: (event: RoomStoreEvent) => void): () => void {
     this.#listeners.add(listener);

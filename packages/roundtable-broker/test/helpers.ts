@@ -104,6 +104,20 @@ export class RawPeer {
     return this.frames.filter((f) => "event" in f);
   }
 
+  /** Connects and says hello as a watcher (version 3, `watch: true`) labelled `role`. */
+  static async watcher(socketPath: string, role = "viewer"): Promise<RawPeer> {
+    const peer = new RawPeer(socketPath);
+    await peer.connected;
+    const reply = await peer.request({ ...hello(1, role, 3), watch: true });
+    if (reply["ok"] !== true) throw new Error(`watcher hello refused: ${JSON.stringify(reply)}`);
+    return peer;
+  }
+
+  /** The watch events received so far, without their `event` member. */
+  watchEvents(): Frame[] {
+    return this.frames.filter((f) => f["event"] === "watch").map(({ event: _event, ...rest }) => rest);
+  }
+
   /** Connects and says hello as `role`. */
   static async hello(socketPath: string, role: string): Promise<RawPeer> {
     const peer = new RawPeer(socketPath);

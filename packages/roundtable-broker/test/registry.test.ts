@@ -25,7 +25,7 @@ describe("a running broker's entry", () => {
       socketPath: join(agentDir, "roundtable", "broker.sock"),
       brokerVersion: expect.any(String),
       protocol: "orphus-roundtable",
-      protocolVersion: 2,
+      protocolVersion: 3,
       startedAt: expect.any(Number),
       store: "memory",
     });

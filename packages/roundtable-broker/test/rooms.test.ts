@@ -398,7 +398,7 @@ describe("reading", () => {
         pid: process.pid,
         uptimeMs: 1234,
         protocol: "orphus-roundtable",
-        protocolVersion: 2,
+        protocolVersion: 3,
         rooms: 1,
         connections: 1,
         socketPath: broker.socketPath,

@@ -25,7 +25,7 @@ const packageVersion = (
 const HELLO_VECTOR = Buffer.from(
   "0000005c" +
     Buffer.from(
-      '{"id":1,"op":"hello","protocol":"orphus-roundtable","version":2,"role":"planner","pid":4242}',
+      '{"id":1,"op":"hello","protocol":"orphus-roundtable","version":3,"role":"planner","pid":4242}',
     ).toString("hex"),
   "hex",
 );
@@ -41,7 +41,7 @@ describe("hello", () => {
       op: "hello",
       result: {
         protocol: "orphus-roundtable",
-        version: 2,
+        version: 3,
         role: "planner",
         brokerPid: process.pid,
         brokerVersion: packageVersion,
@@ -86,7 +86,7 @@ describe("hello", () => {
     const broker = await startTestBroker({ idleMs: 5000 });
     const peer = new RawPeer(broker.socketPath);
     // A future hello this version cannot parse (an unknown shape) still gets the version refusal.
-    await peer.write(frame({ id: 1, op: "hello", protocol: "orphus-roundtable", version: 3, name: "planner" }));
+    await peer.write(frame({ id: 1, op: "hello", protocol: "orphus-roundtable", version: 4, name: "planner" }));
     const reply = await peer.reply(1);
     expect(reply).toEqual({
       id: 1,
@@ -95,15 +95,15 @@ describe("hello", () => {
       error: {
         code: "ERR_PROTOCOL_MISMATCH",
         message:
-          `Protocol mismatch: the running broker (pid ${process.pid}) speaks orphus-roundtable v2, this client speaks ` +
-          "orphus-roundtable v3. The broker exits 5 s after its last session disconnects: close the sessions still " +
+          `Protocol mismatch: the running broker (pid ${process.pid}) speaks orphus-roundtable v3, this client speaks ` +
+          "orphus-roundtable v4. The broker exits 5 s after its last session disconnects: close the sessions still " +
           `using it, or stop it with \`kill ${process.pid}\`, and the next session starts a broker of its own version.`,
         details: {
           brokerProtocol: "orphus-roundtable",
-          brokerVersion: 2,
+          brokerVersion: 3,
           brokerPid: process.pid,
           peerProtocol: "orphus-roundtable",
-          peerVersion: 3,
+          peerVersion: 4,
         },
       },
     });

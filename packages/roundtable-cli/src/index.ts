@@ -20,6 +20,7 @@
 export { runCli } from "./cli/run.js";
 export { parseCliArguments } from "./cli/arguments.js";
 export { formatTailMessage } from "./cli/commands.js";
+export { browserCommand } from "./cli/view.js";
 export {
   CLI_EXIT,
   CLI_USAGE,
@@ -41,6 +42,7 @@ export { DOCTOR_FINDINGS, DOCTOR_HINTS } from "./doctor/findings.js";
 export { DOCTOR_ROLE } from "./doctor/live.js";
 export { RoundtableCliError, CliUsageError } from "./errors.js";
 export type { CliIo } from "./cli/run.js";
+export type { ViewIo } from "./cli/view.js";
 export type {
   CliArguments,
   ClientCommandArguments,
@@ -50,6 +52,7 @@ export type {
   TailCommand,
   FetchCommand,
   PostCommand,
+  ViewArguments,
 } from "./cli/arguments.js";
 export type { DoctorOptions, DoctorReport } from "./doctor/run.js";
 export type { DoctorFinding, DoctorFindingCode, DoctorHint, DoctorHintCode } from "./doctor/findings.js";

@@ -61,8 +61,8 @@ test("arguments are validated before anything connects", () => {
 
 /** Each usage error: the argv, and the one line that says what is wrong (after "roundtable: "). */
 const USAGE_ERRORS: readonly (readonly [readonly string[], string])[] = [
-  [[], "no command given (one of status, rooms, tail, fetch, post, doctor)"],
-  [["dance"], 'unknown command "dance" (one of status, rooms, tail, fetch, post, doctor)'],
+  [[], "no command given (one of status, rooms, tail, fetch, post, view, doctor)"],
+  [["dance"], 'unknown command "dance" (one of status, rooms, tail, fetch, post, view, doctor)'],
   [["tail"], "tail needs a room: roundtable tail <room>"],
   [["post"], "post needs a room: roundtable post <room> <text>"],
   [["post", "design"], "post needs a text after the room: roundtable post <room> <text>"],
@@ -93,6 +93,20 @@ const USAGE_ERRORS: readonly (readonly [readonly string[], string])[] = [
   [["post", "design", "hi", "--limit", "3"], "--limit does not apply to post (it is for fetch)"],
   [["rooms", "--agent-dir", ""], "--agent-dir needs a directory"],
   [["doctor", "now"], 'doctor takes no arguments; got "now"'],
+  [["view", "now"], 'view takes no arguments; got "now"'],
+  [["view", "--port", "65536"], '--port takes a whole number from 0 to 65535; got "65536"'],
+  [["view", "--port", "-1"], "--port needs a value"],
+  [["view", "--open=yes"], "--open takes no value"],
+  [["rooms", "--open"], "--open does not apply to rooms (it is for view)"],
+  [
+    ["view", "--as", "critic"],
+    "--as does not apply to view (it is for status and rooms and tail and fetch and post and doctor)",
+  ],
+  [
+    ["view", "--post-as", "no spaces"],
+    "--post-as \"no\\u{20}spaces\" is not a role name: a role name is 1 to 64 letters, digits, '.', '_' or '-', " +
+      "starting with a letter or digit",
+  ],
   [
     ["doctor", "--as", "no spaces"],
     "--as \"no\\u{20}spaces\" is not a role name: a role name is 1 to 64 letters, digits, '.', '_' or '-', starting " +
@@ -227,7 +241,7 @@ test("post starts a broker; status, rooms and tail read it; tail follows until i
   expect(status.out()).toMatch(
     new RegExp(
       "^broker    running, pid \\d+, up \\d+s\\n" +
-        "version   0\\.0\\.0 \\(orphus-roundtable v2\\)\\n" +
+        "version   0\\.0\\.0 \\(orphus-roundtable v3\\)\\n" +
         `socket    ${join(agent.dir(), "roundtable", "broker.sock").replace(/[.]/g, "\\.")}\\n` +
         "store     memory \\(this broker's process\\)\\n" +
         "text      0\\.0 MiB held of a 128\\.0 MiB budget \\(ORPHUS_ROUNDTABLE_MAX_HELD_BYTES\\); " +

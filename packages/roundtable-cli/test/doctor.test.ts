@@ -73,7 +73,7 @@ function entry(agentDir: string, pid: number, overrides: Partial<RegistryEntry> 
     socketPath: join(agentDir, "roundtable", "broker.sock"),
     brokerVersion: "0.0.0",
     protocol: "orphus-roundtable",
-    protocolVersion: 2,
+    protocolVersion: 3,
     startedAt: 1,
     ...overrides,
   };
@@ -112,7 +112,7 @@ describe("all well", () => {
         "roundtable doctor: agent directory <agent> (--agent-dir)",
         "  ok  broker directory <agent>/roundtable: yours, mode 700",
         "  ok  socket <agent>/roundtable/broker.sock: yours, mode 600",
-        "  ok  broker answers: pid <pid>, orphus-roundtable v2, broker <v>, up <t>, 0 rooms, 0 other connections",
+        "  ok  broker answers: pid <pid>, orphus-roundtable v3, broker <v>, up <t>, 0 rooms, 0 other connections",
         "  ok  rooms kept in the broker's memory",
         "  ok  message text: 0.0 MiB held of a 128.0 MiB budget (ORPHUS_ROUNDTABLE_MAX_HELD_BYTES); 0 messages evicted to stay under it",
         "  ok  registry <registry>: yours, mode 700",
@@ -396,13 +396,13 @@ describe("protocol mismatch", () => {
     error: {
       code: "ERR_PROTOCOL_MISMATCH",
       message:
-        "Protocol mismatch: the running broker (pid 7777) speaks orphus-roundtable v3, this client speaks orphus-roundtable v2.",
+        "Protocol mismatch: the running broker (pid 7777) speaks orphus-roundtable v4, this client speaks orphus-roundtable v3.",
       details: {
         brokerProtocol: "orphus-roundtable",
-        brokerVersion: 3,
+        brokerVersion: 4,
         brokerPid: 7777,
         peerProtocol: "orphus-roundtable",
-        peerVersion: 2,
+        peerVersion: 3,
       },
     },
   });
@@ -412,15 +412,15 @@ describe("protocol mismatch", () => {
     const here = tempDir();
     await fakeServer(tempDir(), join(here, "roundtable", "broker.sock"), refuse);
     // Registered too, as a broker of that version would be: still reported once.
-    registerBroker(registryDir, entry(here, 7777, { protocolVersion: 3 }));
+    registerBroker(registryDir, entry(here, 7777, { protocolVersion: 4 }));
     const report = await runDoctor(options(here));
     expect(codes(report)).toEqual(["protocol-mismatch"]);
     expect(report.findings[0]).toMatchObject({
       summary:
-        "the broker of this agent directory (pid 7777) speaks orphus-roundtable v3; this client speaks " +
-        "orphus-roundtable v2, and sessions of the two versions cannot share it",
+        "the broker of this agent directory (pid 7777) speaks orphus-roundtable v4; this client speaks " +
+        "orphus-roundtable v3, and sessions of the two versions cannot share it",
       details: [
-        "the broker said: Protocol mismatch: the running broker (pid 7777) speaks orphus-roundtable v3, this client speaks orphus-roundtable v2.",
+        "the broker said: Protocol mismatch: the running broker (pid 7777) speaks orphus-roundtable v4, this client speaks orphus-roundtable v3.",
       ],
     });
     expect(report.findings[0]?.fix).toContain("kill 7777");
@@ -431,10 +431,10 @@ describe("protocol mismatch", () => {
     const here = tempDir();
     const there = tempDir();
     await fakeServer(tempDir(), join(there, "roundtable", "broker.sock"), refuse);
-    registerBroker(registryDir, entry(there, 7777, { protocolVersion: 3 }));
+    registerBroker(registryDir, entry(there, 7777, { protocolVersion: 4 }));
     const report = await runDoctor(options(here));
     expect(codes(report)).toEqual(["protocol-mismatch"]);
-    expect(report.findings[0]?.summary).toContain(`the broker of ${there} (pid 7777) speaks orphus-roundtable v3`);
+    expect(report.findings[0]?.summary).toContain(`the broker of ${there} (pid 7777) speaks orphus-roundtable v4`);
   });
 });
 

@@ -18,6 +18,7 @@ test("the public surface is exactly this", () => {
     "DOCTOR_ROLE",
     "DOCTOR_TIMEOUT_MS",
     "RoundtableCliError",
+    "browserCommand",
     "doctorExitCode",
     "formatTailMessage",
     "parseCliArguments",

@@ -16,7 +16,9 @@ import {
   type RequestParams,
   type ResultFor,
   type RoundtableEvent,
+  type WatchEvent,
   type WireError,
+  watchEventSchema,
 } from "@orphus/roundtable-protocol";
 import { ConnectionLostError, RequestTimeoutError, TooManyPendingError, ClientOptionError } from "./errors.js";
 import { DEFAULT_REQUEST_TIMEOUT_MS, MAX_PENDING_REQUESTS } from "./limits.js";
@@ -30,6 +32,8 @@ export interface BrokerConnectionOptions {
   readonly maxPending?: number;
   /** Receives every event the broker pushes, already validated. */
   readonly onEvent?: (event: RoundtableEvent) => void;
+  /** Receives every watch event (a watcher connection's, version 3), already validated. */
+  readonly onWatchEvent?: (event: WatchEvent) => void;
   /** Called once when the connection is gone, with what ended it. */
   readonly onClose?: (reason: string) => void;
   readonly timers?: Timers;
@@ -68,6 +72,7 @@ export class BrokerConnection {
   readonly #requestTimeoutMs: number;
   readonly #maxPending: number;
   readonly #onEvent: ((event: RoundtableEvent) => void) | undefined;
+  readonly #onWatchEvent: ((event: WatchEvent) => void) | undefined;
   readonly #onClose: ((reason: string) => void) | undefined;
   #nextId = 1;
   #closed = false;
@@ -85,6 +90,7 @@ export class BrokerConnection {
     );
     this.#maxPending = checkPositiveInteger("maxPending", options.maxPending ?? MAX_PENDING_REQUESTS, 1_000_000);
     this.#onEvent = options.onEvent;
+    this.#onWatchEvent = options.onWatchEvent;
     this.#onClose = options.onClose;
     attachFrameDecoder(stream, {
       onFrame: (value) => this.#onFrame(value),
@@ -167,7 +173,8 @@ export class BrokerConnection {
       return;
     }
     if ("event" in frame) {
-      this.#onEvent?.(frame);
+      if (frame.event === "watch") this.#onWatchEvent?.(frame);
+      else this.#onEvent?.(frame);
       return;
     }
     if (frame.id === null) {
@@ -203,13 +210,15 @@ function parseFrame(value: unknown): ServerFrame {
           ? postsEventSchema
           : frame.event === "reset"
             ? resetEventSchema
-            : frame.event !== undefined
-              ? memberEventSchema
-              : frame.ok === true && isOp(frame.op)
-                ? okReplySchemas[frame.op]
-                : frame.ok === false
-                  ? errorReplySchema
-                  : undefined;
+            : frame.event === "watch"
+              ? watchEventSchema
+              : frame.event !== undefined
+                ? memberEventSchema
+                : frame.ok === true && isOp(frame.op)
+                  ? okReplySchemas[frame.op]
+                  : frame.ok === false
+                    ? errorReplySchema
+                    : undefined;
     const parsed = schema?.safeParse(value);
     if (parsed?.success === true) return parsed.data;
   }

@@ -210,3 +210,12 @@ export class NotJoinedError extends RoundtableClientError {
     );
   }
 }
+
+/** A watch of the broker ended other than by its close(): the broker closed, or the connection failed. */
+export class WatchEndedError extends RoundtableClientError {
+  override readonly name = "WatchEndedError";
+  readonly code = "ERR_WATCH_ENDED";
+  constructor(detail: string, options?: { cause?: unknown }) {
+    super(`The watch of the roundtable broker ended (${detail}); start a new watch to see the rooms again`, options);
+  }
+}

@@ -22,6 +22,7 @@
  */
 export { RoundtableClient } from "./client.js";
 export { createRoundtableClient, locateBroker } from "./create.js";
+export { watchBroker } from "./watch.js";
 export { BrokerConnection } from "./connection.js";
 export { ActivityCoalescer, renderActivityNotice } from "./pings.js";
 export { resolveRoleName, sessionRoleName, roleFromEnv, ROLE_ENV } from "./role.js";
@@ -78,6 +79,7 @@ export {
   BrokerNotRunningError,
   ConnectionLostError,
   RequestTimeoutError,
+  WatchEndedError,
   BrokerFullError,
   BrokerBusyError,
   TooManyPendingError,
@@ -108,6 +110,16 @@ export type {
   EventListener,
 } from "./client.js";
 export type { CreateRoundtableClientOptions, BrokerLocation } from "./create.js";
+export type {
+  WatchBrokerOptions,
+  BrokerWatch,
+  WatchSnapshot,
+  WatchRoom,
+  ServedCounts,
+  WatchPost,
+  WatchEvent,
+  WatchPage,
+} from "./watch.js";
 export type { BrokerConnectionOptions } from "./connection.js";
 export type { ActivityNotice, RoomActivity, ActivityEventLike, ActivityCoalescerOptions } from "./pings.js";
 export type { ResolvedRole } from "./role.js";

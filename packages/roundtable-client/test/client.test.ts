@@ -109,7 +109,7 @@ test("with no role name the client speaks as session-<pid> and warns once, at fi
     role: "session-4242",
     pid: 4242,
     protocol: "orphus-roundtable",
-    version: 2,
+    version: 3,
   });
   client.close();
 });

@@ -56,6 +56,7 @@ test("the public surface is exactly this", () => {
     "TOOL_WAIT_POLL_MS",
     "TooManyPendingError",
     "ToolInputError",
+    "WatchEndedError",
     "WireRefusalError",
     "boundedText",
     "brokerFullFrom",
@@ -84,6 +85,7 @@ test("the public surface is exactly this", () => {
     "shownPath",
     "spawnDetachedBroker",
     "systemTimers",
+    "watchBroker",
   ]);
 });
 
@@ -172,6 +174,7 @@ test("error names and codes are stable", () => {
     [new client.ClientClosedError("post"), "ClientClosedError", "ERR_CLIENT_CLOSED"],
     [new client.ToolInputError("bad", 1), "ToolInputError", "ERR_TOOL_INVALID_INPUT"],
     [new client.NotJoinedError("design"), "NotJoinedError", "ERR_NOT_JOINED"],
+    [new client.WatchEndedError("the broker closed"), "WatchEndedError", "ERR_WATCH_ENDED"],
   ];
   for (const [error, name, code] of cases) {
     expect(error.name).toBe(name);

@@ -75,7 +75,7 @@ describe("probeBroker", () => {
     );
     expect(await probeBroker(socketPath, 5000)).toEqual({ state: "answered", pid: 4242, version: "9.9.9" });
     expect(heard).toEqual([
-      { id: 0, op: "hello", protocol: "orphus-roundtable", version: 2, role: PROBE_ROLE, pid: process.pid },
+      { id: 0, op: "hello", protocol: "orphus-roundtable", version: 3, role: PROBE_ROLE, pid: process.pid },
     ]);
   });
 

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { STORE_WIRE_VERSION } from "./constants.js";
+import { STORE_WIRE_VERSION, WATCH_SINCE_VERSION } from "./constants.js";
 import type { WireError } from "./types.js";
 
 /**
@@ -36,6 +36,12 @@ export const WIRE_ERROR_CODES = {
     "Sent to the request that met the loss, and to the next request naming a room of every connection that said " +
     "hello before it, whether or not it read the reset event. Every membership and read position is gone: join " +
     "again, then repeat the request. Rooms the running brokers knew continue past their last seq, never reusing one.",
+  ERR_WATCHER_CONNECTION:
+    "A member op (join, leave, post, digest, fetch) arrived on a watcher connection (a hello with watch: true), " +
+    "which is no member of anything; the connection stays open. Version 3.",
+  ERR_NOT_WATCHER:
+    "A watcher op (watch, peek) arrived on a member connection; open a connection whose hello says watch: true. " +
+    "The connection stays open. Version 3.",
   ERR_INTERNAL: "The broker failed while handling the request; the connection stays open.",
 } as const;
 
@@ -46,6 +52,8 @@ export type WireErrorCode = keyof typeof WIRE_ERROR_CODES;
 const CODE_SINCE: Partial<Record<WireErrorCode, number>> = {
   ERR_STORE_UNAVAILABLE: STORE_WIRE_VERSION,
   ERR_STORE_RESET: STORE_WIRE_VERSION,
+  ERR_WATCHER_CONNECTION: WATCH_SINCE_VERSION,
+  ERR_NOT_WATCHER: WATCH_SINCE_VERSION,
 };
 
 /**
@@ -109,4 +117,14 @@ export function protocolMismatchMessage(mismatch: ProtocolMismatch): string {
     `The broker exits ${idle} after its last session disconnects: close the sessions still using it, or stop it ` +
     `with \`kill ${mismatch.brokerPid}\`, and the next session starts a broker of its own version.`
   );
+}
+
+/** The refusal text for a member op on a watcher connection. */
+export function watcherConnectionMessage(op: string): string {
+  return `A watcher connection cannot ${op}: it is no member of any room; open a member connection to ${op}`;
+}
+
+/** The refusal text for a watcher op on a member connection. */
+export function notWatcherMessage(op: string): string {
+  return `Only a watcher connection can ${op}: say hello with watch: true on a connection of its own`;
 }

@@ -2,12 +2,31 @@
 export const PROTOCOL_NAME = "orphus-roundtable";
 
 /**
- * Version of the wire described here; bumped on any change an older peer would misread. Version 2 added fetch's
- * character cap: a version-1 broker would drop `maxChars` and send an uncut page the client takes for a bounded one.
+ * Version of the wire described here; bumped on any change an older peer would misread. Version 3 added watching (see
+ * {@link WATCH_SINCE_VERSION}). Version 2 added fetch's character cap: a version-1 broker would drop `maxChars` and send an uncut page the client takes for a bounded one.
  * Version 2 also merges post events into one `posts` event and carries the room store: the `reset` event and the
  * store's error codes. A version-1 client cannot parse either, so a broker keeps the old forms for it.
  */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
+
+/**
+ * First client version that may watch (version 3): a hello with `watch: true`, the `watch` and `peek` ops, the
+ * `watch` events and the codes ERR_WATCHER_CONNECTION and ERR_NOT_WATCHER. A version-2 broker refuses a version-3
+ * hello; a version-3 broker serves version-1 and -2 members as before and never sends them a watch event.
+ */
+export const WATCH_SINCE_VERSION = 3;
+
+/** Newest posts of each room a watch snapshot carries. */
+export const MAX_WATCH_RECENT = 50;
+
+/** Longest headline a watch event or snapshot carries, in characters; a longer one is cut with `…`. */
+export const MAX_WATCH_HEADLINE_CHARS = 200;
+
+/** Messages a peek returns when the request names no limit. */
+export const DEFAULT_PEEK_LIMIT = 20;
+
+/** Largest limit a peek request may name. */
+export const MAX_PEEK_LIMIT = 200;
 
 /**
  * First client version that knows the room store's wire: the `reset` event and the codes ERR_STORE_UNAVAILABLE and

@@ -17,6 +17,11 @@ import {
   PROTOCOL_NAME,
   PROTOCOL_VERSION,
   STORE_WIRE_VERSION,
+  WATCH_SINCE_VERSION,
+  MAX_WATCH_RECENT,
+  MAX_WATCH_HEADLINE_CHARS,
+  DEFAULT_PEEK_LIMIT,
+  MAX_PEEK_LIMIT,
   ROLE_NAME_PATTERN,
   ROOM_NAME_PATTERN,
 } from "./constants.js";
@@ -30,6 +35,7 @@ import {
   requestSchemas,
   resetEventSchema,
   resultSchemas,
+  watchEventSchema,
 } from "./schemas.js";
 
 /** Where the generated document lives, relative to the repository root. */
@@ -211,6 +217,27 @@ export function renderProtocolDoc(): string {
     "",
     ...MEMBERSHIP_SECTION,
     "",
+    "## Watching",
+    "",
+    `A connection whose hello says \`watch: true\` (version ${WATCH_SINCE_VERSION}) is a watcher: it sees the rooms ` +
+      "and changes nothing.",
+    "",
+    "- It is no member of anything: it never appears in `members`, in a room's member count, in a digest, and its " +
+      "role is no role of the rooms (a watcher saying hello as `planner` does not make `planner` present). It moves " +
+      "no read cursor and causes no event for any member.",
+    "- It may ask `watch`, `peek`, `rooms`, `members` and `status`. `join`, `leave`, `post`, `digest` and `fetch` " +
+      "are refused with `ERR_WATCHER_CONNECTION`; `watch` and `peek` on a member connection with `ERR_NOT_WATCHER`. " +
+      "Either refusal leaves the connection open.",
+    "- `watch` answers a snapshot and starts the connection's watch events. They are coalesced and bounded per " +
+      "watcher: `members`, `served` and `room` events that wait for a watcher are replaced by newer ones of the " +
+      "same room (and role); when a watcher falls further behind than its bound, what waits is dropped and a " +
+      "`gap` event follows once it reads again: ask `watch` again for a fresh snapshot. A slow or stalled watcher " +
+      "never slows the posts, nor grows the broker's memory past its bound.",
+    "- `peek` reads a room's retained messages in full, bounded like `fetch`, without membership, moving no cursor.",
+    "- Served counts are kept by each broker for the connections it serves, per room and role, from its start: " +
+      "the characters of digest text, of fetch pages' message text, and of the post events it sent. On a shared " +
+      "store every broker's watcher sees the same rooms, members and posts, and each broker's own served counts.",
+    "",
     "## Constants",
     "",
     "| name | value |",
@@ -228,6 +255,9 @@ export function renderProtocolDoc(): string {
     `| idempotency-key syntax | \`${IDEMPOTENCY_KEY_PATTERN.source}\` |`,
     `| idempotency keys remembered | the last ${IDEMPOTENCY_KEY_WINDOW} keyed posts of each room (broker default) |`,
     `| posts one \`posts\` event stands for | 1 to ${MAX_POSTS_PER_EVENT} |`,
+    `| posts a watch snapshot shows per room | the newest ${MAX_WATCH_RECENT} |`,
+    `| headline a watcher is sent | at most ${MAX_WATCH_HEADLINE_CHARS} characters |`,
+    `| peek limit | default ${DEFAULT_PEEK_LIMIT}, at most ${MAX_PEEK_LIMIT} |`,
     `| post body | at most ${bytes(BROKER_DEFAULT_LIMITS.bodyBytes)} bytes of UTF-8 (32 KiB) by the broker's default ` +
       "(its `maxBodyBytes` option); a longer body is refused with `ERR_BODY_TOO_LARGE` |",
     `| post headline | at most ${bytes(BROKER_DEFAULT_LIMITS.headlineBytes)} bytes of UTF-8 by the broker's default ` +
@@ -265,6 +295,12 @@ export function renderProtocolDoc(): string {
       "without a bump: it is optional, a client that does not know it strips it, and a client that meets a broker " +
       "without it tells one broker from another by `brokerPid` alone. A client that meets another instance than " +
       "before knows the broker restarted: on the memory store its rooms, memberships and history are gone.",
+    `- Version ${WATCH_SINCE_VERSION} adds watching: \`watch: true\` in hello, the \`watch\` and \`peek\` ops, ` +
+      "the `watch` event and the codes `ERR_WATCHER_CONNECTION` and `ERR_NOT_WATCHER`. A version-2 broker would " +
+      "strip `watch` and make a watcher a member, so it must refuse a version-3 hello, which its version check does. " +
+      "A version-3 broker serves version-1 and -2 clients as before: they cannot say `watch`, never get a watch " +
+      "event, and `watch` or `peek` from them is an unknown op (`ERR_UNKNOWN_OP`); the two new codes reach " +
+      "them as `ERR_INTERNAL`.",
     "",
     "## Error codes",
     "",
@@ -277,7 +313,7 @@ export function renderProtocolDoc(): string {
     ...OPS.flatMap((op) => [renderOp(op), ""]),
     ...renderSection(
       "Events",
-      [postEventSchema, postsEventSchema, memberEventSchema, resetEventSchema],
+      [postEventSchema, postsEventSchema, memberEventSchema, resetEventSchema, watchEventSchema],
       examplesWhere((e) => e.kind === "event"),
     ),
     ...renderSection(

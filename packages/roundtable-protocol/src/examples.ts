@@ -1,6 +1,12 @@
-import { fetchCapTooLargeMessage, notMemberMessage, protocolMismatchMessage } from "./codes.js";
+import {
+  fetchCapTooLargeMessage,
+  notMemberMessage,
+  notWatcherMessage,
+  protocolMismatchMessage,
+  watcherConnectionMessage,
+} from "./codes.js";
 import { PROTOCOL_NAME, PROTOCOL_VERSION } from "./constants.js";
-import type { ErrorReply, OkReplyFor, Op, RequestFor, RoundtableEvent } from "./types.js";
+import type { ErrorReply, OkReplyFor, Op, RequestFor, RoundtableEvent, WatchEvent } from "./types.js";
 
 /** One example frame of the protocol document: what it is, which way it travels, and its JSON payload. */
 export interface ProtocolExample {
@@ -9,7 +15,7 @@ export interface ProtocolExample {
   readonly direction: "client → broker" | "broker → client";
   /** The schema the payload satisfies: a request or reply op, "error" or "event". */
   readonly kind: { readonly request: Op } | { readonly reply: Op } | "error" | "event";
-  readonly value: RequestFor<Op> | OkReplyFor<Op> | ErrorReply | RoundtableEvent;
+  readonly value: RequestFor<Op> | OkReplyFor<Op> | ErrorReply | RoundtableEvent | WatchEvent;
 }
 
 function request<O extends Op>(value: RequestFor<O> & { op: O }): ProtocolExample {
@@ -24,7 +30,7 @@ function refusal(title: string, value: ErrorReply): ProtocolExample {
   return { title, direction: "broker → client", kind: "error", value };
 }
 
-function event(title: string, value: RoundtableEvent): ProtocolExample {
+function event(title: string, value: RoundtableEvent | WatchEvent): ProtocolExample {
   return { title, direction: "broker → client", kind: "event", value };
 }
 
@@ -158,6 +164,76 @@ export const PROTOCOL_EXAMPLES: readonly ProtocolExample[] = [
       storeAvailable: true,
     },
   }),
+  request<"hello">({
+    id: 1,
+    op: "hello",
+    protocol: PROTOCOL_NAME,
+    version: PROTOCOL_VERSION,
+    role: "viewer",
+    pid: 4343,
+    watch: true,
+  }),
+  request<"watch">({ id: 2, op: "watch" }),
+  reply<"watch">({
+    id: 2,
+    ok: true,
+    op: "watch",
+    result: {
+      broker: {
+        pid: 4100,
+        instance: "9f2c41d07ab35e68",
+        store: "memory",
+        protocol: PROTOCOL_VERSION,
+        startedAt: 1795999900000,
+      },
+      rooms: [
+        {
+          room: "design-review",
+          lastSeq: 42,
+          held: { messages: 42, chars: 2310 },
+          members: [
+            { role: "critic", unread: 1 },
+            { role: "planner", unread: 0 },
+          ],
+          served: [
+            { role: "critic", digestChars: 1840, fetchChars: 41, pingChars: 2296 },
+            { role: "planner", digestChars: 233, fetchChars: 0, pingChars: 2240 },
+          ],
+          recent: [
+            {
+              seq: 41,
+              author: "critic",
+              postedAt: 1795999990000,
+              headline: "Cursors key on role name, not connection.",
+              chars: 41,
+            },
+            { seq: 42, author: "planner", postedAt: 1796000000000, headline: "ship ring first", chars: 62 },
+          ],
+        },
+      ],
+    },
+  }),
+  // Reading back from the newest: #42 alone fills a cap of 62, so the page ends and older messages remain.
+  request<"peek">({ id: 3, op: "peek", room: "design-review", limit: 2, maxChars: 62 }),
+  reply<"peek">({
+    id: 3,
+    ok: true,
+    op: "peek",
+    result: {
+      room: "design-review",
+      messages: [
+        {
+          seq: 42,
+          author: "planner",
+          body: "Ship the ring buffer first; cursors can follow.",
+          headline: "ship ring first",
+          postedAt: 1796000000000,
+        },
+      ],
+      newestSeq: 42,
+      more: true,
+    },
+  }),
   event("post event", { event: "post", room: "design-review", seq: 42, author: "planner" }),
   event("posts event", {
     event: "posts",
@@ -169,11 +245,61 @@ export const PROTOCOL_EXAMPLES: readonly ProtocolExample[] = [
   }),
   event("member event", { event: "join", room: "design-review", seq: 0, role: "reviewer" }),
   event("reset event", { event: "reset", seq: 0, store: "redis://orphus:***@redis.internal:6379/0" }),
+  event("watch event: a post", {
+    event: "watch",
+    kind: "post",
+    room: "design-review",
+    seq: 43,
+    author: "critic",
+    postedAt: 1796000005000,
+    headline: "one nit on cursors",
+    chars: 120,
+  }),
+  event("watch event: members", {
+    event: "watch",
+    kind: "members",
+    room: "design-review",
+    members: [
+      { role: "critic", unread: 0 },
+      { role: "planner", unread: 1 },
+    ],
+  }),
+  event("watch event: served", {
+    event: "watch",
+    kind: "served",
+    room: "design-review",
+    role: "planner",
+    digestChars: 353,
+    fetchChars: 0,
+    pingChars: 2296,
+    at: 1796000006000,
+  }),
+  event("watch event: room", {
+    event: "watch",
+    kind: "room",
+    room: "design-review",
+    lastSeq: 43,
+    held: { messages: 43, chars: 2430 },
+  }),
+  event("watch event: gap", { event: "watch", kind: "gap", dropped: 517 }),
+  event("watch event: reset", { event: "watch", kind: "reset" }),
   refusal("refusal: not a member", {
     id: 10,
     ok: false,
     op: "post",
     error: { code: "ERR_NOT_MEMBER", message: notMemberMessage("release"), details: { room: "release" } },
+  }),
+  refusal("refusal: a member op on a watcher connection", {
+    id: 15,
+    ok: false,
+    op: "post",
+    error: { code: "ERR_WATCHER_CONNECTION", message: watcherConnectionMessage("post") },
+  }),
+  refusal("refusal: a watcher op on a member connection", {
+    id: 16,
+    ok: false,
+    op: "peek",
+    error: { code: "ERR_NOT_WATCHER", message: notWatcherMessage("peek") },
   }),
   refusal("refusal: schema-invalid request", {
     id: 11,

@@ -33,6 +33,11 @@ export {
   IDEMPOTENCY_KEY_PATTERN,
   IDEMPOTENCY_KEY_WINDOW,
   MAX_POSTS_PER_EVENT,
+  WATCH_SINCE_VERSION,
+  MAX_WATCH_RECENT,
+  MAX_WATCH_HEADLINE_CHARS,
+  DEFAULT_PEEK_LIMIT,
+  MAX_PEEK_LIMIT,
 } from "./constants.js";
 export { POSTS_EVENT_SINCE_VERSION, readsPostsEvents, announcedPosts } from "./events.js";
 export { fetchMessageChars } from "./chars.js";
@@ -44,6 +49,8 @@ export {
   fetchCapTooLargeMessage,
   wireCodeForPeer,
   wireErrorForPeer,
+  watcherConnectionMessage,
+  notWatcherMessage,
 } from "./codes.js";
 export {
   OPS,
@@ -62,6 +69,8 @@ export {
   roomsRequestSchema,
   membersRequestSchema,
   statusRequestSchema,
+  watchRequestSchema,
+  peekRequestSchema,
   requestSchemas,
   requestSchema,
   helloResultSchema,
@@ -77,6 +86,13 @@ export {
   membersResultSchema,
   heldTextSchema,
   statusResultSchema,
+  watchedMemberSchema,
+  servedCountsSchema,
+  heldSchema,
+  watchedPostSchema,
+  watchedRoomSchema,
+  watchResultSchema,
+  peekResultSchema,
   resultSchemas,
   okReplySchemas,
   okReplySchema,
@@ -88,6 +104,7 @@ export {
   postsEventSchema,
   memberEventSchema,
   resetEventSchema,
+  watchEventSchema,
   eventSchema,
   serverFrameSchema,
 } from "./schemas.js";
@@ -127,4 +144,10 @@ export type {
   FetchedMessage,
   EvictedRange,
   RoomSummary,
+  WatchEvent,
+  WatchedRoom,
+  WatchedPost,
+  WatchedMember,
+  ServedCounts,
+  Held,
 } from "./types.js";

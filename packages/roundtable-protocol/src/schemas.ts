@@ -3,6 +3,7 @@ import { wireErrorCodeSchema } from "./codes.js";
 import {
   DEFAULT_FETCH_CHARS,
   DEFAULT_FETCH_LIMIT,
+  DEFAULT_PEEK_LIMIT,
   IDEMPOTENCY_KEY_PATTERN,
   IDEMPOTENCY_KEY_WINDOW,
   MAX_REQUEST_DIGEST_BUDGET,
@@ -10,6 +11,9 @@ import {
   MAX_STORE_DESCRIPTION_LENGTH,
   MAX_FETCH_CHARS,
   MAX_FETCH_LIMIT,
+  MAX_PEEK_LIMIT,
+  MAX_WATCH_HEADLINE_CHARS,
+  MAX_WATCH_RECENT,
   MAX_POSTS_PER_EVENT,
   MAX_ROOM_NAME_LENGTH,
   MAX_VALID_ROOM_NAME_LENGTH,
@@ -102,6 +106,14 @@ export const helloRequestSchema = z
     version: z.number().int().min(0).describe("Protocol version the client speaks."),
     role: roleNameSchema,
     pid: z.number().int().min(0).describe("Process id of the client, for diagnostics."),
+    watch: z
+      .literal(true)
+      .optional()
+      .describe(
+        "Makes the connection a watcher (version 3): no member of anything, its role only a label in the broker's " +
+          "log. It may watch, peek, and ask rooms, members and status; member ops are refused with " +
+          "ERR_WATCHER_CONNECTION.",
+      ),
   })
   .meta({
     title: "hello request",
@@ -109,7 +121,8 @@ export const helloRequestSchema = z
       "The first request on every connection: names the protocol, its version, the role the connection " +
       "speaks as and the client's pid. Any other request before it is refused with ERR_HELLO_REQUIRED; a " +
       "peer of another protocol or version is refused with ERR_PROTOCOL_MISMATCH and the connection is " +
-      "closed.",
+      "closed. With watch: true (version 3) the connection is a watcher, which changes nothing: it is never a " +
+      "member, never listed, moves no read cursor and causes no event for anyone.",
   });
 
 /** join: makes the connection's role a member of a room, creating the room when it does not exist. */
@@ -241,6 +254,54 @@ export const statusRequestSchema = z.object({ id: requestIdSchema, op: z.literal
   description: "The broker's pid, uptime, version and load, for diagnostics.",
 });
 
+/** watch: a snapshot of every room, after which the broker pushes watch events to this connection. */
+export const watchRequestSchema = z.object({ id: requestIdSchema, op: z.literal("watch") }).meta({
+  title: "watch request",
+  description:
+    "Watcher connections only (version 3). Answers a snapshot of the broker and every room (its newest seq, what it " +
+    `holds, its members with their unread counts, what the broker served each role, its newest ${MAX_WATCH_RECENT} ` +
+    "posts as headlines); from then on the broker pushes watch events to this connection alone. Watch events are " +
+    "coalesced and bounded per watcher: a watcher that reads slower than the rooms change loses events and gets a " +
+    "gap event, after which it asks watch again for a fresh snapshot. Nothing about the rooms changes.",
+});
+
+/** peek: a bounded page of a room's messages in full, for a watcher; moves no cursor. */
+export const peekRequestSchema = z
+  .object({
+    id: requestIdSchema,
+    op: z.literal("peek"),
+    room: roomNameSchema,
+    afterSeq: seqSchema.optional().describe("Return messages numbered above this, oldest first."),
+    beforeSeq: seqSchema
+      .optional()
+      .describe("Return the newest messages numbered below this (default: the newest of the room), oldest first."),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_PEEK_LIMIT)
+      .optional()
+      .describe(`Most messages to return; default ${DEFAULT_PEEK_LIMIT}.`),
+    maxChars: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_FETCH_CHARS)
+      .optional()
+      .describe(
+        `Most characters of message text the page holds, counted as fetch counts them; default ${DEFAULT_FETCH_CHARS}. ` +
+          "The message nearest the page's start comes whole even when it alone is longer.",
+      ),
+  })
+  .meta({
+    title: "peek request",
+    description:
+      "Watcher connections only (version 3). A page of a room's retained messages in full, bounded like a fetch " +
+      "page (limit, maxChars, the broker's reply limit), without membership and moving no cursor. With afterSeq " +
+      "the page reads forward from it (more: messages follow); otherwise it reads back from beforeSeq, or from the " +
+      "newest message (more: older messages are retained). With both, forward from afterSeq and below beforeSeq.",
+  });
+
 /** Every request, by op. */
 export const requestSchemas = {
   hello: helloRequestSchema,
@@ -252,6 +313,8 @@ export const requestSchemas = {
   rooms: roomsRequestSchema,
   members: membersRequestSchema,
   status: statusRequestSchema,
+  watch: watchRequestSchema,
+  peek: peekRequestSchema,
 } as const;
 
 /** Any request. */
@@ -265,6 +328,8 @@ export const requestSchema = z.discriminatedUnion("op", [
   roomsRequestSchema,
   membersRequestSchema,
   statusRequestSchema,
+  watchRequestSchema,
+  peekRequestSchema,
 ]);
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -450,6 +515,93 @@ export const statusResultSchema = z
   })
   .meta({ title: "status result" });
 
+/** A role's number of messages above its read cursor, as a watcher sees it. */
+export const watchedMemberSchema = z
+  .object({ role: roleNameSchema, unread: countSchema.describe("Messages above the role's read cursor.") })
+  .meta({ title: "watched member" });
+
+/** What a broker served one role of one room, in characters, since the broker started (running totals). */
+export const servedCountsSchema = z
+  .object({
+    role: roleNameSchema,
+    digestChars: countSchema.describe("Characters of digest text this broker returned to the role's connections."),
+    fetchChars: countSchema.describe(
+      "Characters of message text (body plus headline, as fetch counts them) in the fetch pages it returned.",
+    ),
+    pingChars: countSchema.describe(
+      "Characters of the post events (pings) it sent the role's connections, each counted as the JSON of its " +
+        "own post event, once per connection that was sent it (a merged posts event counts as its posts).",
+    ),
+  })
+  .meta({ title: "served counts" });
+
+/** What a room holds now. */
+export const heldSchema = z
+  .object({
+    messages: countSchema.describe("Messages the room retains."),
+    chars: countSchema.describe("Characters of message text they hold, counted as fetch counts them."),
+  })
+  .meta({ title: "held" });
+
+/** A post as a watcher sees it: never its body, a bounded headline and its size. */
+export const watchedPostSchema = z
+  .object({
+    seq: seqSchema.min(1),
+    author: roleNameSchema,
+    postedAt: epochMsSchema,
+    headline: z
+      .string()
+      .max(MAX_WATCH_HEADLINE_CHARS)
+      .describe(
+        `The post's headline, else its body's first line, sanitised and cut to ${MAX_WATCH_HEADLINE_CHARS} characters.`,
+      ),
+    chars: countSchema.describe("Characters of the message's text (body plus headline), as fetch counts them."),
+  })
+  .meta({ title: "watched post" });
+
+/** One room in a watch snapshot. */
+export const watchedRoomSchema = z
+  .object({
+    room: roomNameSchema,
+    lastSeq: seqSchema.describe("Sequence number of the room's newest message; 0 when it has none."),
+    held: heldSchema,
+    members: z.array(watchedMemberSchema).describe("Member roles, sorted, with their unread counts."),
+    served: z
+      .array(servedCountsSchema)
+      .describe("One entry per role this broker ever served in the room, sorted by role."),
+    recent: z.array(watchedPostSchema).max(MAX_WATCH_RECENT).describe("The newest retained posts, oldest first."),
+  })
+  .meta({ title: "watched room" });
+
+/** Result of watch: the snapshot. */
+export const watchResultSchema = z
+  .object({
+    broker: z.object({
+      pid: z.number().int().min(0),
+      instance: z.string().regex(/^[0-9a-f]{1,64}$/),
+      store: storeDescriptionSchema,
+      protocol: z.number().int().min(0).describe("Protocol version the broker speaks."),
+      startedAt: epochMsSchema,
+    }),
+    rooms: z.array(watchedRoomSchema).describe("Every room of the store, sorted by name."),
+  })
+  .meta({ title: "watch result" });
+
+/** Result of peek. */
+export const peekResultSchema = z
+  .object({
+    room: roomNameSchema,
+    messages: z.array(messageSchema).describe("Oldest first."),
+    newestSeq: seqSchema,
+    more: z
+      .boolean()
+      .describe("Reading forward (afterSeq): retained messages follow the page. Reading back: older ones precede it."),
+    evicted: evictedRangeSchema
+      .optional()
+      .describe("Reading forward from an afterSeq older than the retained window: the messages that left it."),
+  })
+  .meta({ title: "peek result" });
+
 /** Every result, by the op of the request it answers. */
 export const resultSchemas = {
   hello: helloResultSchema,
@@ -461,6 +613,8 @@ export const resultSchemas = {
   rooms: roomsResultSchema,
   members: membersResultSchema,
   status: statusResultSchema,
+  watch: watchResultSchema,
+  peek: peekResultSchema,
 } as const;
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -468,7 +622,19 @@ export const resultSchemas = {
 // ---------------------------------------------------------------------------------------------------------------
 
 /** The ops a request may name. */
-export const OPS = ["hello", "join", "leave", "post", "digest", "fetch", "rooms", "members", "status"] as const;
+export const OPS = [
+  "hello",
+  "join",
+  "leave",
+  "post",
+  "digest",
+  "fetch",
+  "rooms",
+  "members",
+  "status",
+  "watch",
+  "peek",
+] as const;
 
 function okReply<const O extends (typeof OPS)[number], R extends z.ZodType>(op: O, result: R) {
   return z
@@ -487,6 +653,8 @@ export const okReplySchemas = {
   rooms: okReply("rooms", roomsResultSchema),
   members: okReply("members", membersResultSchema),
   status: okReply("status", statusResultSchema),
+  watch: okReply("watch", watchResultSchema),
+  peek: okReply("peek", peekResultSchema),
 } as const;
 
 /** Any successful reply. */
@@ -500,6 +668,8 @@ export const okReplySchema = z.discriminatedUnion("op", [
   okReplySchemas.rooms,
   okReplySchemas.members,
   okReplySchemas.status,
+  okReplySchemas.watch,
+  okReplySchemas.peek,
 ]);
 
 /** What went wrong, in a refusal. */
@@ -650,7 +820,59 @@ export const resetEventSchema = z
       "ERR_NOT_MEMBER with the same message in place of that refusal.",
   });
 
-/** Any event. */
+const watchEvent = z.literal("watch");
+
+/**
+ * What a watcher is told, pushed to watcher connections only (version 3), one kind per frame: a post (its headline,
+ * never its body), a room's members with their unread counts, a role's running served totals, a room's newest seq
+ * and what it holds, a gap (watch events were dropped: ask watch again), or a reset (the store lost the rooms).
+ */
+export const watchEventSchema = z
+  .discriminatedUnion("kind", [
+    watchedPostSchema.extend({ event: watchEvent, kind: z.literal("post"), room: roomNameSchema }),
+    z.object({
+      event: watchEvent,
+      kind: z.literal("members"),
+      room: roomNameSchema,
+      members: z.array(watchedMemberSchema),
+    }),
+    servedCountsSchema.extend({
+      event: watchEvent,
+      kind: z.literal("served"),
+      room: roomNameSchema,
+      at: epochMsSchema,
+    }),
+    z.object({
+      event: watchEvent,
+      kind: z.literal("room"),
+      room: roomNameSchema,
+      lastSeq: seqSchema,
+      held: heldSchema,
+    }),
+    z.object({
+      event: watchEvent,
+      kind: z.literal("gap"),
+      dropped: countSchema.describe("Watch events dropped since the last one this watcher was sent."),
+    }),
+    z.object({
+      event: watchEvent,
+      kind: z.literal("reset"),
+      room: roomNameSchema.optional().describe("The room lost; absent when the store lost every room."),
+    }),
+  ])
+  .meta({
+    title: "watch event",
+    description:
+      "A watch event goes to a watcher connection that asked watch (version 3), and to nobody else. Its kind says " +
+      "what changed: post (a post's seq, author, time, headline and size, never its body), members (a room's members " +
+      "and their unread counts, after a join, leave, disconnect, read or post), served (a role's running totals of " +
+      "what this broker served it in a room), room (a room's newest seq and what it holds), gap (events were " +
+      "dropped for a watcher slower than the rooms: ask watch again), reset (the store lost the room, or every " +
+      "room). Events of one room come in order; members, served and room events that wait for a slow watcher " +
+      "are replaced by newer ones of the same room and role.",
+  });
+
+/** Any event a member connection hears (a watcher's are {@link watchEventSchema}). */
 export const eventSchema = z.union([postEventSchema, postsEventSchema, memberEventSchema, resetEventSchema]);
 
 /** Anything a broker sends: a reply (has `id` and `ok`) or an event (has `event`). */
@@ -661,4 +883,5 @@ export const serverFrameSchema = z.union([
   postsEventSchema,
   memberEventSchema,
   resetEventSchema,
+  watchEventSchema,
 ]);

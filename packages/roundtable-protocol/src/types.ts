@@ -20,6 +20,12 @@ import type {
   roomSummarySchema,
   serverFrameSchema,
   wireErrorSchema,
+  heldSchema,
+  servedCountsSchema,
+  watchEventSchema,
+  watchedMemberSchema,
+  watchedPostSchema,
+  watchedRoomSchema,
 } from "./schemas.js";
 
 /** An op a request may name. */
@@ -62,3 +68,15 @@ export type FetchedMessage = z.infer<typeof messageSchema>;
 export type EvictedRange = z.infer<typeof evictedRangeSchema>;
 /** One room as the rooms op lists it. */
 export type RoomSummary = z.infer<typeof roomSummarySchema>;
+/** A push to a watcher connection (version 3). */
+export type WatchEvent = z.infer<typeof watchEventSchema>;
+/** One room of a watch snapshot. */
+export type WatchedRoom = z.infer<typeof watchedRoomSchema>;
+/** A post as a watcher sees it. */
+export type WatchedPost = z.infer<typeof watchedPostSchema>;
+/** A member role and its unread count, as a watcher sees them. */
+export type WatchedMember = z.infer<typeof watchedMemberSchema>;
+/** What a broker served one role of one room, in characters. */
+export type ServedCounts = z.infer<typeof servedCountsSchema>;
+/** What a room holds. */
+export type Held = z.infer<typeof heldSchema>;

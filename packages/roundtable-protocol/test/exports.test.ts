@@ -89,13 +89,35 @@ test("the public export list", () => {
       "wireErrorForPeer",
       "wireErrorCodeSchema",
       "wireErrorSchema",
+      "WATCH_SINCE_VERSION",
+      "MAX_WATCH_RECENT",
+      "MAX_WATCH_HEADLINE_CHARS",
+      "DEFAULT_PEEK_LIMIT",
+      "MAX_PEEK_LIMIT",
+      "watcherConnectionMessage",
+      "notWatcherMessage",
+      "watchRequestSchema",
+      "peekRequestSchema",
+      "watchedMemberSchema",
+      "servedCountsSchema",
+      "heldSchema",
+      "watchedPostSchema",
+      "watchedRoomSchema",
+      "watchResultSchema",
+      "peekResultSchema",
+      "watchEventSchema",
     ].sort(),
   );
 });
 
 test("protocol constants", () => {
   expect(protocol.PROTOCOL_NAME).toBe("orphus-roundtable");
-  expect(protocol.PROTOCOL_VERSION).toBe(2);
+  expect(protocol.PROTOCOL_VERSION).toBe(3);
+  expect(protocol.WATCH_SINCE_VERSION).toBe(3);
+  expect(protocol.MAX_WATCH_RECENT).toBe(50);
+  expect(protocol.MAX_WATCH_HEADLINE_CHARS).toBe(200);
+  expect(protocol.DEFAULT_PEEK_LIMIT).toBe(20);
+  expect(protocol.MAX_PEEK_LIMIT).toBe(200);
   expect(protocol.STORE_WIRE_VERSION).toBe(2);
   expect(protocol.MAX_STORE_DESCRIPTION_LENGTH).toBe(256);
   expect(protocol.OLDEST_PEER_VERSION).toBe(1);
@@ -114,7 +136,19 @@ test("protocol constants", () => {
   expect(protocol.IDEMPOTENCY_KEY_WINDOW).toBe(1024);
   expect(protocol.MAX_POSTS_PER_EVENT).toBe(1024);
   expect(protocol.POSTS_EVENT_SINCE_VERSION).toBe(2);
-  expect(protocol.OPS).toEqual(["hello", "join", "leave", "post", "digest", "fetch", "rooms", "members", "status"]);
+  expect(protocol.OPS).toEqual([
+    "hello",
+    "join",
+    "leave",
+    "post",
+    "digest",
+    "fetch",
+    "rooms",
+    "members",
+    "status",
+    "watch",
+    "peek",
+  ]);
 });
 
 test("the error-code catalogue", () => {
@@ -138,6 +172,8 @@ test("the error-code catalogue", () => {
     "ERR_SHUTTING_DOWN",
     "ERR_STORE_UNAVAILABLE",
     "ERR_STORE_RESET",
+    "ERR_WATCHER_CONNECTION",
+    "ERR_NOT_WATCHER",
     "ERR_INTERNAL",
   ]);
   expect(protocol.wireErrorCodeSchema.safeParse("ERR_NOT_MEMBER").success).toBe(true);
@@ -204,4 +240,62 @@ test("what a fetch page counts: UTF-16 code units of body plus headline, as the 
   expect(protocol.fetchMessageChars({ body: "", headline: undefined })).toBe(0);
   // "é" is one code unit, "😀" two (a surrogate pair), a line break one: bytes and code points do not count.
   expect(protocol.fetchMessageChars({ body: "é😀\n" })).toBe(4);
+});
+
+test("the watch codes reach only version-3 clients; older ones get ERR_INTERNAL", () => {
+  expect(protocol.wireCodeForPeer("ERR_WATCHER_CONNECTION", 3)).toBe("ERR_WATCHER_CONNECTION");
+  expect(protocol.wireCodeForPeer("ERR_NOT_WATCHER", 3)).toBe("ERR_NOT_WATCHER");
+  expect(protocol.wireCodeForPeer("ERR_NOT_WATCHER", 2)).toBe("ERR_INTERNAL");
+  expect(protocol.watcherConnectionMessage("post")).toBe(
+    "A watcher connection cannot post: it is no member of any room; open a member connection to post",
+  );
+  expect(protocol.notWatcherMessage("peek")).toBe(
+    "Only a watcher connection can peek: say hello with watch: true on a connection of its own",
+  );
+});
+
+test("watch events: each kind parses, and a post carries no body", () => {
+  const post = {
+    event: "watch",
+    kind: "post",
+    room: "r",
+    seq: 3,
+    author: "critic",
+    postedAt: 5,
+    headline: "h",
+    chars: 9,
+    body: "never",
+  };
+  expect(protocol.parseServerFrame(post)).toEqual({
+    event: "watch",
+    kind: "post",
+    room: "r",
+    seq: 3,
+    author: "critic",
+    postedAt: 5,
+    headline: "h",
+    chars: 9,
+  });
+  expect(protocol.parseServerFrame({ event: "watch", kind: "gap", dropped: 2 })).toEqual({
+    event: "watch",
+    kind: "gap",
+    dropped: 2,
+  });
+  expect(() => protocol.parseServerFrame({ event: "watch", kind: "shout" })).toThrow();
+  expect(() => protocol.parseServerFrame({ ...post, headline: "x".repeat(201) })).toThrow();
+  expect(protocol.parseRequest({ id: 1, op: "peek", room: "r", limit: 201 })).toMatchObject({
+    ok: false,
+    error: { code: "ERR_INVALID_REQUEST" },
+  });
+  expect(
+    protocol.parseRequest({
+      id: 1,
+      op: "hello",
+      protocol: "orphus-roundtable",
+      version: 3,
+      role: "v",
+      pid: 1,
+      watch: false,
+    }),
+  ).toMatchObject({ ok: false, error: { code: "ERR_INVALID_REQUEST" } });
 });

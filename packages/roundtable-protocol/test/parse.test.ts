@@ -14,6 +14,7 @@ import {
   readPeerProtocol,
   readsPostsEvents,
   requestSchemas,
+  watchEventSchema,
   type RoundtableRequest,
 } from "@orphus/roundtable-protocol";
 
@@ -21,6 +22,7 @@ describe("examples", () => {
   test.each(PROTOCOL_EXAMPLES.map((e) => [e.title, e] as const))("%s satisfies its schema", (_title, example) => {
     const { kind, value } = example;
     if (kind === "error") expect(errorReplySchema.parse(value)).toEqual(value);
+    else if (kind === "event" && "kind" in value) expect(watchEventSchema.parse(value)).toEqual(value);
     else if (kind === "event") expect(eventSchema.parse(value)).toEqual(value);
     else if ("request" in kind) expect(requestSchemas[kind.request].parse(value)).toEqual(value);
     else expect(okReplySchemas[kind.reply].parse(value)).toEqual(value);
@@ -34,9 +36,10 @@ describe("examples", () => {
       typeof e.kind === "object" && "reply" in e.kind ? [e.kind.reply] : [],
     );
     const ops = ["hello", "join", "leave", "post", "digest", "fetch", "rooms", "members", "status"];
-    expect(requests).toEqual(ops);
+    // hello has two requests: a member's, and a watcher's (version 3), followed by the watcher's ops.
+    expect(requests).toEqual([...ops, "hello", "watch", "peek"]);
     // post has two: a first post, and a retry with the same idempotency key.
-    expect(replies).toEqual([...ops.slice(0, 4), "post", ...ops.slice(4)]);
+    expect(replies).toEqual([...ops.slice(0, 4), "post", ...ops.slice(4), "watch", "peek"]);
   });
 });
 
@@ -94,7 +97,9 @@ describe("parseRequest", () => {
       op: "shout",
       error: {
         code: "ERR_UNKNOWN_OP",
-        message: 'Unknown op "shout": expected one of hello, join, leave, post, digest, fetch, rooms, members, status',
+        message:
+          'Unknown op "shout": expected one of hello, join, leave, post, digest, fetch, rooms, members, status, ' +
+          "watch, peek",
       },
     });
     expect(parseRequest({ id: 3 })).toMatchObject({ ok: false, id: 3, error: { code: "ERR_UNKNOWN_OP" } });
@@ -272,10 +277,11 @@ describe("peer protocol", () => {
     expect(readPeerProtocol("hello")).toBeUndefined();
   });
 
-  test("compatible with the same name at versions 1 and 2: a version-2 broker still serves version-1 clients", () => {
+  test("compatible with the same name at versions 1 to 3: a version-3 broker still serves version-1 and -2 clients", () => {
     expect(isCompatiblePeer({ protocol: "orphus-roundtable", version: 1 })).toBe(true);
     expect(isCompatiblePeer({ protocol: "orphus-roundtable", version: 2 })).toBe(true);
-    expect(isCompatiblePeer({ protocol: "orphus-roundtable", version: 3 })).toBe(false);
+    expect(isCompatiblePeer({ protocol: "orphus-roundtable", version: 3 })).toBe(true);
+    expect(isCompatiblePeer({ protocol: "orphus-roundtable", version: 4 })).toBe(false);
     expect(isCompatiblePeer({ protocol: "orphus-roundtable", version: 0 })).toBe(false);
     expect(isCompatiblePeer({ protocol: "orphus-roundtable", version: 1.5 })).toBe(false);
     expect(isCompatiblePeer({ protocol: "orphus-intercom", version: 1 })).toBe(false);

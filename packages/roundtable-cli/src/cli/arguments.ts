@@ -16,7 +16,7 @@ import { CliUsageError } from "../errors.js";
 import { CLI_DEFAULT_ROLE, CLI_DEFAULT_TAIL_LINES, CLI_MAX_TAIL_LINES } from "./usage.js";
 
 /** The commands, in the order usage lists them. */
-const COMMANDS = ["status", "rooms", "tail", "fetch", "post", "doctor"] as const;
+const COMMANDS = ["status", "rooms", "tail", "fetch", "post", "view", "doctor"] as const;
 
 type Command = (typeof COMMANDS)[number];
 
@@ -27,6 +27,7 @@ const COMMAND_OPTIONS: Readonly<Record<Command, readonly string[]>> = {
   tail: ["as", "lines"],
   fetch: ["as", "after", "limit", "max-chars"],
   post: ["as", "headline"],
+  view: ["port", "open", "post-as"],
   doctor: ["as"],
 };
 
@@ -37,6 +38,7 @@ const COMMAND_FORMS: Readonly<Record<Command, string>> = {
   tail: "roundtable tail <room>",
   fetch: "roundtable fetch <room>",
   post: "roundtable post <room> <text>",
+  view: "roundtable view",
   doctor: "roundtable doctor",
 };
 
@@ -86,8 +88,19 @@ export interface DoctorArguments {
   readonly action: { readonly command: "doctor" };
 }
 
+/** Arguments of view: the port (0: any free one), whether to open the browser, the role the page posts as. */
+export interface ViewArguments {
+  readonly agentDir?: string | undefined;
+  readonly action: {
+    readonly command: "view";
+    readonly port: number;
+    readonly open: boolean;
+    readonly postAs?: string | undefined;
+  };
+}
+
 /** Parsed and validated CLI arguments. */
-export type CliArguments = ClientCommandArguments | DoctorArguments;
+export type CliArguments = ClientCommandArguments | DoctorArguments | ViewArguments;
 
 /** A typed value, shown escaped and quoted, so an invisible character in it shows rather than vanishing; a long one cut. */
 function quoted(value: string): string {
@@ -121,6 +134,7 @@ function name(schema: typeof validRoomNameSchema | typeof roleNameSchema, what: 
 
 const room = name(validRoomNameSchema, "room name");
 const role = name(roleNameSchema, "role name", "--as ");
+const postAs = name(roleNameSchema, "role name", "--post-as ");
 const agentDir = z.string().min(1, { error: "--agent-dir needs a directory" });
 
 /** Node's parseArgs refusals, in a person's words. */
@@ -186,7 +200,7 @@ function checkedPost(roomName: string, text: string, headline: string | undefine
 }
 
 function clientAction(
-  command: Exclude<Command, "doctor">,
+  command: Exclude<Command, "doctor" | "view">,
   words: readonly string[],
   values: OptionValues,
 ): ClientCommand {
@@ -233,6 +247,9 @@ export function parseCliArguments(argv: readonly string[]): CliArguments | "help
         limit: { type: "string" },
         "max-chars": { type: "string" },
         headline: { type: "string" },
+        port: { type: "string" },
+        open: { type: "boolean" },
+        "post-as": { type: "string" },
       },
     });
   } catch (error) {
@@ -253,6 +270,13 @@ export function parseCliArguments(argv: readonly string[]): CliArguments | "help
   const checkedWords = positionals(command, rest);
   const dir = optional(values, "agent-dir", agentDir);
   if (command === "doctor") return { agentDir: dir, role: optional(values, "as", role), action: { command } };
+  if (command === "view") {
+    const port = optional(values, "port", wholeNumber("--port", 0, 65_535)) ?? 0;
+    return {
+      agentDir: dir,
+      action: { command, port, open: values["open"] === true, postAs: optional(values, "post-as", postAs) },
+    };
+  }
   const speaker = optional(values, "as", role) ?? CLI_DEFAULT_ROLE;
   return { agentDir: dir, role: speaker, action: clientAction(command, checkedWords, values) };
 }

@@ -20,9 +20,11 @@ import {
   type CliArguments,
   type ClientCommandArguments,
   type DoctorArguments,
+  type ViewArguments,
 } from "./arguments.js";
 import { runClientCommand } from "./commands.js";
 import { CLI_EXIT, CLI_HELP_POINTER, CLI_USAGE } from "./usage.js";
+import { runView, type ViewIo } from "./view.js";
 
 /** Where the CLI writes, what it reads, and what stops `tail`; injected so tests run it in-process. */
 export interface CliIo {
@@ -35,6 +37,10 @@ export interface CliIo {
   readonly clientOptions?: CreateRoundtableClientOptions;
   /** Passed to the doctor (tests use it to point at a registry or shorten timeouts). */
   readonly doctorOptions?: DoctorOptions;
+  /** view: opens the broker watch (default: the client's watchBroker, which starts a broker when none runs). */
+  readonly openWatch?: ViewIo["openWatch"];
+  /** view --open: opens the URL in a browser (default: xdg-open, open or start, detached). */
+  readonly openUrl?: ViewIo["openUrl"];
 }
 
 /** Wire codes of refusals that are the broker's limits on what was typed: usage errors, as the CLI's own check is. */
@@ -128,5 +134,6 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
     return CLI_EXIT.ok;
   }
   if (args.action.command === "doctor") return doctor(args as DoctorArguments, io);
+  if (args.action.command === "view") return runView(args as ViewArguments, { ...io, describe });
   return clientCommand(args as ClientCommandArguments, io);
 }

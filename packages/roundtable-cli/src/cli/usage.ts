@@ -42,6 +42,8 @@ Commands:
   tail <room>          print the last messages of a room, then follow new ones until Ctrl-C
   fetch <room>         print one page of a room's messages in full, and how to read on
   post <room> <text>   post a message (starts a broker when none is running); the words after the room are the text
+  view                 a live view of the broker in the browser, on 127.0.0.1 only, until Ctrl-C (starts a broker
+                       when none is running); prints its URL, whose token every request needs
   doctor               find what silently goes wrong (split fleet, stale socket, permissions, protocol version,
                        role names that do not survive a restart, an empty memory store) and say what to do
 
@@ -55,6 +57,9 @@ Options:
   --max-chars <n>      fetch: most characters of message text on the page, 1 to ${MAX_FETCH_CHARS} (default:
                        ${DEFAULT_FETCH_CHARS}); a longer message still comes whole when it is the first of its page
   --headline <text>    post: one-line summary a digest falls back to
+  --port <n>           view: the port on 127.0.0.1, 0 to 65535 (default: 0, any free port)
+  --open               view: open the URL in the system's browser
+  --post-as <role>     view: let the page post as this role (it joins the room it posts to); default: read only
   -h, --help           this help
   --version            the version
 
@@ -65,7 +70,7 @@ Names and sizes:
   <text>    at most ${DEFAULT_MAX_BODY_BYTES} bytes in UTF-8 (32 KiB: that many ASCII characters, fewer accented or wider
             ones); a headline at most ${DEFAULT_MAX_HEADLINE_BYTES} bytes
 
-status, rooms, tail, fetch and doctor never start a broker. Exit codes: 0 done (doctor: no problem found; it may
-print hints), 1 failed (doctor: a problem found, or it could not look), 2 bad arguments (one line says which),
-3 no broker running (status, rooms, tail, fetch).
+status, rooms, tail, fetch and doctor never start a broker; view watches as no member of any room. Exit codes: 0 done
+(doctor: no problem found; it may print hints; view: stopped by Ctrl-C), 1 failed (doctor: a problem found, or it
+could not look), 2 bad arguments (one line says which), 3 no broker running (status, rooms, tail, fetch).
 `;
