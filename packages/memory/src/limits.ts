@@ -2,7 +2,7 @@
 export const STORE_FILE_NAME = "memory.db";
 
 /** The schema version this release writes and reads; older stores are migrated on open, newer ones refused. */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /** SQLite `application_id` of a memory store ("OMEM"): a SQLite file without it is not ours and is never touched. */
 export const STORE_APPLICATION_ID = 0x4f4d454d;
@@ -30,6 +30,19 @@ export const MAX_QUERY_CHARS = 1000;
 
 /** Most words of a query that are searched for; later ones are ignored (and the answer says so). */
 export const MAX_QUERY_TERMS = 32;
+
+/**
+ * Matches a query ranks at most: when more entries match, the newest this many of them are ranked (BM25 reads each
+ * match's length and positions, about 2.5 µs a match, so ranking a common word of a million entries took seconds),
+ * and in an any-word query a word found in more entries than this is left out while a rarer word remains.
+ */
+export const MAX_RANKED_MATCHES = 2_000;
+
+/**
+ * Share of the newest entries above which a word of a query does not rank its hits (it still decides which match):
+ * ranking by a word reads every entry that holds it, and a word as common as "the" is in nearly every one.
+ */
+export const RANKING_WORD_SHARE = 0.25;
 
 /** Matches a query counts past the page it shows; beyond that the answer says "more than" (counting is work too). */
 export const MAX_COUNTED_MATCHES = 100;

@@ -90,7 +90,7 @@ describe("CJK words inside a sentence", () => {
 
     const store = tempStore({ role: "librarian" }, dir);
     expect(store.stats().schemaVersion).toBe(MEMORY_SCHEMA_VERSION);
-    expect(MEMORY_SCHEMA_VERSION).toBe(4);
+    expect(MEMORY_SCHEMA_VERSION).toBe(5);
     expect(sources(store, "连接池")).toEqual(["zh"]);
     expect(sources(store, "pool")).toEqual(["en"]);
     store.forget({ source: "zh" });

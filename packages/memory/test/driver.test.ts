@@ -81,10 +81,10 @@ describe.each(drivers)("the %s driver", (driver) => {
     store.close();
     const header = readFileSync(path.join(dir, STORE_FILE_NAME)).subarray(0, 100);
     expect(header.readUInt32BE(68).toString(16)).toBe("4f4d454d");
-    expect(header.readUInt32BE(60)).toBe(4);
+    expect(header.readUInt32BE(60)).toBe(5);
     // File format numbers 2 and 2: write and read in WAL mode.
     expect([header[18], header[19]]).toEqual([2, 2]);
-    expect(store.stats().schemaVersion).toBe(4);
+    expect(store.stats().schemaVersion).toBe(5);
   });
 
   it("stores text without NUL characters and keeps what follows one (node:sqlite before 24.16 cut there)", () => {

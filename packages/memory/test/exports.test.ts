@@ -124,7 +124,7 @@ test("the limits a caller sets or reads a result by", () => {
     MAX_SOURCE_CHARS: 4096,
     MAX_TAGS: 32,
     MAX_TAG_CHARS: 64,
-    MEMORY_SCHEMA_VERSION: 4,
+    MEMORY_SCHEMA_VERSION: 5,
     STORE_FILE_NAME: "memory.db",
     LIBRARIAN_ROLE: "librarian",
   });

@@ -70,7 +70,7 @@ describe("the index", () => {
 
     const store = tempStore({ role: "librarian" }, dir);
     expect(store.stats().schemaVersion).toBe(MEMORY_SCHEMA_VERSION);
-    expect(MEMORY_SCHEMA_VERSION).toBe(4);
+    expect(MEMORY_SCHEMA_VERSION).toBe(5);
     expect(triggers(store.path)).toEqual([]);
     expect(store.query("changesets").hits.map((hit) => hit.source)).toEqual(["adr-1"]);
     store.ingestTexts([
@@ -83,6 +83,35 @@ describe("the index", () => {
     expect(store.query("spaces").hits.map((hit) => hit.source)).toEqual(["adr-2"]);
     expect(store.query("changesets").status).toBe("no-match");
     expect(store.query("fresh").hits.map((hit) => hit.source)).toEqual(["adr-3"]);
+  });
+
+  it("holds up to 16 MiB of pending index data before writing a segment, in a new store and a migrated one", () => {
+    // FTS5's default of 1 MiB made a batch of an ingest of paths (about 4 MB of text) into several segments that its
+    // automatic merges then rewrote.
+    const hashSize = (file: string): unknown => {
+      const db = rawConnection(file);
+      try {
+        return db.value("SELECT v FROM entries_fts_config WHERE k = 'hashsize'");
+      } finally {
+        db.close();
+      }
+    };
+    const fresh = tempStore({ role: "librarian" });
+    fresh.ingestTexts([{ title: "One", body: "alpha", source: "s1" }]);
+    expect(hashSize(fresh.path)).toBe(16_777_216);
+
+    // A store as version 4 left it: the setting at FTS5's default.
+    const dir = tempDir();
+    const file = path.join(dir, "memory.db");
+    const db = rawConnection(file);
+    db.exec("PRAGMA journal_mode = WAL");
+    db.exec(`PRAGMA application_id = ${STORE_APPLICATION_ID}`);
+    expect(migrate(db, file, MIGRATIONS.slice(0, 4))).toBe(4);
+    db.close();
+    expect(hashSize(file)).toBeUndefined();
+    const migrated = tempStore({ role: "librarian" }, dir);
+    expect(migrated.stats().schemaVersion).toBe(5);
+    expect(hashSize(file)).toBe(16_777_216);
   });
 
   it("of a new store is made at the newest schema at once, the same as every migration applied to an empty file", () => {
@@ -106,7 +135,7 @@ describe("the index", () => {
     const stepFile = path.join(tempDir(), "memory.db");
     const stepByStep = rawConnection(stepFile);
     stepByStep.exec(`PRAGMA application_id = ${STORE_APPLICATION_ID}`);
-    expect(migrate(stepByStep, stepFile, MIGRATIONS)).toBe(4);
+    expect(migrate(stepByStep, stepFile, MIGRATIONS)).toBe(5);
 
     const store = tempStore({ role: "librarian" });
     store.ingestTexts([]);

@@ -215,10 +215,10 @@ describe("get, stats, forget", () => {
       "ready",
       2,
       2,
-      4,
+      5,
       Date.UTC(2026, 0, 2),
     ]);
-    expect(stats.text).toContain("schema v4, 2 entries from 2 sources");
+    expect(stats.text).toContain("schema v5, 2 entries from 2 sources");
     expect(store.forget({ id: 1 }).entriesRemoved).toBe(1);
     expect(store.stats().sources).toBe(1);
     expect(() => store.get(1)).toThrow(expect.objectContaining({ code: "ERR_MEMORY_ENTRY_NOT_FOUND" }));

@@ -583,7 +583,7 @@ describe("the memory store", () => {
     const filled = await runDoctor(options(agentDir));
     expect(codes(filled)).toEqual([]);
     expect(filled.notes.join("\n")).toMatch(
-      /memory store .*memory\.db \(from --agent-dir\): 1 entry from 1 source, schema v4/,
+      /memory store .*memory\.db \(from --agent-dir\): 1 entry from 1 source, schema v5/,
     );
 
     const elsewhere = tempDir();

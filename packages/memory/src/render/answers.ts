@@ -131,6 +131,10 @@ export interface QueryRender {
   readonly mode: "all" | "any";
   /** Words beyond the searched ones, ignored. */
   readonly ignoredWords: number;
+  /** When more matched than a query ranks: how many of the newest matches were ranked. */
+  readonly rankedNewest?: number | undefined;
+  /** Words of an any-word query left out for being found in more entries than a query ranks. */
+  readonly commonWordsLeftOut?: number;
 }
 
 /** A rendered query answer: the text, how many hits it shows, and the raw excerpt of each shown hit that has one. */
@@ -178,7 +182,13 @@ export function renderQuery(input: QueryRender): RenderedQuery {
   const remaining = input.total - input.offset - shown;
   const notes =
     (input.mode === "any" ? " (no entry has every word; these have some)" : "") +
-    (input.ignoredWords > 0 ? ` (${plural(input.ignoredWords, "word")} past the limit ignored)` : "");
+    (input.ignoredWords > 0 ? ` (${plural(input.ignoredWords, "word")} past the limit ignored)` : "") +
+    ((input.commonWordsLeftOut ?? 0) > 0
+      ? ` (${plural(input.commonWordsLeftOut ?? 0, "common word")} left out: each in more entries than a query ranks)`
+      : "") +
+    (input.rankedNewest === undefined
+      ? ""
+      : ` (the newest ${NUMBER.format(input.rankedNewest)} matches ranked; a rarer word narrows it)`);
   let summary: string;
   if (input.offset >= input.total) {
     summary = `no hits after offset ${input.offset}: ${plural(input.total, "hit")} in all for ${query}${notes}`;

@@ -17,6 +17,8 @@ export interface QueryWords {
   readonly ignored: number;
   readonly all: string;
   readonly any: string;
+  /** Each word's own FTS5 expression, in the order of `words`. */
+  readonly phrases: readonly string[];
 }
 
 /** The distinct words of `text` (runs of word characters, so "foo-bar" is two words), each quoted for FTS5. */
@@ -26,5 +28,5 @@ export function queryWords(text: string, maxTerms: number = MAX_QUERY_TERMS): Qu
   // A word holds no quote, but quoting stays total: should WORD ever widen, a quote inside is doubled.
   // A word holding CJK text is the phrase of its characters, as the index holds them (cjk.ts).
   const phrases = words.map((word) => `"${indexedText(word).trim().replace(/"/g, '""')}"`);
-  return { words, ignored: distinct.length - words.length, all: phrases.join(" "), any: phrases.join(" OR ") };
+  return { words, ignored: distinct.length - words.length, all: phrases.join(" "), any: phrases.join(" OR "), phrases };
 }

@@ -59,6 +59,14 @@ export const TOKENIZER = "porter unicode61 remove_diacritics 2";
 /** BM25 column weights: a word in the title counts 4 times, in the tags twice, in the body once. */
 export const RANK = "bm25(4.0, 2.0, 1.0)";
 
+/**
+ * Bytes of pending index data FTS5 holds in memory before it writes them out as a segment (its `hashsize`; SQLite's
+ * default is 1 MiB). A segment written every megabyte makes a large transaction write many small segments, which its
+ * automatic merges then read and write again; 16 MiB lets a batch of an ingest of paths (about 4 MB of text) reach its
+ * commit as one segment, and bounds what a writing connection holds for the index.
+ */
+export const INDEX_PENDING_BYTES = 16 * 1024 * 1024;
+
 /** The sources table as version 1 made it; version 3 adds `label` (its last column). */
 const SOURCES_COLUMNS = `id INTEGER PRIMARY KEY,
         name TEXT NOT NULL UNIQUE,
@@ -85,6 +93,9 @@ const ENTRY_TABLES = [
   `CREATE VIRTUAL TABLE entries_fts USING fts5(title, tags, body, content='entries', content_rowid='id', tokenize='${TOKENIZER}')`,
   `INSERT INTO entries_fts(entries_fts, rank) VALUES('rank', '${RANK}')`,
 ];
+
+/** Sets INDEX_PENDING_BYTES in the index's configuration. */
+const INDEX_PENDING_SETTING = `INSERT INTO entries_fts(entries_fts, rank) VALUES('hashsize', ${INDEX_PENDING_BYTES})`;
 
 /** Every migration, oldest first; the last one's version is SCHEMA_VERSION. */
 export const MIGRATIONS: readonly StoreMigration[] = [
@@ -122,6 +133,12 @@ export const MIGRATIONS: readonly StoreMigration[] = [
     statements: [],
     run: reindexCjk,
   },
+  {
+    // Fewer, larger index segments from a large ingest (INDEX_PENDING_BYTES): the setting lives in the index's own
+    // configuration table, so one row gives it to every connection.
+    version: 5,
+    statements: [INDEX_PENDING_SETTING],
+  },
 ];
 
 /**
@@ -133,5 +150,6 @@ export const LATEST_SCHEMA: Migration = {
   statements: [
     `CREATE TABLE sources (\n        ${SOURCES_COLUMNS},\n        ${LABEL_COLUMN}\n      ) STRICT`,
     ...ENTRY_TABLES,
+    INDEX_PENDING_SETTING,
   ],
 };

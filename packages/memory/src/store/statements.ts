@@ -1,5 +1,6 @@
 // Every SQL statement the store runs, prepared once per connection.
 import { indexedText } from "./cjk.js";
+import { RANK } from "./schema.js";
 import type { Connection, Statement } from "./driver/connection.js";
 
 /** What a hit's header shows besides its id. */
@@ -20,6 +21,9 @@ export interface IndexedEntry {
   readonly tags: string;
   readonly body: string;
 }
+
+/** The rank function as an expression of the index's rows (`bm25(entries_fts, …)`). */
+const RANKED_BY = RANK.replace("(", "(entries_fts, ");
 
 /** The prepared statements of one connection. */
 export function prepareStatements(db: Connection) {
@@ -116,14 +120,30 @@ export function prepareStatements(db: Connection) {
     staleSource: prepare<[number]>("UPDATE sources SET hash = '' WHERE id = ?"),
     sourceEntryCount: prepare<[number], { n: number }>("SELECT count(*) AS n FROM entries WHERE source_id = ?"),
     // The ranking alone, ids only, as bare as a MATCH can be: excerpts are found afterwards, for the hits shown.
+    // By the rank function in SQL's own sort rather than FTS5's `ORDER BY rank`: the same order, about a sixth faster.
     hits: db.preparePluck<[string, number, number], number>(
-      "SELECT rowid FROM entries_fts WHERE entries_fts MATCH ? ORDER BY rank LIMIT ? OFFSET ?",
+      `SELECT rowid FROM entries_fts WHERE entries_fts MATCH ? ORDER BY ${RANKED_BY} LIMIT ? OFFSET ?`,
+    ),
+    // The ranking of the matches from a rowid on: the newest ones, when there are too many to rank them all. By the
+    // rank function itself, not `ORDER BY rank`: FTS5's own rank-ordered scan ranks every match and applies the rowid
+    // bound after (60 ms for 22,000 matches, whatever the bound), while this way the bound limits the scan.
+    hitsFrom: db.preparePluck<[string, number, number, number], number>(
+      `SELECT rowid FROM entries_fts WHERE entries_fts MATCH ? AND rowid >= ? ORDER BY ${RANKED_BY} LIMIT ? OFFSET ?`,
+    ),
+    // The entries matching from a rowid on, unranked.
+    matchIdsFrom: db.preparePluck<[string, number], number>(
+      "SELECT rowid FROM entries_fts WHERE entries_fts MATCH ? AND rowid >= ?",
+    ),
+    // The rowid of the match that many places from the newest, in rowid order (no ranking): undefined when fewer match.
+    newestMatch: db.preparePluck<[string, number], number>(
+      "SELECT rowid FROM entries_fts WHERE entries_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?",
     ),
     body: prepare<[number], { body: string }>("SELECT body FROM entries WHERE id = ?"),
     // Counting stops at the cap it is given.
     matchCount: prepare<[string, number], { n: number }>(
       "SELECT count(*) AS n FROM (SELECT 1 FROM entries_fts WHERE entries_fts MATCH ? LIMIT ?)",
     ),
+    newestId: db.preparePluck<[], number>("SELECT max(id) FROM entries"),
     anyEntry: prepare<[], { one: number }>("SELECT 1 AS one FROM entries LIMIT 1"),
     counts: prepare<[], { entries: number; sources: number; last: number | null }>(
       "SELECT (SELECT count(*) FROM entries) AS entries, (SELECT count(*) FROM sources) AS sources, " +

@@ -19,6 +19,8 @@ import {
   MAX_QUERY_BUDGET,
   MAX_QUERY_CHARS,
   MAX_QUERY_LIMIT,
+  MAX_RANKED_MATCHES,
+  RANKING_WORD_SHARE,
   MAX_SOURCE_CHARS,
   MAX_TAG_CHARS,
   MAX_TAGS,
@@ -680,18 +682,76 @@ export class MemoryStore {
       // One ranked MATCH answers both what to show and how many more there are: it returns the page and up to
       // MAX_COUNTED_MATCHES ids past it, so the marker can say "N more" or "more than N more" without a second MATCH.
       const fetch = limit + MAX_COUNTED_MATCHES + 1;
+      // BM25 costs every match its length and positions, and every word of the query a pass over all the entries
+      // that hold it (its inverse document frequency), so a common word's ranking grew with the store: a second and
+      // more at a million entries. A word found in more than MAX_RANKED_MATCHES entries is common. Common words still
+      // decide which entries match, but only the rarer words rank them; when every word is common, the newest
+      // MAX_RANKED_MATCHES matches are ranked. Telling the two apart walks at most that many matches of each word in
+      // rowid order, without ranking them.
+      // Where each word's newest MAX_RANKED_MATCHES matches start (undefined for a rarer word): the further back, the
+      // rarer the word.
+      const starts = new Map(
+        words.phrases.map((phrase) => [phrase, sql.newestMatch.get(phrase, MAX_RANKED_MATCHES - 1)] as const),
+      );
+      const common = words.phrases.filter((phrase) => starts.get(phrase) !== undefined);
+      const rare = words.phrases.filter((phrase) => starts.get(phrase) === undefined);
+      type Ranked = { ids: number[]; bounded: boolean };
+      const rankAll = (expression: string): Ranked => ({
+        ids: sql.hits.all(expression, fetch, offset),
+        bounded: false,
+      });
+      const rankNewest = (expression: string): Ranked => {
+        const from = sql.newestMatch.get(expression, MAX_RANKED_MATCHES - 1);
+        if (from === undefined) return rankAll(expression);
+        return { ids: sql.hitsFrom.all(expression, from, fetch, offset), bounded: true };
+      };
+      // The words that rank: all but those in more than RANKING_WORD_SHARE of the newest entries (the, of), which are
+      // in nearly every entry and cost a pass over all of those to rank by; when every word is that common, the
+      // rarest of them (whose newest matches reach furthest back).
+      const newest = common.length > 0 ? (sql.newestId.get() ?? 0) : 0;
+      const span = (phrase: string): number => newest - (starts.get(phrase) ?? 0) + 1;
+      const rankers = words.phrases.filter(
+        (phrase) => starts.get(phrase) === undefined || MAX_RANKED_MATCHES <= span(phrase) * RANKING_WORD_SHARE,
+      );
+      const rankBy = rankers.length > 0 ? rankers : [words.phrases.reduce((a, b) => (span(b) > span(a) ? b : a))];
+      // The entries holding every word (the newest MAX_RANKED_MATCHES of them when more do), ranked by `rankBy`.
+      const rankEveryWord = (): Ranked => {
+        const from =
+          rare.length > 0
+            ? undefined
+            : words.phrases.length === 1
+              ? starts.get(words.all)
+              : sql.newestMatch.get(words.all, MAX_RANKED_MATCHES - 1);
+        if (rankBy.length === words.phrases.length) {
+          if (from === undefined) return rankAll(words.all);
+          return { ids: sql.hitsFrom.all(words.all, from, fetch, offset), bounded: true };
+        }
+        const within = sql.matchIdsFrom.all(words.all, from ?? 0);
+        if (within.length === 0) return { ids: [], bounded: false };
+        const held = new Set(within);
+        const ranked = sql.hitsFrom.all(rankBy.join(" "), from ?? Math.min(...within), Number.MAX_SAFE_INTEGER, 0);
+        return { ids: ranked.filter((id) => held.has(id)).slice(offset, offset + fetch), bounded: from !== undefined };
+      };
       let mode: "all" | "any" = "all";
-      let ids = sql.hits.all(words.all, fetch, offset);
       let match = words.all;
+      let { ids, bounded } = rankEveryWord();
+      let commonLeftOut = 0;
       if (ids.length === 0 && offset === 0 && words.words.length > 1) {
-        ids = sql.hits.all(words.any, fetch, offset);
-        match = words.any;
+        // Entries with any word: a common word says little of what is sought and would fill the ranking, so it is
+        // left out while a rarer word that some entry holds remains.
+        const found = rare.filter((phrase) => sql.newestMatch.get(phrase, 0) !== undefined);
+        match = found.length > 0 ? found.join(" OR ") : words.any;
+        commonLeftOut = found.length > 0 ? common.length : 0;
+        ({ ids, bounded } = found.length > 0 ? rankAll(match) : rankNewest(match));
         mode = "any";
       }
-      const totalExact = ids.length < fetch;
-      let total = offset + Math.min(ids.length, fetch - 1);
+      // A bounded ranking holds MAX_RANKED_MATCHES entries, and more matched.
+      const totalExact = !bounded && ids.length < fetch;
+      let total = bounded
+        ? Math.max(MAX_RANKED_MATCHES, offset + Math.min(ids.length, fetch - 1))
+        : offset + Math.min(ids.length, fetch - 1);
       // Past the end of the ranking: how many there were (fewer than the offset, so the count is short).
-      if (ids.length === 0 && offset > 0) total = sql.matchCount.get(match, offset)?.n ?? 0;
+      if (ids.length === 0 && offset > 0 && !bounded) total = sql.matchCount.get(match, offset)?.n ?? 0;
       const rows = ids.slice(0, limit);
       if (total === 0) {
         const counts = sql.counts.get();
@@ -722,6 +782,8 @@ export class MemoryStore {
         budget,
         mode,
         ignoredWords: words.ignored,
+        rankedNewest: bounded ? MAX_RANKED_MATCHES : undefined,
+        commonWordsLeftOut: commonLeftOut,
       });
       const shown: MemoryHit[] = hits.slice(0, rendered.shown).map((hit, index) => {
         const excerpt = rendered.excerpts[index];
