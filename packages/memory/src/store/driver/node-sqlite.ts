@@ -86,6 +86,9 @@ export function openNodeSqlite(file: string): Connection {
         run: (...params) => prepared.run(...params) as { changes: number; lastInsertRowid: number | bigint },
         get: (...params) => (prepared.get(...params) as V[] | undefined)?.[0],
         all: (...params) => (prepared.all(...params) as V[][]).map((row) => row[0] as V),
+        iterate: function* (...params) {
+          for (const row of prepared.iterate(...params) as IterableIterator<V[]>) yield row[0] as V;
+        },
       };
     },
     value: (sql) => {
