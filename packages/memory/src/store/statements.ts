@@ -128,9 +128,11 @@ export function prepareStatements(db: Connection) {
     // newest are taken in rowid order first and ranked after; a rowid bound (`rowid >= ?`) makes FTS5 seek every
     // segment's list of each word, which cost 20 to 40 ms at 1,000,000 entries for the same 2,000 entries that the
     // newest-first scan reads in 1 to 7 ms.
-    hitsNewest: db.preparePluck<[string, number, number, number], number>(
-      `SELECT rowid FROM (SELECT rowid, ${RANKED_BY} AS score FROM entries_fts WHERE entries_fts MATCH ? ` +
-        "ORDER BY rowid DESC LIMIT ?) ORDER BY score LIMIT ? OFFSET ?",
+    // With each hit, how many of the newest were ranked (all the matches when fewer than the limit), so one scan
+    // says both what to show and whether more matched.
+    hitsNewest: prepare<[string, number, number, number], { id: number; ranked: number }>(
+      `SELECT rowid AS id, count(*) OVER () AS ranked FROM (SELECT rowid, ${RANKED_BY} AS score FROM entries_fts ` +
+        "WHERE entries_fts MATCH ? ORDER BY rowid DESC LIMIT ?) ORDER BY score, rowid LIMIT ? OFFSET ?",
     ),
     // Every match with its score, newest first: read until the entries sought are passed.
     scoredNewestFirst: prepare<[string], { id: number; score: number }>(

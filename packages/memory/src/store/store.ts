@@ -700,9 +700,13 @@ export class MemoryStore {
         ids: sql.hits.all(expression, fetch, offset),
         bounded: false,
       });
+      // The newest MAX_RANKED_MATCHES matches ranked (all of them when fewer match), in one scan.
       const rankNewest = (expression: string): Ranked => {
-        if (sql.newestMatch.get(expression, MAX_RANKED_MATCHES - 1) === undefined) return rankAll(expression);
-        return { ids: sql.hitsNewest.all(expression, MAX_RANKED_MATCHES, fetch, offset), bounded: true };
+        const rows = sql.hitsNewest.all(expression, MAX_RANKED_MATCHES, fetch, offset);
+        const ranked =
+          rows[0]?.ranked ??
+          (sql.newestMatch.get(expression, MAX_RANKED_MATCHES - 1) === undefined ? 0 : MAX_RANKED_MATCHES);
+        return { ids: rows.map((row) => row.id), bounded: ranked === MAX_RANKED_MATCHES };
       };
       // The words that rank: all but those in more than RANKING_WORD_SHARE of the newest entries (the, of), which are
       // in nearly every entry and cost a pass over all of those to rank by; when every word is that common, the
@@ -715,13 +719,10 @@ export class MemoryStore {
       const rankBy = rankers.length > 0 ? rankers : [words.phrases.reduce((a, b) => (span(b) > span(a) ? b : a))];
       // The entries holding every word (the newest MAX_RANKED_MATCHES of them when more do), ranked by `rankBy`.
       const rankEveryWord = (): Ranked => {
+        // A word in fewer than MAX_RANKED_MATCHES entries bounds the matches: all of them are ranked.
+        if (rankBy.length === words.phrases.length) return rare.length > 0 ? rankAll(words.all) : rankNewest(words.all);
         const within = sql.newestMatches.all(words.all, MAX_RANKED_MATCHES);
         const bounded = within.length === MAX_RANKED_MATCHES;
-        if (rankBy.length === words.phrases.length) {
-          return bounded
-            ? { ids: sql.hitsNewest.all(words.all, MAX_RANKED_MATCHES, fetch, offset), bounded }
-            : rankAll(words.all);
-        }
         const oldest = within.at(-1);
         if (oldest === undefined) return { ids: [], bounded: false };
         // Scored by the ranking words alone, newest first, down to the oldest entry sought: a rowid bound would make
