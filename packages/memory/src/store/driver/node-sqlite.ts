@@ -12,6 +12,8 @@ interface StatementSync {
   run(...params: unknown[]): { changes: number | bigint; lastInsertRowid: number | bigint };
   get(...params: unknown[]): unknown;
   all(...params: unknown[]): unknown[];
+  /** Node 22.13 on: every Node with setReturnArrays has it. */
+  iterate(...params: unknown[]): IterableIterator<unknown>;
   setReturnArrays(enabled: boolean): void;
 }
 
