@@ -54,4 +54,35 @@ describe("a bounded ranking", () => {
     expect([common.mode, common.total, common.totalExact]).toEqual(["any", 2_000, false]);
     expect(common.text).not.toContain("left out");
   });
+
+  it("ranks the entries holding every word by the rarer words alone, page by page", () => {
+    const store = tempStore({ role: "librarian" });
+    store.ingestTexts([
+      // Six notes holding "alpha" and "beta" n times, a seventh "beta" alone, then 2,000 holding "alpha" only.
+      ...Array.from({ length: 6 }, (_, i) => ({
+        title: `Pair ${i + 1}`,
+        body: `alpha ${"beta ".repeat(i + 1)}and words enough to make every note about as long as the others`,
+        source: `p${i + 1}`,
+      })),
+      { title: "Lone", body: "beta beta beta beta beta beta beta beta", source: "lone" },
+      ...Array.from({ length: 2_000 }, (_, i) => ({
+        title: `Note ${i + 1}`,
+        body: `alpha and some other words of note ${i + 1}`,
+        source: `n${i + 1}`,
+      })),
+    ]);
+    const first = store.query("alpha beta", { limit: 4 });
+    expect([first.mode, first.hits.map((hit) => hit.source), first.total, first.totalExact]).toEqual([
+      "all",
+      ["p6", "p5", "p4", "p3"],
+      6,
+      true,
+    ]);
+    const second = store.query("alpha beta", { limit: 4, offset: 4 });
+    expect(second.hits.map((hit) => hit.source)).toEqual(["p2", "p1"]);
+    // More entries holding both words than a query ranks: the newest 2,000 of them, and the answer says so.
+    const crowded = store.query("alpha note", { limit: 3 });
+    expect([crowded.hits.length, crowded.total, crowded.totalExact]).toEqual([3, 2_000, false]);
+    expect(crowded.text.split("\n")[0]).toContain("(the newest 2,000 matches ranked; a rarer word narrows it)");
+  });
 });

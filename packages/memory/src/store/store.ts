@@ -700,10 +700,13 @@ export class MemoryStore {
         ids: sql.hits.all(expression, fetch, offset),
         bounded: false,
       });
+      // The newest MAX_RANKED_MATCHES matches ranked (all of them when fewer match), in one scan.
       const rankNewest = (expression: string): Ranked => {
-        const from = sql.newestMatch.get(expression, MAX_RANKED_MATCHES - 1);
-        if (from === undefined) return rankAll(expression);
-        return { ids: sql.hitsFrom.all(expression, from, fetch, offset), bounded: true };
+        const rows = sql.hitsNewest.all(expression, MAX_RANKED_MATCHES, fetch, offset);
+        const ranked =
+          rows[0]?.ranked ??
+          (sql.newestMatch.get(expression, MAX_RANKED_MATCHES - 1) === undefined ? 0 : MAX_RANKED_MATCHES);
+        return { ids: rows.map((row) => row.id), bounded: ranked === MAX_RANKED_MATCHES };
       };
       // The words that rank: all but those in more than RANKING_WORD_SHARE of the newest entries (the, of), which are
       // in nearly every entry and cost a pass over all of those to rank by; when every word is that common, the
@@ -716,21 +719,22 @@ export class MemoryStore {
       const rankBy = rankers.length > 0 ? rankers : [words.phrases.reduce((a, b) => (span(b) > span(a) ? b : a))];
       // The entries holding every word (the newest MAX_RANKED_MATCHES of them when more do), ranked by `rankBy`.
       const rankEveryWord = (): Ranked => {
-        const from =
-          rare.length > 0
-            ? undefined
-            : words.phrases.length === 1
-              ? starts.get(words.all)
-              : sql.newestMatch.get(words.all, MAX_RANKED_MATCHES - 1);
-        if (rankBy.length === words.phrases.length) {
-          if (from === undefined) return rankAll(words.all);
-          return { ids: sql.hitsFrom.all(words.all, from, fetch, offset), bounded: true };
-        }
-        const within = sql.matchIdsFrom.all(words.all, from ?? 0);
-        if (within.length === 0) return { ids: [], bounded: false };
+        // A word in fewer than MAX_RANKED_MATCHES entries bounds the matches: all of them are ranked.
+        if (rankBy.length === words.phrases.length) return rare.length > 0 ? rankAll(words.all) : rankNewest(words.all);
+        const within = sql.newestMatches.all(words.all, MAX_RANKED_MATCHES);
+        const bounded = within.length === MAX_RANKED_MATCHES;
+        const oldest = within.at(-1);
+        if (oldest === undefined) return { ids: [], bounded: false };
+        // Scored by the ranking words alone, newest first, down to the oldest entry sought: a rowid bound would make
+        // FTS5 seek every segment (see hitsNewest), and every entry holding every word holds the ranking words.
         const held = new Set(within);
-        const ranked = sql.hitsFrom.all(rankBy.join(" "), from ?? Math.min(...within), Number.MAX_SAFE_INTEGER, 0);
-        return { ids: ranked.filter((id) => held.has(id)).slice(offset, offset + fetch), bounded: from !== undefined };
+        const scored: { id: number; score: number }[] = [];
+        for (const row of sql.scoredNewestFirst.iterate(rankBy.join(" "))) {
+          if (row.id < oldest) break;
+          if (held.has(row.id)) scored.push(row);
+        }
+        scored.sort((a, b) => a.score - b.score || a.id - b.id);
+        return { ids: scored.slice(offset, offset + fetch).map((row) => row.id), bounded };
       };
       let mode: "all" | "any" = "all";
       let match = words.all;

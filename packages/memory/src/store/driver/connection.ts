@@ -11,6 +11,8 @@ export interface Statement<P extends unknown[], R> {
   run(...params: P): { changes: number; lastInsertRowid: number | bigint };
   get(...params: P): R | undefined;
   all(...params: P): R[];
+  /** The rows one at a time: a caller that stops early leaves the rest unread (the statement is reset). */
+  iterate(...params: P): IterableIterator<R>;
 }
 
 /** An open connection to one database file. */

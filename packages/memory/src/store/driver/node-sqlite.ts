@@ -12,6 +12,8 @@ interface StatementSync {
   run(...params: unknown[]): { changes: number | bigint; lastInsertRowid: number | bigint };
   get(...params: unknown[]): unknown;
   all(...params: unknown[]): unknown[];
+  /** Node 22.13 on: every Node with setReturnArrays has it. */
+  iterate(...params: unknown[]): IterableIterator<unknown>;
   setReturnArrays(enabled: boolean): void;
 }
 
@@ -86,6 +88,9 @@ export function openNodeSqlite(file: string): Connection {
         run: (...params) => prepared.run(...params) as { changes: number; lastInsertRowid: number | bigint },
         get: (...params) => (prepared.get(...params) as V[] | undefined)?.[0],
         all: (...params) => (prepared.all(...params) as V[][]).map((row) => row[0] as V),
+        iterate: function* (...params) {
+          for (const row of prepared.iterate(...params) as IterableIterator<V[]>) yield row[0] as V;
+        },
       };
     },
     value: (sql) => {
