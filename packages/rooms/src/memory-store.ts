@@ -263,14 +263,15 @@ export class MemoryRoomStore implements RoomStore {
     for (const roomName of names) {
       const room = registry.get(roomName);
       if (room === undefined) continue;
-      const { messages, newestSeq } = room.page(0);
-      let retainedChars = 0;
-      for (const message of messages) retainedChars += message.body.length + (message.headline?.length ?? 0);
+      // What the room holds from its own counts, never a copy of its messages: a watched broker views a busy room
+      // many times a second. Its held bytes are two per character of each body and headline (heldTextBytes).
+      const { messageCount: newestSeq, retainedCount } = room.summary();
+      const retainedChars = room.heldBytes / 2;
       const members = room
         .members()
         .sort()
         .map((role) => ({ role, unread: room.unreadCount(role) }));
-      views.push({ name: roomName, newestSeq, retained: messages.length, retainedChars, members });
+      views.push({ name: roomName, newestSeq, retained: retainedCount, retainedChars, members });
     }
     return views;
   }

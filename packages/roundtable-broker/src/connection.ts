@@ -224,9 +224,10 @@ export class BrokerConnection {
    * Queues a watch event, or refuses it (returning false) when it would take the backlog past `maxBacklogBytes`:
    * the watch hub then drops what the watcher is behind on and owes it a gap.
    */
-  sendWatchFrame(frame: Buffer, maxBacklogBytes: number): boolean {
-    if (!this.#writable() || this.queuedBytes + frame.length > maxBacklogBytes) return false;
-    this.#queue(frame, frame.length);
+  sendWatchFrame(frame: Buffer | FrameText, maxBacklogBytes: number): boolean {
+    const bytes = frameBytes(frame);
+    if (!this.#writable() || this.queuedBytes + bytes > maxBacklogBytes) return false;
+    this.#queue(frame, bytes);
     return true;
   }
 

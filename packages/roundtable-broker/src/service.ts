@@ -303,11 +303,8 @@ export class RoomService {
     const counts = this.watch.served.counts(room, role);
     if (counts === undefined) return;
     counts[kind] += chars;
-    if (this.watch.active) {
-      this.watch.servedChanged(room, role);
-      // The read moved the role's cursor: its unread count changed.
-      this.watch.roomChanged(room);
-    }
+    // The read moved the role's cursor (its unread count changed) and its served counts: both go out with the room.
+    if (this.watch.active) this.watch.roomChanged(room);
   }
 
   /** Runs a store call nobody waits for: a failure is logged (the store's heartbeat makes membership good). */
@@ -395,15 +392,14 @@ export class RoomService {
     // text). Connections of one role come in a row, so a fan-out looks each role's counts up once.
     const { room, seq, author } = event;
     const chars = POST_EVENT_FIXED_CHARS + room.length + author.length + String(seq).length;
-    const watched = this.watch.active;
     let role: string | undefined;
     let counts: { pingChars: number } | undefined;
     for (const connection of this.#audience(recipients)) {
       if (connection === cause || !connection.sendEvent(notice)) continue;
       if (connection.role !== role) {
         role = connection.role as string;
+        // Watchers hear of the counts with the room, which the post (or the activity announcing it) marks.
         counts = this.watch.served.counts(room, role);
-        if (watched) this.watch.servedChanged(room, role);
       }
       if (counts !== undefined) counts.pingChars += chars;
     }

@@ -1,5 +1,5 @@
 import { sanitizeText } from "@orphus/digest";
-import { encodeFrame } from "@orphus/framing";
+import { frameText, type FrameText } from "@orphus/framing";
 import type { Timers } from "@orphus/internal";
 import {
   andThen,
@@ -34,6 +34,15 @@ export const MAX_SERVED_ROLES_PER_ROOM = 256;
 
 /** Pause between a watched broker's reads of the whole store (what other brokers did, cursors they moved). */
 export const WATCH_POLL_MS = 1000;
+
+/**
+ * Shortest pause between two rounds of watch events: a change made after a quiet spell goes out at the end of its
+ * turn, and changes following within this pause wait for its end and go out together (one read of each changed
+ * room, one members, room and served event each). So a busy broker does a bounded amount of watch work per pause,
+ * however fast rooms are posted to, instead of a read and a round of events every turn. Twenty rounds a second
+ * look live to a person watching, and a room shows every post up to 1,000 a second (50 a round).
+ */
+export const WATCH_TICK_MS = 50;
 
 /** Pause before a watcher that could not take its events is tried again. */
 const WATCH_RETRY_MS = 100;
@@ -94,6 +103,11 @@ export class ServedLedger {
     return counts;
   }
 
+  /** The counts of each role of `room`, unsorted (undefined when none were counted). */
+  roles(room: string): ReadonlyMap<string, Readonly<Counts>> | undefined {
+    return this.#rooms.get(room);
+  }
+
   /** The roles of the room the broker served something or that were counted, sorted by role. */
   list(room: string): ServedCounts[] {
     const roles = this.#rooms.get(room);
@@ -144,7 +158,7 @@ class WatchFeed {
   }
 
   /** Sends what it can within the backlog bound; what does not fit is dropped and a gap owed. */
-  flush(frameOf: (key: string, event: WatchEvent) => Buffer, maxBacklogBytes: number): void {
+  flush(frameOf: (key: string, event: WatchEvent) => FrameText, maxBacklogBytes: number): void {
     if (this.#dropped > 0) {
       const gap: WatchEvent = { event: "watch", kind: "gap", dropped: this.#dropped };
       if (!this.connection.sendWatchFrame(frameOf("", gap), maxBacklogBytes)) return;
@@ -197,10 +211,16 @@ export class WatchHub {
   readonly #feeds = new Map<BrokerConnection, WatchFeed>();
   readonly #known = new Map<string, KnownRoom>();
   readonly #dirtyRooms = new Set<string>();
-  /** Served counts changed since the last turn's end, as `room\0role`. */
-  readonly #dirtyServed = new Set<string>();
+  /**
+   * The total of each role's served counts when watchers were last told them. Counts only grow (until a reset makes
+   * new ones), so a role is told again when its total moved: a post's fan-out marks nothing but its room.
+   */
+  #toldServed = new WeakMap<Readonly<Counts>, number>();
   #dirtyAll = false;
   #scheduled = false;
+  /** When the last round of watch events started (the injected clock), for {@link WATCH_TICK_MS}. */
+  #lastTurnAt = Number.NEGATIVE_INFINITY;
+  #tickTimer: unknown;
   /** A read of the store under way: the next waits for it. */
   #reading: Promise<unknown> | undefined;
   #pollTimer: unknown;
@@ -222,15 +242,12 @@ export class WatchHub {
     return this.#feeds.size;
   }
 
-  /** The room changed here (a post, a join, a leave, a read): its watchers hear of it at the end of the turn. */
+  /**
+   * The room changed here (a post, a join, a leave, a read): its watchers hear of it at the end of the turn, with
+   * the served counts of its roles that moved.
+   */
   roomChanged(room: string): void {
     this.#dirtyRooms.add(room);
-    this.#schedule();
-  }
-
-  /** The served counts of `role` in `room` changed. */
-  servedChanged(room: string, role: string): void {
-    this.#dirtyServed.add(`${room}\0${role}`);
     this.#schedule();
   }
 
@@ -238,7 +255,7 @@ export class WatchHub {
   reset(): void {
     this.served.clear();
     this.#known.clear();
-    this.#dirtyServed.clear();
+    this.#toldServed = new WeakMap();
     for (const feed of this.#feeds.values()) feed.hold("reset", { event: "watch", kind: "reset" });
     this.#schedule();
   }
@@ -281,7 +298,6 @@ export class WatchHub {
     if (this.#feeds.size > 0) return;
     this.#known.clear();
     this.#dirtyRooms.clear();
-    this.#dirtyServed.clear();
     this.#dirtyAll = false;
     this.#clearTimers();
   }
@@ -310,8 +326,11 @@ export class WatchHub {
     const { timers } = this.#options;
     if (this.#pollTimer !== undefined) timers.clearTimeout(this.#pollTimer);
     if (this.#retryTimer !== undefined) timers.clearTimeout(this.#retryTimer);
+    if (this.#tickTimer !== undefined) timers.clearTimeout(this.#tickTimer);
     this.#pollTimer = undefined;
     this.#retryTimer = undefined;
+    this.#tickTimer = undefined;
+    this.#scheduled = false;
   }
 
   #armPoll(): void {
@@ -325,24 +344,32 @@ export class WatchHub {
     }, WATCH_POLL_MS);
   }
 
+  /** Runs the next round at the end of this turn, or at the end of the tick the last round started. */
   #schedule(): void {
     if (this.#scheduled) return;
     this.#scheduled = true;
-    setImmediate(this.#turn);
+    const wait = this.#lastTurnAt + WATCH_TICK_MS - this.#options.clock();
+    // A clock that went back (or stands still, as tests inject) waits one tick at most.
+    if (wait <= 0 || wait > WATCH_TICK_MS) setImmediate(this.#turn);
+    else this.#tickTimer = this.#options.timers.setTimeout(this.#turn, wait);
   }
 
   /** At the end of a turn: the served counts that changed go out, and the rooms that changed are read. */
   readonly #turn = (): void => {
+    this.#tickTimer = undefined;
+    if (!this.#scheduled) return;
     this.#scheduled = false;
     if (!this.active) return;
     const at = this.#options.clock();
-    for (const key of this.#dirtyServed) {
-      const [room = "", role = ""] = key.split("\0");
-      const counts = this.served.counts(room, role);
-      if (counts === undefined) continue;
-      this.#tell(`s\0${key}`, { event: "watch", kind: "served", room, role, ...counts, at });
+    this.#lastTurnAt = at;
+    for (const room of this.#dirtyRooms) {
+      for (const [role, counts] of this.served.roles(room) ?? []) {
+        const total = counts.digestChars + counts.fetchChars + counts.pingChars;
+        if (this.#toldServed.get(counts) === total) continue;
+        this.#toldServed.set(counts, total);
+        this.#tell(`s\0${room}\0${role}`, { event: "watch", kind: "served", room, role, ...counts, at });
+      }
     }
-    this.#dirtyServed.clear();
     if (this.#dirtyAll || this.#dirtyRooms.size > 0) {
       const rooms = this.#dirtyAll || this.#dirtyRooms.size > 1 ? undefined : [...this.#dirtyRooms][0];
       this.#dirtyAll = false;
@@ -457,12 +484,13 @@ export class WatchHub {
 
   /** Writes each watcher's held events; one that is behind is tried again shortly. */
   #flush(): void {
-    const frames = new Map<string, Buffer>();
+    // Each event's JSON is made once for every watcher, and written straight into each watcher's one write.
+    const frames = new Map<string, FrameText>();
     const { maxFrameBytes, maxWatchBacklogBytes } = this.#options;
-    const frameOf = (key: string, event: WatchEvent): Buffer => {
-      if (key === "") return encodeFrame(event, { maxFrameBytes });
+    const frameOf = (key: string, event: WatchEvent): FrameText => {
+      if (key === "") return frameText(event, { maxFrameBytes });
       let frame = frames.get(key);
-      if (frame === undefined) frames.set(key, (frame = encodeFrame(event, { maxFrameBytes })));
+      if (frame === undefined) frames.set(key, (frame = frameText(event, { maxFrameBytes })));
       return frame;
     };
     let behind = false;

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { announcedPosts, type RoundtableEvent } from "@orphus/roundtable-protocol";
+import { manualTimers } from "../../../test-support/manual-timers.js";
 import { RawPeer, frame, hello, startTestBroker } from "./helpers.js";
 
 type Frame = Record<string, unknown>;
@@ -241,6 +242,32 @@ describe("what a watcher sees", () => {
       held: { messages: 3, chars: 48 },
     });
     expect(JSON.stringify(watcher.frames)).not.toContain("second line");
+  });
+});
+
+describe("watch work per tick", () => {
+  test("changes within 50 ms of a round go out together at its end: one read, one room event", async () => {
+    const timers = manualTimers({ start: 1_000 });
+    const broker = await startTestBroker({ clock: timers.now, timers });
+    const watcher = await RawPeer.watcher(broker.socketPath);
+    await watcher.request({ id: 2, op: "watch" });
+    const planner = await RawPeer.hello(broker.socketPath, "planner");
+    // After a quiet spell a change goes out at the end of its turn.
+    await planner.request({ id: 2, op: "join", room: "design" });
+    await watcher.until(() => watcher.watchEvents().some((e) => e["kind"] === "room"));
+    // Three posts, each in a turn of its own, within the next 50 ms: nothing goes out until the tick ends.
+    for (let id = 3; id <= 5; id++) await planner.request({ id, op: "post", room: "design", body: `post ${id}` });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(watcher.watchEvents().filter((e) => e["kind"] === "post")).toEqual([]);
+    expect(timers.fire(50)).toBe(1);
+    await watcher.until(() => watcher.watchEvents().filter((e) => e["kind"] === "post").length === 3);
+    await new Promise((resolve) => setImmediate(resolve));
+    // One read of the room for the three posts: one room event, the posts in order.
+    expect(watcher.watchEvents().filter((e) => e["kind"] === "room")).toEqual([
+      { kind: "room", room: "design", lastSeq: 0, held: { messages: 0, chars: 0 } },
+      { kind: "room", room: "design", lastSeq: 3, held: { messages: 3, chars: 18 } },
+    ]);
+    expect(watcher.watchEvents().flatMap((e) => (e["kind"] === "post" ? [e["seq"]] : []))).toEqual([1, 2, 3]);
   });
 });
 

@@ -232,7 +232,10 @@ export function renderProtocolDoc(): string {
       "watcher: `members`, `served` and `room` events that wait for a watcher are replaced by newer ones of the " +
       "same room (and role); when a watcher falls further behind than its bound, what waits is dropped and a " +
       "`gap` event follows once it reads again: ask `watch` again for a fresh snapshot. A slow or stalled watcher " +
-      "never slows the posts, nor grows the broker's memory past its bound.",
+      "never slows the posts, nor grows the broker's memory past its bound. A broker sends its watchers a round of " +
+      "events at the end of the turn that made a change, and at most one round every 50 ms: changes made within that " +
+      "pause go out together at its end, a room's new posts in one round being its newest 50 (`lastSeq` counts them " +
+      "all; `peek` reads the rest).",
     "- `peek` reads a room's retained messages in full, bounded like `fetch`, without membership, moving no cursor.",
     "- Served counts are kept by each broker for the connections it serves, per room and role, from its start: " +
       "the characters of digest text, of fetch pages' message text, and of the post events it sent. On a shared " +
