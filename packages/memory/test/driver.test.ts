@@ -187,6 +187,6 @@ describe.runIf(drivers.length === 2)("one store, both drivers", () => {
     expect(second.query("release")).toEqual(written);
     expect(second.ingestTexts([{ title: "Style", body: "Two spaces, no tabs." }]).unchanged).toBe(1);
     expect(second.forget({ source: "policy" }).entriesRemoved).toBe(1);
-    expect(second.stats()).toMatchObject({ status: "ready", entries: 1, sources: 1, schemaVersion: 4 });
+    expect(second.stats()).toMatchObject({ status: "ready", entries: 1, sources: 1, schemaVersion: 5 });
   });
 });

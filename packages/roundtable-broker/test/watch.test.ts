@@ -289,7 +289,10 @@ describe("a stalled watcher", () => {
       );
       await planner.write(Buffer.concat(posts));
       await planner.reply(100 + batch * 100 + 99);
-      await new Promise((resolve) => setImmediate(resolve));
+      // A watch round runs at most every 50 ms: waiting past that gives every batch its own round, so the stalled
+      // watcher is sent far more than its bound however fast the batches go (on a fast runtime 20 batches could
+      // otherwise share one round and send too little to overflow).
+      await new Promise((resolve) => setTimeout(resolve, 60));
       largest = Math.max(largest, broker.stats().watchBacklogBytes);
     }
     // The socket's own buffer is counted too; what the broker queues never passes the bound.
