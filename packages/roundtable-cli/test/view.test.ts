@@ -1,10 +1,14 @@
 // `roundtable view`: its arguments, the URL it prints (token included), --open through the injected opener, the
 // page posting as --post-as through an ordinary client of a real broker, and Ctrl-C ending it with 0.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
+import { join } from "node:path";
 import { expect, test } from "vitest";
 import { CLI_EXIT, browserCommand, parseCliArguments, runCli } from "@orphus/roundtable-cli";
+import type { WatchBrokerOptions } from "@orphus/roundtable-client";
 import type { BrokerWatch } from "@orphus/roundtable-viewer";
-import { useAgentDir } from "../../../test-support/brokers.js";
+import { TEST_IDLE_MS, useAgentDir } from "../../../test-support/brokers.js";
+import { tempDir } from "../../../test-support/tmp.js";
 import { cliIo } from "./support/cli-io.js";
 
 const agent = useAgentDir();
@@ -205,3 +209,60 @@ test("with the broker's own watch: a member's post reaches the page; the viewer 
   stop.abort();
   expect(await running).toBe(CLI_EXIT.ok);
 });
+
+test("the watch is opened with --agent-dir and the client's broker settings, and nothing left undefined", async () => {
+  const dir = tempDir("rtv-");
+  const given: WatchBrokerOptions[] = [];
+  const stop = new AbortController();
+  // No env in the io: the watch is given none either (it then reads the process's own).
+  const io = cliIo(agent, {
+    env: undefined,
+    signal: stop.signal,
+    openWatch: (options) => {
+      given.push(options);
+      return Promise.resolve(idleWatch());
+    },
+  });
+  const running = runCli(["view", "--agent-dir", dir], io);
+  // The viewer opens its watch on the first page that asks for events.
+  const stream = streamFrames(await printedUrl(io.out));
+  await until(() => (given.length > 0 ? true : undefined));
+  stream.close();
+  stop.abort();
+  expect(await running).toBe(CLI_EXIT.ok);
+  expect(Object.keys(given[0] ?? {}).sort()).toEqual(["agentDir", "brokerCommand", "brokerIdleMs"]);
+  expect(given[0]).toMatchObject({ agentDir: dir, brokerIdleMs: TEST_IDLE_MS });
+});
+
+test.runIf(process.platform === "linux")(
+  "--open without an opener runs the platform's xdg-open from PATH; a missing one is no failure",
+  async () => {
+    const bin = tempDir("rtv-");
+    const savedPath = process.env["PATH"];
+    const run = async (): Promise<{ code: number; url: string; err: string }> => {
+      const stop = new AbortController();
+      const io = cliIo(agent, { signal: stop.signal, openWatch: () => Promise.resolve(idleWatch()) });
+      const running = runCli(["view", "--open"], io);
+      const url = await printedUrl(io.out);
+      const opened = join(bin, "opened");
+      // The file appears (empty) before the script writes the URL into it: wait for the URL.
+      if (existsSync(join(bin, "xdg-open"))) {
+        await until(() => (existsSync(opened) && readFileSync(opened, "utf8") !== "" ? true : undefined));
+      }
+      stop.abort();
+      return { code: await running, url, err: io.err() };
+    };
+    try {
+      process.env["PATH"] = bin;
+      // No xdg-open anywhere on PATH: the spawn's error is swallowed, the viewer served and stopped as ever.
+      expect(await run()).toMatchObject({ code: CLI_EXIT.ok, err: "" });
+      // PATH holds nothing else, so the script uses only the shell's builtins.
+      writeFileSync(join(bin, "xdg-open"), '#!/bin/sh\nprintf %s "$1" > "${0%/*}/opened"\n', { mode: 0o755 });
+      const { code, url, err } = await run();
+      expect([code, err]).toEqual([CLI_EXIT.ok, ""]);
+      expect(readFileSync(join(bin, "opened"), "utf8")).toBe(url);
+    } finally {
+      process.env["PATH"] = savedPath;
+    }
+  },
+);

@@ -182,7 +182,14 @@ export async function watchBroker(options: WatchBrokerOptions = {}): Promise<Bro
     ...(startTimeoutMs === undefined ? {} : { startTimeoutMs }),
   });
   const socket = await abortable(opening, signal, (late) => late.destroy());
-  const watch = new Watch(socket, requestTimeoutMs);
+  let watch: Watch;
+  try {
+    watch = new Watch(socket, requestTimeoutMs);
+  } catch (error) {
+    // An option the connection refuses (requestTimeoutMs out of range): the socket opened for it must not linger.
+    socket.destroy();
+    throw error;
+  }
   try {
     await abortable(watch.start(label), signal);
   } catch (error) {
