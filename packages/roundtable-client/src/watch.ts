@@ -309,10 +309,11 @@ class Watch implements BrokerWatch {
       early.push(event);
       return;
     }
+    // Full: the last slot becomes a gap counting every event it stands for, a gap from the broker by its own count.
     const last = early[early.length - 1];
-    const dropped = (last?.kind === "gap" ? last.dropped : 0) + 1;
-    if (last?.kind === "gap") early[early.length - 1] = { kind: "gap", dropped };
-    else early[early.length - 1] = { kind: "gap", dropped: 2 };
+    const arriving = event.kind === "gap" ? event.dropped : 1;
+    const held = last?.kind === "gap" ? last.dropped : 1;
+    early[early.length - 1] = { kind: "gap", dropped: held + arriving };
   }
 
   /** Hands an event to every listener; one that throws does not keep it from the others. */

@@ -192,6 +192,17 @@ test("one event past the bound makes a gap of the two events it replaces", async
   expect(later).toEqual([]);
 });
 
+test("a gap from the broker past the bound adds its own count to the gap that replaces it", async () => {
+  const resets = Array.from({ length: 1024 }, (_, i) => ({ kind: "reset", room: `r${i + 1}` }));
+  const { events } = await heardEarly([...resets, { kind: "gap", dropped: 40 }, { kind: "gap", dropped: 5 }]);
+  // The 1024th event and the broker's 40 and 5 dropped ones: 46.
+  expect(events.length).toBe(1024);
+  expect(events.slice(-2)).toEqual([
+    { kind: "reset", room: "r1023" },
+    { kind: "gap", dropped: 46 },
+  ]);
+});
+
 test("an abort while the socket is opening rejects with its reason and closes the late socket", async () => {
   const broker = await scriptedBroker();
   const stop = new AbortController();
