@@ -72,6 +72,11 @@ export interface RatioReport {
   readonly target?: DeclaredTarget;
   /** Raw figures behind the ratio, printed beside it. */
   readonly detail?: string;
+  /**
+   * The unit of a figure that is no ratio but an absolute value on this machine ("ms"): it and its target are then
+   * shown in it ("2.989 ms", "<= 5 ms") rather than as times ("x").
+   */
+  readonly unit?: string;
   /** The absolute figures behind the ratio, kept in the record. */
   readonly sides?: SideMedians;
   /** For a scaling series: its points; the ratio is then the fitted exponent. */
@@ -92,6 +97,8 @@ export interface ReportedFigure {
   readonly met: boolean;
   readonly hasTarget: boolean;
   readonly detail?: string;
+  /** The unit of an absolute figure; absent for a ratio. */
+  readonly unit?: string;
   readonly sides?: SideMedians;
   /** For a scaling series: its points (the ratio is the fitted exponent). */
   readonly series?: ReportedSeries;
@@ -111,11 +118,17 @@ export const RESULTS_FILE_ENV = "ORPHUS_BENCH_RESULTS";
 
 const fixed = (value: number): string => value.toFixed(3);
 
-/** The printed form of a summary: "1.234x [IQR 1.180–1.310, range 1.050–1.600, 11 blocks]". */
-export function formatRatio(ratio: RatioSummary | number): string {
-  if (typeof ratio === "number") return `${fixed(ratio)}x`;
+/** How a value is written: "1.234x" for a ratio, "1.234 ms" for a figure in a unit. */
+export const withUnit = (text: string, unit?: string): string => (unit === undefined ? `${text}x` : `${text} ${unit}`);
+
+/**
+ * The printed form of a summary: "1.234x [IQR 1.180–1.310, range 1.050–1.600, 11 blocks]", or with a unit
+ * "1.234 ms [IQR …]".
+ */
+export function formatRatio(ratio: RatioSummary | number, unit?: string): string {
+  if (typeof ratio === "number") return withUnit(fixed(ratio), unit);
   return (
-    `${fixed(ratio.median)}x [IQR ${fixed(ratio.q1)}–${fixed(ratio.q3)}, ` +
+    `${withUnit(fixed(ratio.median), unit)} [IQR ${fixed(ratio.q1)}–${fixed(ratio.q3)}, ` +
     `range ${fixed(ratio.min)}–${fixed(ratio.max)}, ${ratio.blocks} blocks]`
   );
 }
@@ -152,13 +165,13 @@ export function reportRatio(
   const isSeries = report.series !== undefined;
   const shownTarget =
     target !== undefined
-      ? ` (target ${isSeries ? "exponent " : ""}${target.kind === "at-least" ? ">=" : "<="} ${target.value}${isSeries ? "" : "x"}${perLine ? ` on ${line}` : ""})`
+      ? ` (target ${isSeries ? "exponent " : ""}${target.kind === "at-least" ? ">=" : "<="} ${isSeries ? target.value : withUnit(String(target.value), report.unit)}${perLine ? ` on ${line}` : ""})`
       : perLine
         ? ` (no target on ${line})`
         : "";
   const verdict = target === undefined ? "" : met ? " ok" : " MISSED";
   const detail = report.detail === undefined ? "" : ` — ${report.detail}`;
-  const shown = isSeries ? `exponent ${value.toFixed(3)}` : formatRatio(report.ratio);
+  const shown = isSeries ? `exponent ${value.toFixed(3)}` : formatRatio(report.ratio, report.unit);
   process.stdout.write(`${report.name}: ${shown}${shownTarget}${verdict}${detail}\n`);
   appendResult(
     {
@@ -171,6 +184,7 @@ export function reportRatio(
       met,
       hasTarget: target !== undefined,
       ...(report.detail === undefined ? {} : { detail: report.detail }),
+      ...(report.unit === undefined ? {} : { unit: report.unit }),
       ...(report.sides === undefined ? {} : { sides: report.sides }),
       ...(report.series === undefined ? {} : { series: report.series }),
     },

@@ -76,6 +76,28 @@ describe("summaries", () => {
     );
     expect(formatRatio(0.5)).toBe("0.500x");
   });
+
+  test("a figure in a unit prints in it, its target too, and the results file keeps the unit", () => {
+    const lines: string[] = [];
+    vi.spyOn(process.stdout, "write").mockImplementation((chunk) => (lines.push(String(chunk)), true));
+    expect(formatRatio(2.9894, "ms")).toBe("2.989 ms");
+    expect(formatRatio({ median: 2.5, q1: 2, q3: 3, min: 1, max: 4, blocks: 5 }, "ms")).toBe(
+      "2.500 ms [IQR 2.000–3.000, range 1.000–4.000, 5 blocks]",
+    );
+    const dir = mkdtempSync(join(tmpdir(), "bench-results-"));
+    try {
+      const file = join(dir, "results.jsonl");
+      const met = reportRatio(
+        { name: "e.p50", about: "e", ratio: 2.9894, unit: "ms", target: { kind: "at-most", value: 5 } },
+        { [RESULTS_FILE_ENV]: file },
+      );
+      expect(met).toBe(true);
+      expect(lines.join("")).toBe("e.p50: 2.989 ms (target <= 5 ms) ok\n");
+      expect(JSON.parse(readFileSync(file, "utf8"))).toMatchObject({ name: "e.p50", ratio: 2.9894, unit: "ms" });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("compareInBlocks and reportRatio", () => {

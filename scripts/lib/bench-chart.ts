@@ -26,6 +26,8 @@ export interface ChartInput {
   /** Recorded runs of the figure in all (the x axis has one slot per run). */
   readonly runs: number;
   readonly series: readonly ChartSeries[];
+  /** The unit of a figure that is an absolute value ("ms"), on the axis labels; absent for a ratio ("x"). */
+  readonly unit?: string;
 }
 
 /** Width and height of every chart, in SVG user units. */
@@ -125,6 +127,7 @@ const escapeXml = (text: string): string =>
 /** The chart as SVG text (deterministic: the same input gives the same bytes). */
 export function renderChart(input: ChartInput): string {
   const layout = chartLayout(input);
+  const suffix = input.unit === undefined ? "x" : ` ${escapeXml(input.unit)}`;
   const lines = input.series.map((series) => series.line);
   const colour = (line: string): string => COLOURS[lines.indexOf(line) % COLOURS.length] as string;
   const parts: string[] = [
@@ -132,8 +135,8 @@ export function renderChart(input: ChartInput): string {
       `height="${layout.height}" role="img" font-family="sans-serif" font-size="9">`,
     `<title>${escapeXml(input.name)}: median per recorded run, interquartile bars, dashed targets</title>`,
     `<rect x="${LEFT}" y="${TOP}" width="${layout.width - LEFT - RIGHT}" height="${layout.height - TOP - BOTTOM}" fill="#fafafa" stroke="#ccc"/>`,
-    `<text x="${LEFT - 3}" y="${TOP + 7}" text-anchor="end" fill="#555">${label(layout.top)}x</text>`,
-    `<text x="${LEFT - 3}" y="${layout.height - BOTTOM}" text-anchor="end" fill="#555">${label(layout.bottom)}x</text>`,
+    `<text x="${LEFT - 3}" y="${TOP + 7}" text-anchor="end" fill="#555">${label(layout.top)}${suffix}</text>`,
+    `<text x="${LEFT - 3}" y="${layout.height - BOTTOM}" text-anchor="end" fill="#555">${label(layout.bottom)}${suffix}</text>`,
   ];
   input.series.forEach((series, i) => {
     parts.push(

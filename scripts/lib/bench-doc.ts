@@ -49,11 +49,21 @@ export function chartFileName(figure: string): string {
 }
 
 const ratio = (value: number): string => `${value.toFixed(3)}x`;
-/** A figure's median as shown: a ratio, or for a scaling series its fitted exponent. */
-const shownMedian = (figure: RecordedFigure): string =>
-  figure.series === undefined ? ratio(figure.median) : `exponent ${figure.median.toFixed(3)}`;
-const targetText = (target: Target, series = false): string =>
-  `${series ? "exponent " : ""}${target.kind === "at-least" ? "≥" : "≤"} ${target.value}${series ? "" : "x"}`;
+/** A value as shown: a ratio ("1.234x"), or in the unit of an absolute figure ("2.989 ms"). */
+const inUnit = (value: number, unit: string | undefined): string =>
+  unit === undefined ? ratio(value) : `${value.toFixed(3)} ${unit}`;
+/**
+ * The unit a figure is shown in: that of its newest sample that has one, so runs recorded before figures carried a
+ * unit read in it too; undefined for a ratio.
+ */
+const unitOf = (samples: readonly Sample[]): string | undefined =>
+  [...samples].reverse().find((sample) => sample.figure.unit !== undefined)?.figure.unit;
+/** A figure's median as shown: a ratio or a value in its unit, or for a scaling series its fitted exponent. */
+const shownMedian = (figure: RecordedFigure, unit?: string): string =>
+  figure.series === undefined ? inUnit(figure.median, unit) : `exponent ${figure.median.toFixed(3)}`;
+const targetText = (target: Target, series = false, unit?: string): string =>
+  `${series ? "exponent " : ""}${target.kind === "at-least" ? "≥" : "≤"} ` +
+  `${series ? target.value : unit === undefined ? `${target.value}x` : `${target.value} ${unit}`}`;
 const cell = (text: string): string => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 const day = (date: string): string => date.slice(0, 10);
 const byLine = (a: string, b: string): number => Number(a) - Number(b) || a.localeCompare(b);
@@ -116,13 +126,13 @@ function samplesByLine(samples: readonly Sample[]): Map<string, Sample[]> {
 }
 
 /** The target of a figure as the newest result on each line judged it: one text, or one per line. */
-function targetsText(lines: ReadonlyMap<string, Sample[]>): string {
+function targetsText(lines: ReadonlyMap<string, Sample[]>, unit?: string): string {
   const texts = [...lines.entries()].map(([line, samples]) => {
     const figure = samples.at(-1)?.figure;
     const target = figure?.target;
     return {
       line,
-      text: target === undefined ? "none (informative)" : targetText(target, figure?.series !== undefined),
+      text: target === undefined ? "none (informative)" : targetText(target, figure?.series !== undefined, unit),
     };
   });
   const distinct = new Set(texts.map((t) => t.text));
@@ -146,7 +156,8 @@ function chartOf(name: string, samples: readonly Sample[]): string {
       q3: figure.q3,
     })),
   }));
-  return renderChart({ name, runs: orders.length, series });
+  const unit = unitOf(samples);
+  return renderChart({ name, runs: orders.length, series, ...(unit === undefined ? {} : { unit }) });
 }
 
 /** The latest points of a series on each Node line, as a table: size, ratio with its spread, each side's median. */
@@ -249,13 +260,15 @@ export function renderBenchmarksDoc(runs: readonly RecordedRun[]): BenchmarksDoc
     out.push(`| --- | --- | ${lines.map(() => "---").join(" | ")} |`);
     for (const view of views) {
       for (const name of view.figures) {
-        const perLine = samplesByLine(samplesOf(view, name));
+        const samples = samplesOf(view, name);
+        const perLine = samplesByLine(samples);
+        const unit = unitOf(samples);
         const latest = lines.map((line) => {
           const figure = perLine.get(line)?.at(-1)?.figure;
-          return figure === undefined ? "not recorded" : `${shownMedian(figure)} ${verdict(figure)}`;
+          return figure === undefined ? "not recorded" : `${shownMedian(figure, unit)} ${verdict(figure)}`;
         });
         out.push(
-          `| [\`${name}\`](#${headingAnchor(`\`${name}\``)}) | ${cell(targetsText(perLine))} | ${latest.join(" | ")} |`,
+          `| [\`${name}\`](#${headingAnchor(`\`${name}\``)}) | ${cell(targetsText(perLine, unit))} | ${latest.join(" | ")} |`,
         );
       }
     }
@@ -279,6 +292,7 @@ export function renderBenchmarksDoc(runs: readonly RecordedRun[]): BenchmarksDoc
       for (const name of view.figures) {
         const samples = samplesOf(view, name);
         const perLine = samplesByLine(samples);
+        const unit = unitOf(samples);
         const newest = samples.at(-1) as Sample;
         out.push(`### \`${name}\`\n`);
         out.push(`${newest.figure.about}\n`);
@@ -295,14 +309,14 @@ export function renderBenchmarksDoc(runs: readonly RecordedRun[]): BenchmarksDoc
           const targeted = list.filter((sample) => sample.figure.target !== undefined);
           const summarised = figure.q1 !== undefined && figure.q3 !== undefined;
           out.push(
-            `| ${line} | ${figure.target === undefined ? "—" : targetText(figure.target, figure.series !== undefined)} | ` +
-              `${shownMedian(figure)} | ` +
+            `| ${line} | ${figure.target === undefined ? "—" : targetText(figure.target, figure.series !== undefined, unit)} | ` +
+              `${shownMedian(figure, unit)} | ` +
               `${summarised ? `${figure.q1?.toFixed(3)}–${figure.q3?.toFixed(3)}` : "—"} | ` +
               `${figure.min !== undefined && figure.max !== undefined ? `${figure.min.toFixed(3)}–${figure.max.toFixed(3)}` : "—"} | ` +
               `${figure.blocks ?? "—"} | ${verdict(figure)} | ` +
               `${span(
                 list.map((sample) => sample.figure.median),
-                figure.series === undefined ? ratio : (value) => value.toFixed(3),
+                figure.series === undefined ? (value) => inUnit(value, unit) : (value) => value.toFixed(3),
               )} over ${list.length} run${list.length === 1 ? "" : "s"} | ` +
               `${targeted.length === 0 ? "—" : `${targeted.filter((sample) => sample.figure.met).length} of ${targeted.length}`} |`,
           );

@@ -54,6 +54,8 @@ export interface RecordedFigure {
   readonly met: boolean;
   /** The printed text after the figure: absolute times and rates behind the ratio. */
   readonly detail?: string;
+  /** The unit of a figure that is an absolute value ("ms"); absent for a ratio and in records made before units. */
+  readonly unit?: string;
   /** The median block of each side, where the harness has them. */
   readonly sides?: { readonly subject: number; readonly baseline: number; readonly unit: string };
   /** For a scaling series: its points; `median` is then the fitted exponent. */
@@ -146,6 +148,7 @@ export function recordedFigure(figure: ReportedFigure): RecordedFigure {
     ...(figure.target === undefined ? {} : { target: figure.target }),
     met: figure.met,
     ...(figure.detail === undefined ? {} : { detail: figure.detail }),
+    ...(figure.unit === undefined ? {} : { unit: figure.unit }),
     ...(figure.sides === undefined
       ? {}
       : {

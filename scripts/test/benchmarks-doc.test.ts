@@ -136,6 +136,32 @@ describe("the page", () => {
   });
 });
 
+test("a figure in a unit shows it and its target in that unit, runs recorded before units too", () => {
+  const absolute = (median: number, unit?: string) => ({
+    ...figure("memory.p50-ms", median, 5),
+    ...(unit === undefined ? {} : { unit }),
+  });
+  const run = (day: string, median: number, unit?: string): RecordedRun => ({
+    date: `2026-03-0${day}T10:00:00Z`,
+    commit: `c${day}`,
+    dirty: false,
+    node: "v20.19.0",
+    line: "20",
+    cpu: 0,
+    files: [
+      { package: "memory", file: "scale.bench.ts", status: 0, steal: 0, figures: [absolute(median, unit)], notes: [] },
+    ],
+  });
+  const doc = renderBenchmarksDoc([run("1", 2.8), run("2", 2.95, "ms")]);
+  expect(doc.markdown).toContain("| [`memory.p50-ms`](#memoryp50-ms) | ≤ 5 ms | 2.950 ms met |\n");
+  expect(doc.markdown).toContain(
+    "| 20 | ≤ 5 ms | 2.950 ms | 2.850–3.050 | 2.750–3.250 | 15 | met | 2.800 ms–2.950 ms over 2 runs | 2 of 2 |\n",
+  );
+  const chart = doc.charts.get("memory.p50-ms.svg") ?? "";
+  expect(chart).toMatch(/>[0-9.]+ ms<\/text>/);
+  expect(chart).not.toMatch(/>[0-9.]+x<\/text>/);
+});
+
 test("anchors as GitHub makes them, and chart file names", () => {
   expect(headingAnchor("`roundtable-broker.cold-start-to-first-reply`")).toBe(
     "roundtable-brokercold-start-to-first-reply",

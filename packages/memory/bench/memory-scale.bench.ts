@@ -238,6 +238,7 @@ if (atTarget !== undefined) {
       "p50 of store.query over 200 generated queries on a store of 1,000,000 generated notes, in milliseconds (an " +
       "absolute figure on this machine, not a ratio).",
     ratio: atTarget.p50,
+    unit: "ms",
     target: { kind: "at-most", value: 5 },
     detail: `p50 ${atTarget.p50.toFixed(3)} ms over ${queries.length} queries (median of 5 blocks, best of ${RUNS} each)`,
   });
@@ -247,6 +248,7 @@ if (atTarget !== undefined) {
       "p99 of store.query over 200 generated queries on a store of 1,000,000 generated notes, in milliseconds (an " +
       "absolute figure on this machine, not a ratio).",
     ratio: atTarget.p99,
+    unit: "ms",
     target: { kind: "at-most", value: 25 },
     detail: `p99 ${atTarget.p99.toFixed(3)} ms over ${queries.length} queries (median of 5 blocks, best of ${RUNS} each)`,
   });
