@@ -75,11 +75,13 @@ benchNotes([
     "runs each: pipelined posts to 8 members against the framed JS forwarder at 0.613x and 0.658x with them, 0.615x " +
     "and 0.667x without; one post to 32 members at 1.087x and 1.103x with them, 1.092x and 1.108x without. No gain " +
     "beyond the runs' spread, so the cache and the ASCII assumption went.",
-  "The post reply, plain: the broker wrote a post's reply from a template rather than `JSON.stringify` of the reply " +
-    "object. Against plain `JSON.stringify`, on Node 20 pinned to one CPU, the two builds alternating two runs each: " +
-    "pipelined posts to 8 members against the framed JS forwarder at 0.575x and 0.591x with the template, 0.591x and " +
-    "0.613x without; one post to 32 members at 1.100x and 1.103x with it, 1.097x and 1.109x without. No gain beyond " +
-    "the runs' spread, so the template went too.",
+  "The post reply, from a template again: a run's ratio spreads too widely to show a change of a few per cent, so " +
+    "a first comparison of the ratio (0.575x and 0.591x with a template, 0.591x and 0.613x without) took the " +
+    "template out. The broker's own CPU per post, read from the broker over IPC (getrusage) around blocks of 40,000 " +
+    "pipelined posts to 8 members on one CPU, three runs of each build alternating, settles it: 3.10 to 3.52 µs " +
+    "with JSON.stringify of each reply, 2.57 to 2.62 µs with the template (src/post-reply.ts, property-tested " +
+    "against JSON.stringify). A profile had put JSON.stringify of the replies at 13% of the broker's time. The " +
+    "judged ratio went from 0.503x to 0.569x in the run after.",
   "The same on Node 24, one run of each build alternating, pinned to one CPU: the build with the names' cache and " +
     "both templates gave 0.572x against the framed JS forwarder (IQR 0.448 to 0.914) and 1.063x for one post to 32 " +
     "members; the build without them 0.539x (IQR 0.408 to 0.873) and 1.067x. Both builds fall short of 0.6x on Node " +
