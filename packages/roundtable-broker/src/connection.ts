@@ -4,6 +4,7 @@ import { OLDEST_PEER_VERSION, readsPostsEvents } from "@orphus/roundtable-protoc
 import { isPostNotice, type EventNotice } from "./event-notice.js";
 import type { Outbox } from "./outbox.js";
 import { PostRun, RUN_FULL } from "./post-run.js";
+import type { ServedMemo } from "./watch.js";
 
 /**
  * Largest turn's worth of frames joined into one buffer before writing; above it they leave as one `writev`. A copy
@@ -74,6 +75,8 @@ export class BrokerConnection {
   watcher = false;
   /** The pending hello timeout (a handle of the broker's injected timers) until the connection says hello. */
   helloTimer: unknown;
+  /** The served counts its post events were last counted in (ServedLedger.countsFor). */
+  servedMemo: ServedMemo | undefined = undefined;
   /**
    * The protocol version the peer said hello with, which decides what it can parse (merged posts events, the
    * reset event, the store's error codes); the oldest served, 1, until it has.

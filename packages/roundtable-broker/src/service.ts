@@ -389,18 +389,14 @@ export class RoomService {
     }
     // Each post event a connection is sent counts as served to its role: the characters of its own JSON (room and
     // role names are ASCII without escapes, so that is the names' lengths, the seq's digits and the frame's fixed
-    // text). Connections of one role come in a row, so a fan-out looks each role's counts up once.
+    // text). Each connection remembers its counts for the room it last heard (ServedLedger.countsFor). Watchers hear
+    // of the counts with the room, which the post (or the activity announcing it) marks.
     const { room, seq, author } = event;
     const chars = POST_EVENT_FIXED_CHARS + room.length + author.length + String(seq).length;
-    let role: string | undefined;
-    let counts: { pingChars: number } | undefined;
+    const served = this.watch.served;
     for (const connection of this.#audience(recipients)) {
       if (connection === cause || !connection.sendEvent(notice)) continue;
-      if (connection.role !== role) {
-        role = connection.role as string;
-        // Watchers hear of the counts with the room, which the post (or the activity announcing it) marks.
-        counts = this.watch.served.counts(room, role);
-      }
+      const counts = served.countsFor(connection, room);
       if (counts !== undefined) counts.pingChars += chars;
     }
   }

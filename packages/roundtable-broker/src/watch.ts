@@ -80,6 +80,19 @@ interface Counts {
   pingChars: number;
 }
 
+/** Where {@link ServedLedger.countsFor} remembers a connection's counts: the room, the ledger's generation, the counts. */
+export interface ServedMemo {
+  readonly room: string;
+  readonly generation: number;
+  readonly counts: Counts | undefined;
+}
+
+/** What holds a memo: a connection, by its role (set once, by hello). */
+export interface ServedHolder {
+  readonly role: string | undefined;
+  servedMemo: ServedMemo | undefined;
+}
+
 /**
  * What this broker served each role of each room, in characters, from its start: digest text, fetch pages' message
  * text, post events. Per broker by design: counting on a shared store would add a store write to every read and
@@ -87,6 +100,21 @@ interface Counts {
  */
 export class ServedLedger {
   readonly #rooms = new Map<string, Map<string, Counts>>();
+  /** Bumped by clear(): a memo made before it is stale. */
+  #generation = 0;
+
+  /**
+   * The counts of `holder`'s role in `room`, as {@link counts}, remembered on the holder (a connection, whose role
+   * never changes) for the next post event of the same room: a fan-out then reads one field per listener instead of
+   * two map lookups, which were a tenth of the broker's CPU per pipelined post to 8 members.
+   */
+  countsFor(holder: ServedHolder, room: string): Counts | undefined {
+    const memo = holder.servedMemo;
+    if (memo !== undefined && memo.room === room && memo.generation === this.#generation) return memo.counts;
+    const counts = this.counts(room, holder.role as string);
+    holder.servedMemo = { room, generation: this.#generation, counts };
+    return counts;
+  }
 
   /** The counts of `role` in `room`, made when new (undefined past the bounds: not counted). */
   counts(room: string, role: string): Counts | undefined {
@@ -118,6 +146,7 @@ export class ServedLedger {
   /** Forgets every count (the store lost its rooms). */
   clear(): void {
     this.#rooms.clear();
+    this.#generation++;
   }
 }
 

@@ -5,7 +5,7 @@ import { describe, expect, test } from "vitest";
 import { MemoryRoomStore } from "@orphus/rooms";
 import type { Broker } from "@orphus/roundtable-broker";
 import { manualTimers, type ManualTimers } from "../../../test-support/manual-timers.js";
-import { ServedLedger, watchHeadline } from "../src/watch.js";
+import { ServedLedger, watchHeadline, type ServedHolder } from "../src/watch.js";
 import { HeldStore } from "./held-store.js";
 import { RawPeer, capturingLogger, startTestBroker } from "./helpers.js";
 
@@ -172,6 +172,38 @@ describe("the served ledger", () => {
     ledger.clear();
     expect(ledger.list("room-0")).toEqual([]);
     expect(ledger.counts("room-1024", "planner")).toEqual({ digestChars: 0, fetchChars: 0, pingChars: 0 });
+  });
+});
+
+describe("a connection's remembered counts", () => {
+  test("are its role's counts of the room, kept for the same room, looked up again for another or after clear", () => {
+    const ledger = new ServedLedger();
+    const holder: ServedHolder = { role: "critic", servedMemo: undefined };
+    const design = ledger.countsFor(holder, "design");
+    expect(design).toBe(ledger.counts("design", "critic"));
+    if (design === undefined) throw new Error("a first room is counted");
+    design.pingChars += 50;
+    expect(ledger.countsFor(holder, "design")).toBe(design);
+    const review = ledger.countsFor(holder, "review");
+    expect(review).not.toBe(design);
+    expect(ledger.list("review")).toEqual([{ role: "critic", digestChars: 0, fetchChars: 0, pingChars: 0 }]);
+    expect(ledger.countsFor(holder, "design")).toBe(design);
+    // The store lost its rooms: the memo is stale, and what is counted next lands in the new counts.
+    ledger.clear();
+    const fresh = ledger.countsFor(holder, "design");
+    expect(fresh).not.toBe(design);
+    expect(fresh).toEqual({ digestChars: 0, fetchChars: 0, pingChars: 0 });
+    expect(ledger.list("design")).toEqual([{ role: "critic", digestChars: 0, fetchChars: 0, pingChars: 0 }]);
+  });
+
+  test("past the room bound, none are kept for a new room until clear", () => {
+    const ledger = new ServedLedger();
+    for (let i = 0; i < 1024; i++) ledger.counts(`room-${i}`, "planner");
+    const holder: ServedHolder = { role: "planner", servedMemo: undefined };
+    expect(ledger.countsFor(holder, "room-1024")).toBeUndefined();
+    expect(ledger.countsFor(holder, "room-1024")).toBeUndefined();
+    ledger.clear();
+    expect(ledger.countsFor(holder, "room-1024")).toEqual({ digestChars: 0, fetchChars: 0, pingChars: 0 });
   });
 });
 
