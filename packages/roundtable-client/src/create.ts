@@ -151,8 +151,6 @@ export function createRoundtableClient(options: CreateRoundtableClientOptions = 
         spawn: connect?.spawn === false ? false : (location.spawn ?? false),
         ...(startTimeoutMs === undefined ? {} : { startTimeoutMs }),
         ...(onSpawn === undefined ? {} : { onSpawn }),
-        // The start-up's waits and deadline run on the client's timers, so a test's clock drives them too.
-        ...(clientOptions.timers === undefined ? {} : { timers: clientOptions.timers }),
       });
     });
   const env = options.env ?? process.env;
