@@ -112,6 +112,11 @@ export interface RoundtableClientOptions {
   readonly postAttempts?: number;
   /** Process id sent in hello and used for the fallback role name; default process.pid. */
   readonly pid?: number;
+  /**
+   * The timers of the client's own waits (the ping window, request timeouts, the pauses between connect rounds);
+   * default the real ones. A broker's start-up (spawning it, polling for its socket, its deadline) keeps the wall
+   * clock whatever is injected here: it waits on a real process.
+   */
   readonly timers?: ClientTimers;
   /** Source of the jitter of the pauses between connect rounds, in [0, 1); default Math.random. */
   readonly random?: () => number;
