@@ -49,6 +49,13 @@ benchNotes([
     "once for every listener, queues a turn's frames per connection and writes each connection once per turn from one " +
     "process.nextTick, listeners before the author's reply; with the writes the raw forwarder makes too taking most of " +
     "it, no change to the broker was made for this figure.",
+  "Against pi-intercom's bus on a quiet machine the broker is at parity, not ahead: 0.973x, 1.027x and 0.976x in " +
+    "three recorded runs on Node 20 and 1.025x on Node 24, where runs on a loaded machine gave 0.78x (the broker " +
+    "spends less CPU per post, which tells under contention). Both are bound by the same 33 socket writes: a profile " +
+    "of one post to 32 members, pinned and sampled every 50 µs, puts the native writes at 60% of the broker's busy " +
+    "time and Node's stream code around them at about 10%, the broker's own code at about 8% (its largest function, " +
+    "a connection's flush, 4%). The raw forwarder, which makes the same writes and nothing else, is 0.91x to 0.93x " +
+    "of the broker.",
   "Why the pipelined posts are judged against the framed JS forwarder, not the raw one: the raw forwarder copies each " +
     "231-byte frame to 8 connections and its client reads all of it, so its rate is the host's memory traffic. Run " +
     "alone, with every block of 40,000 frames read in the same 157 reads, it gave 125,000 to 438,000 frames/s from " +
