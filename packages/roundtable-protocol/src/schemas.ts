@@ -91,6 +91,9 @@ const epochMsSchema = z.number().int().min(0).describe("Milliseconds since the U
 
 const countSchema = z.number().int().min(0);
 
+/** An optional bound a request puts on a page, 1 to `max` (messages, or characters of their text). */
+const pageBoundSchema = (max: number) => z.number().int().min(1).max(max).optional();
+
 const roleListSchema = z.array(roleNameSchema).describe("Member role names, sorted.");
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -204,24 +207,12 @@ export const fetchRequestSchema = z
     op: z.literal("fetch"),
     room: roomNameSchema,
     afterSeq: seqSchema.optional().describe("Return messages numbered above this; default: the role's read cursor."),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_FETCH_LIMIT)
-      .optional()
-      .describe(`Most messages to return; default ${DEFAULT_FETCH_LIMIT}.`),
-    maxChars: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_FETCH_CHARS)
-      .optional()
-      .describe(
-        `Most characters of message text (body plus headline, in UTF-16 code units) the page holds; default ` +
-          `${DEFAULT_FETCH_CHARS}. The first message comes whole even when it alone is longer. A broker refuses a ` +
-          "cap above its reply limit with ERR_INVALID_REQUEST (version 2).",
-      ),
+    limit: pageBoundSchema(MAX_FETCH_LIMIT).describe(`Most messages to return; default ${DEFAULT_FETCH_LIMIT}.`),
+    maxChars: pageBoundSchema(MAX_FETCH_CHARS).describe(
+      `Most characters of message text (body plus headline, in UTF-16 code units) the page holds; default ` +
+        `${DEFAULT_FETCH_CHARS}. The first message comes whole even when it alone is longer. A broker refuses a ` +
+        "cap above its reply limit with ERR_INVALID_REQUEST (version 2).",
+    ),
   })
   .meta({
     title: "fetch request",
@@ -275,23 +266,11 @@ export const peekRequestSchema = z
     beforeSeq: seqSchema
       .optional()
       .describe("Return the newest messages numbered below this (default: the newest of the room), oldest first."),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_PEEK_LIMIT)
-      .optional()
-      .describe(`Most messages to return; default ${DEFAULT_PEEK_LIMIT}.`),
-    maxChars: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_FETCH_CHARS)
-      .optional()
-      .describe(
-        `Most characters of message text the page holds, counted as fetch counts them; default ${DEFAULT_FETCH_CHARS}. ` +
-          "The message nearest the page's start comes whole even when it alone is longer.",
-      ),
+    limit: pageBoundSchema(MAX_PEEK_LIMIT).describe(`Most messages to return; default ${DEFAULT_PEEK_LIMIT}.`),
+    maxChars: pageBoundSchema(MAX_FETCH_CHARS).describe(
+      `Most characters of message text the page holds, counted as fetch counts them; default ${DEFAULT_FETCH_CHARS}. ` +
+        "The message nearest the page's start comes whole even when it alone is longer.",
+    ),
   })
   .meta({
     title: "peek request",
