@@ -1,6 +1,7 @@
 // The small chart BENCHMARKS.md shows beside a figure: its median per recorded run, each run's interquartile range
 // as a bar, one series per Node line, and each line's target as a dashed rule. Plain SVG text, made here without a
 // dependency, so the charts are as reproducible as the page (a test holds both to what the record gives).
+import { withUnit } from "../../bench-support/report.js";
 
 /** One recorded run of a figure: where it falls in time among the figure's runs, its median and quartiles. */
 export interface ChartPoint {
@@ -127,7 +128,7 @@ const escapeXml = (text: string): string =>
 /** The chart as SVG text (deterministic: the same input gives the same bytes). */
 export function renderChart(input: ChartInput): string {
   const layout = chartLayout(input);
-  const suffix = input.unit === undefined ? "x" : ` ${escapeXml(input.unit)}`;
+  const axisLabel = (value: number): string => escapeXml(withUnit(label(value), input.unit));
   const lines = input.series.map((series) => series.line);
   const colour = (line: string): string => COLOURS[lines.indexOf(line) % COLOURS.length] as string;
   const parts: string[] = [
@@ -135,8 +136,8 @@ export function renderChart(input: ChartInput): string {
       `height="${layout.height}" role="img" font-family="sans-serif" font-size="9">`,
     `<title>${escapeXml(input.name)}: median per recorded run, interquartile bars, dashed targets</title>`,
     `<rect x="${LEFT}" y="${TOP}" width="${layout.width - LEFT - RIGHT}" height="${layout.height - TOP - BOTTOM}" fill="#fafafa" stroke="#ccc"/>`,
-    `<text x="${LEFT - 3}" y="${TOP + 7}" text-anchor="end" fill="#555">${label(layout.top)}${suffix}</text>`,
-    `<text x="${LEFT - 3}" y="${layout.height - BOTTOM}" text-anchor="end" fill="#555">${label(layout.bottom)}${suffix}</text>`,
+    `<text x="${LEFT - 3}" y="${TOP + 7}" text-anchor="end" fill="#555">${axisLabel(layout.top)}</text>`,
+    `<text x="${LEFT - 3}" y="${layout.height - BOTTOM}" text-anchor="end" fill="#555">${axisLabel(layout.bottom)}</text>`,
   ];
   input.series.forEach((series, i) => {
     parts.push(

@@ -4,7 +4,7 @@
 // benchmark files declare. `pnpm bench --record` and `pnpm bench:report` write it; a test checks the committed page.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Target } from "../../bench-support/report.js";
+import { withUnit, type Target } from "../../bench-support/report.js";
 import { renderChart, renderLogLogChart, type ChartSeries } from "./bench-chart.js";
 import {
   fileKey,
@@ -48,10 +48,9 @@ export function chartFileName(figure: string): string {
   return `${figure.replace(/[^A-Za-z0-9._-]/g, "-")}.svg`;
 }
 
-const ratio = (value: number): string => `${value.toFixed(3)}x`;
 /** A value as shown: a ratio ("1.234x"), or in the unit of an absolute figure ("2.989 ms"). */
-const inUnit = (value: number, unit: string | undefined): string =>
-  unit === undefined ? ratio(value) : `${value.toFixed(3)} ${unit}`;
+const inUnit = (value: number, unit?: string): string => withUnit(value.toFixed(3), unit);
+const ratio = (value: number): string => inUnit(value);
 /**
  * The unit a figure is shown in: that of its newest sample that has one, so runs recorded before figures carried a
  * unit read in it too; undefined for a ratio.
@@ -63,7 +62,7 @@ const shownMedian = (figure: RecordedFigure, unit?: string): string =>
   figure.series === undefined ? inUnit(figure.median, unit) : `exponent ${figure.median.toFixed(3)}`;
 const targetText = (target: Target, series = false, unit?: string): string =>
   `${series ? "exponent " : ""}${target.kind === "at-least" ? "≥" : "≤"} ` +
-  `${series ? target.value : unit === undefined ? `${target.value}x` : `${target.value} ${unit}`}`;
+  `${series ? target.value : withUnit(String(target.value), unit)}`;
 const cell = (text: string): string => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 const day = (date: string): string => date.slice(0, 10);
 const byLine = (a: string, b: string): number => Number(a) - Number(b) || a.localeCompare(b);
@@ -144,7 +143,7 @@ function verdict(figure: RecordedFigure): string {
   return figure.target === undefined ? "informative" : figure.met ? "met" : "**missed**";
 }
 
-function chartOf(name: string, samples: readonly Sample[]): string {
+function chartOf(name: string, samples: readonly Sample[], unit: string | undefined): string {
   const orders = [...new Set(samples.map((s) => s.order))].sort((a, b) => a - b);
   const series: ChartSeries[] = [...samplesByLine(samples).entries()].map(([line, list]) => ({
     line,
@@ -156,7 +155,6 @@ function chartOf(name: string, samples: readonly Sample[]): string {
       q3: figure.q3,
     })),
   }));
-  const unit = unitOf(samples);
   return renderChart({ name, runs: orders.length, series, ...(unit === undefined ? {} : { unit }) });
 }
 
@@ -338,7 +336,7 @@ export function renderBenchmarksDoc(runs: readonly RecordedRun[]): BenchmarksDoc
           );
         } else if (new Set(samples.map((sample) => sample.order)).size > 1) {
           const chart = chartFileName(name);
-          charts.set(chart, chartOf(name, samples));
+          charts.set(chart, chartOf(name, samples, unit));
           out.push(`![${name}: median per recorded run, by Node line, with the target](${CHARTS_DIR}/${chart})\n`);
         }
       }
