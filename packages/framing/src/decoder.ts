@@ -3,8 +3,11 @@ import { FrameDecoderFailedError, FrameMalformedError, FrameTooLargeError, Frame
 import { FRAME_HEADER_BYTES } from "./limits.js";
 import { resolveMaxFrameBytes, type FramingOptions } from "./options.js";
 
-/** Receives each decoded value, in stream order. */
-export type FrameSink = (value: unknown) => void;
+/**
+ * Receives each decoded value, in stream order. `more` is true when the chunk being pushed holds bytes after this
+ * frame (another frame, or the start of one): a server that batches its answers to one read can tell its last frame.
+ */
+export type FrameSink = (value: unknown, more: boolean) => void;
 
 /** First allocation for a payload that spans chunks; it doubles from here, so a peer's header alone reserves little. */
 const INITIAL_PAYLOAD_CAPACITY = 64 * 1024;
@@ -78,7 +81,7 @@ export class FrameDecoder {
         if (total - start >= length) {
           // Fast path: the whole frame is in this chunk, so parse it in place: no copy, and no view either.
           offset = start + length;
-          sink(parsePayload(bytes, start, offset));
+          sink(parsePayload(bytes, start, offset), offset < total);
           continue;
         }
         this.#startPayload(length);
@@ -93,7 +96,7 @@ export class FrameDecoder {
         this.#headerFilled = 0;
         const length = this.#checkLength(this.#header.readUInt32BE(0));
         this.#startPayload(length);
-        if (length === 0) this.#finishPayload(sink);
+        if (length === 0) this.#finishPayload(sink, offset < total);
       }
     }
   }
@@ -122,17 +125,18 @@ export class FrameDecoder {
     }
     bytes.copy(payload, this.#payloadFilled, offset, offset + take);
     this.#payloadFilled = needed;
-    if (needed === this.#payloadLength) this.#finishPayload(sink);
-    return offset + take;
+    const end = offset + take;
+    if (needed === this.#payloadLength) this.#finishPayload(sink, end < bytes.length);
+    return end;
   }
 
-  #finishPayload(sink: FrameSink): void {
+  #finishPayload(sink: FrameSink, more: boolean): void {
     const payload = this.#payload as Buffer;
     const length = this.#payloadLength;
     this.#payload = undefined;
     this.#payloadFilled = 0;
     this.#payloadLength = 0;
-    sink(parsePayload(payload, 0, length));
+    sink(parsePayload(payload, 0, length), more);
   }
 }
 

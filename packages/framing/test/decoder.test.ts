@@ -73,6 +73,31 @@ describe("reassembly", () => {
   });
 });
 
+describe("the sink's `more`: whether the chunk holds bytes after the frame", () => {
+  /** What each frame's sink call was told, in order. */
+  function moreFlags(chunks: readonly Buffer[]): boolean[] {
+    const decoder = new FrameDecoder();
+    const flags: boolean[] = [];
+    for (const chunk of chunks) decoder.push(chunk, (_value, more) => flags.push(more));
+    return flags;
+  }
+
+  test("the last frame of a chunk is told false, the ones before it true", () => {
+    expect(moreFlags([Buffer.concat([frame(1), frame(2), frame(3)])])).toEqual([true, true, false]);
+  });
+
+  test("a frame followed by the start of the next is told true", () => {
+    const next = frame("next");
+    expect(moreFlags([Buffer.concat([frame(1), next.subarray(0, 2)]), next.subarray(2)])).toEqual([true, false]);
+  });
+
+  test("a frame finished by a later chunk is told whether that chunk goes on", () => {
+    const split = frame({ long: "x".repeat(40) });
+    expect(moreFlags([split.subarray(0, 10), split.subarray(10)])).toEqual([false]);
+    expect(moreFlags([split.subarray(0, 10), Buffer.concat([split.subarray(10), frame(2)])])).toEqual([true, false]);
+  });
+});
+
 describe("maximum frame size", () => {
   const max = 64;
 

@@ -46,6 +46,29 @@ test("decode(encode(values)) equals values under any chunking, and matches the n
   );
 });
 
+test("a frame's `more` is false exactly when its last byte ends its chunk, under any chunking", () => {
+  fc.assert(
+    fc.property(fc.array(fc.jsonValue(), { minLength: 1, maxLength: 8 }), cuts, (values, cutPoints) => {
+      const frames = values.map((v) => encodeFrame(v));
+      const bytes = Buffer.concat(frames);
+      const chunks = split(bytes, cutPoints);
+      // The naive reference: where each frame ends and each chunk ends, as offsets into the whole stream.
+      const frameEnds: number[] = [];
+      let end = 0;
+      for (const f of frames) frameEnds.push((end += f.length));
+      const chunkEnds: number[] = [];
+      end = 0;
+      for (const chunk of chunks) chunkEnds.push((end += chunk.length));
+      const expected = frameEnds.map((frameEnd) => frameEnd !== chunkEnds.find((chunkEnd) => chunkEnd >= frameEnd));
+      const decoder = new FrameDecoder();
+      const told: boolean[] = [];
+      for (const chunk of chunks) decoder.push(chunk, (_value, more) => told.push(more));
+      expect(told).toEqual(expected);
+    }),
+    { numRuns: 500 },
+  );
+});
+
 test("arbitrary bytes never throw anything but a typed framing error", () => {
   fc.assert(
     fc.property(
