@@ -53,7 +53,8 @@ export interface ConnectionHost {
  * are dropped unserved: nobody is left to hear their replies.
  *
  * Frames sent to a connection in one turn of the event loop are queued and leave in one write when the turn ends
- * (see Outbox), post events of one room merged for a version-2 peer. While an earlier write of the connection has
+ * (see Outbox), post events of one room merged for a version-2 peer; an event caused by the last request of a read
+ * is written at once instead when nothing is queued or unsent here (Outbox.writesAtOnce). While an earlier write of the connection has
  * not been taken by the kernel (its peer reads slowly, or not at all), a turn's events are held instead of written:
  * later post events of a room merge into the held run as they do within a turn, and everything held leaves in one
  * write once the earlier write completes. A reply is never held: queuing one writes the whole queue at the end of
@@ -111,10 +112,10 @@ export class BrokerConnection {
     attachFrameDecoder(
       socket,
       {
-        onFrame: (value) => {
+        onFrame: (value, more) => {
           if (this.#closeReason !== undefined) return;
           if (!this.#busy) {
-            this.#serve(value);
+            this.#serve(value, !more);
             return;
           }
           this.#waiting.push(value);
@@ -148,8 +149,19 @@ export class BrokerConnection {
     return this.#waiting.length;
   }
 
-  #serve(value: unknown): void {
-    const served = this.host.onFrame(this, value);
+  /**
+   * Serves one request. `lastOfRead`: no byte of this socket's read follows it, so no other request of the read can
+   * add to what it sends in this turn, and the outbox may write its events at once (Outbox.writesAtOnce).
+   */
+  #serve(value: unknown, lastOfRead: boolean): void {
+    const { outbox } = this.host;
+    let served;
+    outbox.writesAtOnce = lastOfRead;
+    try {
+      served = this.host.onFrame(this, value);
+    } finally {
+      outbox.writesAtOnce = false;
+    }
     if (served === undefined) return;
     this.#busy = true;
     served.then(this.#next, this.#next);
@@ -159,7 +171,7 @@ export class BrokerConnection {
   readonly #next = (): void => {
     this.#busy = false;
     while (!this.#busy && this.#waiting.length > 0 && this.#closeReason === undefined) {
-      this.#serve(this.#waiting.shift());
+      this.#serve(this.#waiting.shift(), false);
     }
     if (this.#paused && this.#waiting.length <= this.host.maxQueuedRequests / 2 && this.#closeReason === undefined) {
       this.#paused = false;
@@ -203,6 +215,12 @@ export class BrokerConnection {
     if (this.queuedBytes >= this.host.pingDropBytes) {
       this.pingsDropped++;
       return false;
+    }
+    if (this.host.outbox.writesAtOnce && this.#pending.length === 0 && this.socket.writableLength === 0) {
+      // Nothing is queued or unsent here, and nothing else of the read that caused the event can follow it in this
+      // turn: written now, not once the rest of the fan-out is done. A lone post's posts event is this same frame.
+      this.socket.write(notice.frame);
+      return true;
     }
     if (!isPostNotice(notice) || !readsPostsEvents(this.peerVersion)) {
       const { frame } = notice;

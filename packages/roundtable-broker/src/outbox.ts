@@ -15,6 +15,12 @@ export interface Flushable {
  * posts on each of their connections, so the frame the first one encoded serves the next that lists the same posts.
  */
 export class Outbox {
+  /**
+   * Set while the broker serves a request that ends its socket's read: an event for a connection with nothing
+   * queued or unsent is then written at once instead of at the end of the turn, since nothing else of that read can
+   * join it. A post fanned out to many members reaches the first of them without waiting for the rest.
+   */
+  writesAtOnce = false;
   #waiting: Flushable[] = [];
   #scheduled = false;
   #lastRun: PostRun | undefined;

@@ -1,6 +1,8 @@
 // The broker's write path: what a connection is sent in one turn of the event loop leaves in one write, and post
 // events of one room waiting for a version-2 connection leave merged into one posts event.
-import { Socket } from "node:net";
+import { once } from "node:events";
+import { join } from "node:path";
+import { Socket, createServer } from "node:net";
 import { afterEach, expect, test, vi } from "vitest";
 import fc from "fast-check";
 import {
@@ -9,9 +11,12 @@ import {
   parseServerFrame,
   type RoundtableEvent,
 } from "@orphus/roundtable-protocol";
+import { BrokerConnection, type ConnectionHost } from "../src/connection.js";
 import { EventNotice, isPostNotice, type PostNotice } from "../src/event-notice.js";
+import { Outbox } from "../src/outbox.js";
 import { PostRun, RUN_FULL } from "../src/post-run.js";
-import { RawPeer, frame, hello, startTestBroker } from "./helpers.js";
+import { tempDir } from "../../../test-support/tmp.js";
+import { RawPeer, frame, hello, onCleanup, startTestBroker } from "./helpers.js";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -76,6 +81,67 @@ test("a batch of posts to a room of 8 members leaves in one write per connection
       },
     ]);
   }
+});
+
+/** Two connections over a real socket each, the author's and a version-2 listener's, served by `host`. */
+async function connectionPair(
+  host: ConnectionHost,
+): Promise<{ author: RawPeer; listener: RawPeer; heard: BrokerConnection }> {
+  const socketPath = join(tempDir(), "pair.sock");
+  const accepted: Socket[] = [];
+  const server = createServer((socket) => accepted.push(socket));
+  server.listen(socketPath);
+  await once(server, "listening");
+  onCleanup(() => void server.close());
+  const author = new RawPeer(socketPath);
+  await author.connected;
+  await vi.waitFor(() => expect(accepted).toHaveLength(1));
+  const listener = new RawPeer(socketPath);
+  await listener.connected;
+  await vi.waitFor(() => expect(accepted).toHaveLength(2));
+  new BrokerConnection(1, accepted[0] as Socket, host);
+  const heard = new BrokerConnection(2, accepted[1] as Socket, host);
+  heard.peerVersion = 2;
+  return { author, listener, heard };
+}
+
+test("a post from the last frame of a read is written to an idle listener at once; one with frames behind it waits, merged", async () => {
+  // A host that fans each post out to the listener, noting the bytes its socket took before the serve returned.
+  let seq = 0;
+  let heard: BrokerConnection | undefined;
+  const writtenWhenServed: number[] = [];
+  const host: ConnectionHost = {
+    maxFrameBytes: 1 << 20,
+    maxOutboundBytes: 1 << 20,
+    pingDropBytes: 1 << 19,
+    outbox: new Outbox(),
+    maxQueuedRequests: 64,
+    onFrame: () => {
+      const listener = heard as BrokerConnection;
+      listener.sendEvent(postNotice("room", ++seq, "author", 1 << 20));
+      writtenWhenServed.push(listener.socket.bytesWritten);
+    },
+    onFramingError: () => {},
+    onBackpressure: () => {},
+    onClose: () => {},
+  };
+  const pair = await connectionPair(host);
+  heard = pair.heard;
+
+  // Alone in its read: on the wire before its serve returned, not at the end of the turn.
+  await pair.author.write(frame({ id: 1, op: "post" }));
+  await pair.listener.until((frames) => frames.length === 1);
+  const lone = frame({ event: "post", room: "room", seq: 1, author: "author" }).length;
+  expect(writtenWhenServed).toEqual([lone]);
+
+  // Two in one read: the first is queued, so the second joins it, and both leave as one posts event after the serve.
+  await pair.author.write(Buffer.concat([frame({ id: 2, op: "post" }), frame({ id: 3, op: "post" })]));
+  await pair.listener.until((frames) => frames.length === 2);
+  expect(writtenWhenServed).toEqual([lone, lone, lone]);
+  expect(pair.listener.frames).toEqual([
+    { event: "post", room: "room", seq: 1, author: "author" },
+    { event: "posts", room: "room", posts: [{ seq: 2, author: "author", count: 2 }] },
+  ]);
 });
 
 test("a version-1 peer gets one post event per post, in the same single write", async () => {
