@@ -45,17 +45,22 @@ benchNotes([
     "with its body; the broker writes each a body-free posts event, encoded once and shared.",
   "Where the broker's time goes in one post to 32 members (a CPU profile of the fan-out entry through the unpinned " +
     "figures, as shares of its busy time): the 33 socket writes 58%, garbage collection 6%, and no function of the " +
-    "broker's own above 2% (sendEvent, flush, the posts event's prefix). The path already encodes each posts event " +
-    "once for every listener, queues a turn's frames per connection and writes each connection once per turn from one " +
-    "process.nextTick, listeners before the author's reply; with the writes the raw forwarder makes too taking most of " +
-    "it, no change to the broker was made for this figure.",
-  "Against pi-intercom's bus on a quiet machine the broker is at parity, not ahead: 0.973x, 1.027x and 0.976x in " +
-    "three recorded runs on Node 20 and 1.025x on Node 24, where runs on a loaded machine gave 0.78x (the broker " +
-    "spends less CPU per post, which tells under contention). Both are bound by the same 33 socket writes: a profile " +
-    "of one post to 32 members, pinned and sampled every 50 µs, puts the native writes at 60% of the broker's busy " +
-    "time and Node's stream code around them at about 10%, the broker's own code at about 8% (its largest function, " +
-    "a connection's flush, 4%). The raw forwarder, which makes the same writes and nothing else, is 0.91x to 0.93x " +
-    "of the broker.",
+    "broker's own above 2% (sendEvent, flush, the posts event's prefix). A profile says how much CPU, not when the " +
+    "first member hears: see the next note.",
+  "Against pi-intercom's bus the broker was at parity on a quiet machine (0.973x, 1.027x and 0.976x on Node 20, " +
+    "1.025x on Node 24), although it spent less CPU. Timed inside each server (performance.now at the read and after " +
+    "each write, 3,300 posts, unpinned), the broker's writes were faster, its last one 88 to 104 µs after the read " +
+    "against 124 to 148 µs for the bus, but its first one later, 36 to 46 µs against 19 to 25 µs: it queued all 32 " +
+    "members and the author's reply before writing at the end of the turn, while the bus writes as it goes. One " +
+    "client process reads the 32 members at about 3 µs a read, slower than the broker writes, so the last member " +
+    "hears about 31 reads after the first, and the first write sets the figure. Now the events of a read's last " +
+    "request go at once to each member with nothing queued or unsent (Outbox.writesAtOnce; pipelined requests still " +
+    "merge): the first write leaves 27 to 31 µs after the read. Recorded after it: 0.882x, 0.961x and 0.918x on " +
+    "Node 20, 0.959x on Node 24.",
+  "Tried for the same figure and not kept: the post event's frame from a template instead of JSON.stringify. It " +
+    "took the frame's encoding, at the head of the fan-out, from 3.5 to 2.4 µs inside the broker, but moved no " +
+    "figure beyond its runs' spread (two alternating runs, each build against the bus: 0.951x and 0.945x without, " +
+    "0.992x and 0.953x with).",
   "Why the pipelined posts are judged against the framed JS forwarder, not the raw one: the raw forwarder copies each " +
     "231-byte frame to 8 connections and its client reads all of it, so its rate is the host's memory traffic. Run " +
     "alone, with every block of 40,000 frames read in the same 157 reads, it gave 125,000 to 438,000 frames/s from " +
