@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type Server, type Socket } from "node:net";
-import { encodeFrame, frameText, frameTextOfJson, type FrameText, type FrameTooLargeError } from "@orphus/framing";
+import { encodeFrame, frameText, type FrameText, type FrameTooLargeError } from "@orphus/framing";
 import { hasErrorCode } from "@orphus/internal";
 import { isPromiseLike, type Awaitable, type RoomStore } from "@orphus/rooms";
 import {
@@ -42,7 +42,7 @@ import { Outbox } from "./outbox.js";
 import { resolveBrokerOptions, type BrokerOptions, type ResolvedBrokerOptions, type TimerHandle } from "./options.js";
 import { watchSocketPath } from "./path-watch.js";
 import { removePidFile, writePidFile } from "./pidfile.js";
-import { postReplyJson } from "./post-reply.js";
+import { PostReplyWriter, type PostReply } from "./post-reply.js";
 import { RoomService } from "./service.js";
 import { releaseSocket, type SocketIdentity } from "./socket-file.js";
 import { openBrokerStore } from "./store.js";
@@ -191,6 +191,7 @@ class RunningBroker implements Broker, ConnectionHost {
   readonly maxFrameBytes: number;
   /** The frame limit as framing takes it, made once. */
   readonly #framing: { readonly maxFrameBytes: number };
+  readonly #postReplies = new PostReplyWriter();
   readonly maxOutboundBytes: number;
   readonly pingDropBytes: number;
   readonly outbox = new Outbox();
@@ -559,8 +560,15 @@ class RunningBroker implements Broker, ConnectionHost {
 
   #succeed(connection: BrokerConnection, request: ServedRequest, result: ResultFor<Op>): void {
     const reply = { id: request.id, ok: true, op: request.op, result } as OkReply;
-    // A post's reply, the frame every post is answered with, is written from its template (post-reply.ts).
-    this.#reply(connection, reply, reply.op === "post" ? postReplyJson(reply) : undefined);
+    if (reply.op === "post") {
+      // The frame every post is answered with, written from its template (post-reply.ts).
+      const frame = this.#postReplies.frame(reply as PostReply);
+      if (frame.payloadBytes <= this.#framing.maxFrameBytes) {
+        connection.sendReply(frame);
+        return;
+      }
+    }
+    this.#reply(connection, reply);
   }
 
   /** Refuses a request that failed: a refusal as the store or the service worded it, else ERR_INTERNAL (logged). */
@@ -631,11 +639,11 @@ class RunningBroker implements Broker, ConnectionHost {
     this.#reply(connection, reply);
   }
 
-  /** Queues `reply` (as `json` when given, its text), or ERR_REPLY_TOO_LARGE when it passes the frame limit. */
-  #reply(connection: BrokerConnection, reply: OkReply | ErrorReply, json?: string): void {
+  /** Queues `reply`, or ERR_REPLY_TOO_LARGE when it passes the frame limit. */
+  #reply(connection: BrokerConnection, reply: OkReply | ErrorReply): void {
     let frame: FrameText;
     try {
-      frame = json === undefined ? frameText(reply, this.#framing) : frameTextOfJson(json, this.#framing);
+      frame = frameText(reply, this.#framing);
     } catch (error) {
       if (!hasErrorCode<FrameTooLargeError>(error, "ERR_FRAME_TOO_LARGE")) throw error;
       const tooLarge: ErrorReply = {
