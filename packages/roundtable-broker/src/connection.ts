@@ -54,13 +54,13 @@ export interface ConnectionHost {
  *
  * Frames sent to a connection in one turn of the event loop are queued and leave in one write when the turn ends
  * (see Outbox), post events of one room merged for a version-2 peer; an event caused by the last request of a read
- * is written at once instead when nothing is queued or unsent here (Outbox.writesAtOnce). While an earlier write of the connection has
- * not been taken by the kernel (its peer reads slowly, or not at all), a turn's events are held instead of written:
- * later post events of a room merge into the held run as they do within a turn, and everything held leaves in one
- * write once the earlier write completes. A reply is never held: queuing one writes the whole queue at the end of
- * the turn, in order. So on every store (the memory store serves a pipelined batch in one turn, Redis answers each
- * post in a turn of its own) a slow reader hears a burst as a few posts events, not one frame per post; a reader
- * that keeps up has its writes taken at once, so nothing waits for it.
+ * is written at once instead when nothing is queued or unsent here (Outbox.writesAtOnce). While an earlier write of
+ * the connection has not been taken by the kernel (its peer reads slowly, or not at all), a turn's events are held
+ * instead of written: later post events of a room merge into the held run as they do within a turn, and everything
+ * held leaves in one write once the earlier write completes. A reply is never held: queuing one writes the whole
+ * queue at the end of the turn, in order. So on every store (the memory store serves a pipelined batch in one turn,
+ * Redis answers each post in a turn of its own) a slow reader hears a burst as a few posts events, not one frame per
+ * post; a reader that keeps up has its writes taken at once, so nothing waits for it.
  *
  * The outbound queue is the held and queued frames plus the socket's own write buffer, bounded here: a ping is
  * dropped (and counted) while that backlog is at or above `pingDropBytes`; a reply is never dropped, but a reply that
